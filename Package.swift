@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction: WorkbenchCLI → {WorkbenchVips, WorkbenchNet, WorkbenchKernels} → WorkbenchCore.
+// Only CVips and CCurl touch C; one thin Swift layer sits above each.
+let package = Package(
+    name: "FilterWorkbench",
+    products: [
+        .executable(name: "workbench", targets: ["WorkbenchCLI"]),
+        .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
+        // Dynamic so that the host and every plugin share one copy of its type metadata
+        // (a static copy per image makes the plugin's protocol cast fail; design §9).
+        .library(name: "WorkbenchPluginAPI", type: .dynamic, targets: ["WorkbenchPluginAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "WorkbenchPluginAPI"),
+        .target(
+            name: "WorkbenchCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchCore"]),
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "WorkbenchCore", "WorkbenchKernels"]),
+        .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
+        .executableTarget(
+            name: "WorkbenchCLI",
+            dependencies: [
+                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPluginAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+        .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
+        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore"]),
+        .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore"]),
+        .testTarget(
+            name: "WorkbenchCLITests",
+            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchCore"],
+            resources: [.copy("Fixtures")]),
+    ]
+)

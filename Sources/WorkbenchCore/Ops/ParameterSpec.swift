@@ -1,0 +1,102 @@
+/// The type of an op parameter, with the range or choices that validation enforces.
+public enum ParameterType: Sendable, Equatable {
+    case bool
+    case int(ClosedRange<Int>)
+    case double(ClosedRange<Double>)
+    case string
+    /// One of a fixed set of words.
+    case choice([String])
+    /// An output path template such as `"{name}.jpg"`; validated at load time.
+    case pathTemplate
+
+    /// How the type reads in messages and listings.
+    public var summary: String {
+        switch self {
+        case .bool: return "boolean"
+        case .int(let r): return "integer \(r.lowerBound)…\(r.upperBound)"
+        case .double(let r): return "number \(r.lowerBound)…\(r.upperBound)"
+        case .string: return "string"
+        case .choice(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .pathTemplate: return "path template"
+        }
+    }
+}
+
+/// A validated parameter value.
+public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .bool(let b): return String(b)
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .string(let s): return "\"\(s)\""
+        }
+    }
+}
+
+/// One parameter of an op, declared once as data: validation, `workbench filters` and the README
+/// all read this declaration.
+public struct ParameterSpec: Sendable {
+    public let name: String
+    public let type: ParameterType
+    public let isRequired: Bool
+    public let defaultValue: ParameterValue?
+    public let summary: String
+    /// Other spellings accepted for this parameter (e.g. `quality` for `Q`).
+    public let aliases: [String]
+
+    public init(_ name: String, _ type: ParameterType, required: Bool = false,
+                default defaultValue: ParameterValue? = nil, aliases: [String] = [], _ summary: String) {
+        self.name = name
+        self.type = type
+        self.isRequired = required
+        self.defaultValue = defaultValue
+        self.summary = summary
+        self.aliases = aliases
+    }
+}
+
+/// What flows along a graph edge.
+public enum PayloadKind: String, Sendable {
+    case bytes, image, file
+
+    var article: String { self == .image ? "an image" : self == .bytes ? "bytes" : "a written file" }
+}
+
+/// Where an op's body runs: `cpu` on the worker pool sized to the cores, `io` on threads that may
+/// block on the network or the disk.
+public enum ExecutionKind: Sendable {
+    case cpu, io
+}
+
+/// The declaration of an op: its name, its parameters, what it consumes and produces.
+public struct OpSpec: Sendable {
+    public let name: String
+    public let summary: String
+    /// `nil` for source ops (`read`, `download`), which start from the item itself.
+    public let input: PayloadKind?
+    public let output: PayloadKind
+    public let defaultQueue: String
+    public let execution: ExecutionKind
+    public let parameters: [ParameterSpec]
+
+    public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
+                defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec]) {
+        self.name = name
+        self.summary = summary
+        self.input = input
+        self.output = output
+        self.defaultQueue = defaultQueue
+        self.execution = execution
+        self.parameters = parameters
+    }
+
+    func parameter(named key: String) -> ParameterSpec? {
+        parameters.first { $0.name == key || $0.aliases.contains(key) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// Writes a file so that readers see either nothing or the whole file: the bytes go to a
+/// temporary file in the same folder, which is renamed over the destination at the end.
+enum AtomicFile {
+    /// Temporary files being written now, so an abrupt exit can remove them.
+    private static let inFlight = Mutex<Set<String>>([])
+
+    static func write(_ data: Data, to destination: String, cancellation: CancellationToken) throws(WorkbenchError) {
+        let folder = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).workbench-tmp"
+        inFlight.withLock { _ = $0.insert(temporary) }
+        defer { inFlight.withLock { _ = $0.remove(temporary) } }
+
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: destination, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) // safe: count > 0 here
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw .writeFailed(path: destination, reason: failure)
+        }
+        // The last moment to honour a cancellation: after the rename the file is output.
+        if cancellation.isCancelled {
+            unlink(temporary)
+            throw .cancelled
+        }
+        if rename(temporary, destination) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .writeFailed(path: destination, reason: reason)
+        }
+    }
+
+    /// Removes every temporary file still being written; for an exit that cannot wait for them.
+    static func removeInFlight() {
+        inFlight.withLock { paths in
+            for path in paths { unlink(path) }
+        }
+    }
+}

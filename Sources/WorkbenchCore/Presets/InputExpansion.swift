@@ -1,0 +1,75 @@
+import Foundation
+
+/// Turns a preset's `inputs` (or the command line's) into the ordered list of items.
+public enum InputExpansion {
+    /// File extensions taken when a folder is given as an input.
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif", "jxl"]
+
+    /// The items of a preset. Relative paths resolve against the preset's folder.
+    public static func items(of preset: Preset) throws(WorkbenchError) -> [Item] {
+        guard let inputs = preset.inputs else {
+            throw .badInputs("The preset \"\(preset.file)\" has no \"inputs\"; give inputs on the command line or add an \"inputs\" key.")
+        }
+        let base = preset.baseDirectory
+        switch inputs {
+        case .list(let sources):
+            return try expand(sources, relativeTo: base)
+        case .map(let entries):
+            return entries.enumerated().map { i, entry in
+                Item(index: i, name: entry.name, source: resolve(entry.source, relativeTo: base))
+            }
+        case .glob(let pattern):
+            let absolute = pattern.hasPrefix("/") ? pattern : base + "/" + pattern
+            let matches = glob(absolute)
+            if matches.isEmpty {
+                throw .badInputs("The glob \"\(pattern)\" in \(preset.file) matches no files (looked in \"\(base)\").")
+            }
+            return matches.enumerated().map { Item(index: $0, source: $1) }
+        case .file(let listPath):
+            let path = resolve(listPath, relativeTo: base)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw .badInputs("Cannot read the input list \"\(path)\" named in \(preset.file) (inputs.file).")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            let lines = text.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            return lines.enumerated().map { Item(index: $0, source: resolve($1, relativeTo: folder)) }
+        }
+    }
+
+    /// Items from command-line arguments: URLs, files, or folders (their images, sorted).
+    /// Relative paths resolve against `directory`.
+    public static func expand(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) -> [Item] {
+        var items: [Item] = []
+        for source in sources {
+            let resolved = resolve(source, relativeTo: directory)
+            var isFolder: ObjCBool = false
+            if !source.contains("://"), FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: resolved)) ?? []
+                let images = names.filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                if images.isEmpty { throw .badInputs("The folder \"\(source)\" has no image files.") }
+                for name in images { items.append(Item(index: items.count, source: resolved + "/" + name)) }
+            } else {
+                items.append(Item(index: items.count, source: resolved))
+            }
+        }
+        return items
+    }
+
+    static func resolve(_ source: String, relativeTo base: String) -> String {
+        if source.contains("://") || source.hasPrefix("/") { return source }
+        return URL(fileURLWithPath: base).appendingPathComponent(source).standardizedFileURL.path
+    }
+
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        var paths: [String] = []
+        for i in 0..<Int(result.gl_pathc) {
+            if let p = result.gl_pathv[i] { paths.append(String(cString: p)) }
+        }
+        return paths.sorted()
+    }
+}

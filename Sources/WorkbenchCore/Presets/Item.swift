@@ -1,0 +1,71 @@
+/// One input of a run: a URL or a local path, with the names path templates can use.
+public struct Item: Sendable, Hashable {
+    /// Position in the input list, from 0.
+    public let index: Int
+    /// The map key for `map` inputs, else the file name without its extension.
+    public let name: String
+    /// A URL (`http://…`, `https://…`, `file://…`) or a local path.
+    public let source: String
+
+    public init(index: Int, name: String? = nil, source: String) {
+        self.index = index
+        self.source = source
+        self.name = name ?? Item.splitFileName(of: source).stem
+    }
+
+    /// The last path component of the source without its extension.
+    public var stem: String { Item.splitFileName(of: source).stem }
+    /// The source's extension without the dot, or an empty string.
+    public var ext: String { Item.splitFileName(of: source).ext }
+
+    /// Whether the source is a URL with a scheme (as opposed to a local path).
+    public var isURL: Bool { source.contains("://") }
+
+    /// A short stable hash of the source (FNV-1a, 64-bit, 12 hex digits), for unique names.
+    public var hash: String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for byte in source.utf8 {
+            h ^= UInt64(byte)
+            h &*= 0x100000001b3
+        }
+        let hex = String(h, radix: 16)
+        return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(12))
+    }
+
+    static func splitFileName(of source: String) -> (stem: String, ext: String) {
+        var path = Substring(source)
+        if let schemeEnd = path.range(of: "://") {
+            path = path[schemeEnd.upperBound...]
+            // Drop the host, the query and the fragment: only the URL path names the file.
+            if let slash = path.firstIndex(of: "/") { path = path[slash...] } else { path = "" }
+            if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
+        }
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        let decoded = last.removingPercentEncodingIfURL(source.contains("://"))
+        guard let dot = decoded.lastIndex(of: "."), dot != decoded.startIndex else {
+            return (decoded.isEmpty ? "item" : decoded, "")
+        }
+        return (String(decoded[..<dot]), String(decoded[decoded.index(after: dot)...]))
+    }
+}
+
+private extension String {
+    /// Percent-decoding without Foundation, so that `photo%201.jpg` names `photo 1`.
+    func removingPercentEncodingIfURL(_ isURL: Bool) -> String {
+        guard isURL, contains("%") else { return self }
+        var bytes: [UInt8] = []
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            let hi = iterator.next(), lo = iterator.next()
+            if let hi, let lo, let value = UInt8(String(decoding: [hi, lo], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+                if let hi { bytes.append(hi) }
+                if let lo { bytes.append(lo) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

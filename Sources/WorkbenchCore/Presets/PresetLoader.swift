@@ -1,0 +1,181 @@
+import Foundation
+
+/// Reads a preset file and validates it completely before any work starts.
+///
+/// Every problem found is reported at once, each with the file, the JSON path and line:column.
+public struct PresetLoader: Sendable {
+    public let registry: OpRegistry
+
+    static let topLevelKeys = ["$schema", "version", "name", "description", "inputs", "output", "queues", "graph"]
+
+    public init(registry: OpRegistry) {
+        self.registry = registry
+    }
+
+    /// Loads and validates the preset at `path`; relative inputs resolve against its folder.
+    public func load(file path: String) throws(WorkbenchError) -> Preset {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "\(error.localizedDescription)" : "no such file"
+            throw .unreadablePreset(path: path, reason: reason)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        return try load(json: [UInt8](data), file: path, baseDirectory: folder)
+    }
+
+    /// Validates preset JSON text; `file` is only used in messages.
+    public func load(json: [UInt8], file: String, baseDirectory: String) throws(WorkbenchError) -> Preset {
+        let collector = DiagnosticCollector(file: file)
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(json)
+        } catch {
+            collector.error("", at: error.location, "invalid JSON: \(error.message)")
+            throw .invalidPreset(collector.diagnostics)
+        }
+        guard case .object(let members, _) = root else {
+            collector.error("", at: root.location, "a preset must be a JSON object, found \(root.typeName)")
+            throw .invalidPreset(collector.diagnostics)
+        }
+        collector.rejectUnknownKeys(members, known: Self.topLevelKeys, path: "", what: "the preset")
+
+        decodeVersion(root["version"], at: root.location, collector)
+        let name = optionalString(root["name"], path: "name", collector)
+        let summary = optionalString(root["description"], path: "description", collector)
+        let output = optionalString(root["output"], path: "output", collector)
+        _ = optionalString(root["$schema"], path: "$schema", collector)
+        let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
+        let queues = decodeQueues(root["queues"], collector)
+        let graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
+        let nodes = graph.decode(root["graph"], documentLocation: root.location)
+
+        if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
+        return Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
+                      output: output, queues: queues, nodes: nodes, warnings: collector.diagnostics)
+    }
+
+    private func decodeVersion(_ value: JSONValue?, at location: SourceLocation, _ c: DiagnosticCollector) {
+        guard let value else {
+            c.error("version", at: location, "missing required key \"version\"; add \"version\": 1")
+            return
+        }
+        guard case .number(let n, true, _) = value, n == 1 else {
+            c.error("version", at: value.location,
+                    "unsupported version \(DiagnosticCollector.describe(value)); this workbench reads version 1")
+            return
+        }
+    }
+
+    private func optionalString(_ value: JSONValue?, path: String, _ c: DiagnosticCollector) -> String? {
+        guard let value else { return nil }
+        guard case .string(let s, _) = value else {
+            c.error(path, at: value.location, "expected a string, found \(DiagnosticCollector.describe(value))")
+            return nil
+        }
+        return s
+    }
+
+    private func decodeInputs(_ value: JSONValue, _ c: DiagnosticCollector) -> InputSource? {
+        switch value {
+        case .array(let elements, _):
+            var list: [String] = []
+            for (i, element) in elements.enumerated() {
+                guard case .string(let s, _) = element, !s.isEmpty else {
+                    c.error("inputs[\(i)]", at: element.location,
+                            "expected a URL or path string, found \(DiagnosticCollector.describe(element))")
+                    continue
+                }
+                list.append(s)
+            }
+            return .list(list)
+        case .object(let members, let location):
+            let kinds = ["glob", "file", "map"]
+            c.rejectUnknownKeys(members, known: kinds, path: "inputs", what: "inputs")
+            let present = members.filter { kinds.contains($0.key) }
+            guard present.count == 1, let member = present.first else {
+                c.error("inputs", at: location, "give exactly one of \"glob\", \"file\" or \"map\" (found \(present.count))")
+                return nil
+            }
+            let path = "inputs.\(member.key)"
+            if member.key == "map" {
+                guard case .object(let entries, _) = member.value else {
+                    c.error(path, at: member.value.location,
+                            "expected an object of name → URL, found \(DiagnosticCollector.describe(member.value))")
+                    return nil
+                }
+                var map: [InputSource.MapEntry] = []
+                for entry in entries {
+                    guard !entry.key.isEmpty else {
+                        c.error(path, at: entry.keyLocation, "an item name may not be empty")
+                        continue
+                    }
+                    guard case .string(let url, _) = entry.value, !url.isEmpty else {
+                        c.error(join(path, entry.key), at: entry.value.location,
+                                "expected a URL or path string, found \(DiagnosticCollector.describe(entry.value))")
+                        continue
+                    }
+                    map.append(.init(name: entry.key, source: url))
+                }
+                return .map(map)
+            }
+            guard case .string(let s, _) = member.value, !s.isEmpty else {
+                c.error(path, at: member.value.location,
+                        "expected a non-empty string, found \(DiagnosticCollector.describe(member.value))")
+                return nil
+            }
+            return member.key == "glob" ? .glob(s) : .file(s)
+        default:
+            c.error("inputs", at: value.location,
+                    "expected a list of URLs/paths or an object with \"glob\", \"file\" or \"map\", found \(value.typeName)")
+            return nil
+        }
+    }
+
+    private func decodeQueues(_ value: JSONValue?, _ c: DiagnosticCollector) -> [QueueSpec] {
+        var queues = QueueSpec.defaults
+        guard let value else { return queues }
+        guard case .object(let members, _) = value else {
+            c.error("queues", at: value.location, "expected an object of queue name → settings, found \(value.typeName)")
+            return queues
+        }
+        for member in members {
+            let path = "queues.\(member.key)"
+            guard case .object(let settings, _) = member.value else {
+                c.error(path, at: member.value.location,
+                        "expected an object with \"concurrency\" and \"qos\", found \(member.value.typeName)")
+                continue
+            }
+            c.rejectUnknownKeys(settings, known: ["concurrency", "qos"], path: path, what: "a queue")
+            let existing = queues.first { $0.name == member.key }
+            var concurrency = existing?.concurrency ?? .fixed(1)
+            var qos = existing?.qos ?? .utility
+            if let v = member.value["concurrency"] {
+                switch v {
+                case .string("auto", _):
+                    concurrency = .auto
+                case .number(let n, true, _) where n >= 1 && n <= 1024:
+                    concurrency = .fixed(Int(n))
+                default:
+                    c.error(join(path, "concurrency"), at: v.location,
+                            "expected an integer 1…1024 or \"auto\", found \(DiagnosticCollector.describe(v))")
+                }
+            }
+            if let v = member.value["qos"] {
+                if case .string(let s, _) = v, let parsed = QoS(rawValue: s) {
+                    qos = parsed
+                } else {
+                    let names = QoS.allCases.map(\.rawValue)
+                    let hint = v.stringValue.map { DidYouMean.hint(for: $0, among: names) } ?? ""
+                    c.error(join(path, "qos"), at: v.location,
+                            "expected one of " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                            + ", found \(DiagnosticCollector.describe(v))" + hint)
+                }
+            }
+            let spec = QueueSpec(name: member.key, concurrency: concurrency, qos: qos)
+            if let i = queues.firstIndex(where: { $0.name == member.key }) { queues[i] = spec } else { queues.append(spec) }
+        }
+        return queues
+    }
+}

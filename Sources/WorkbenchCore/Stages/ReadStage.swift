@@ -1,0 +1,51 @@
+import Foundation
+
+/// `read`: the bytes of a local file (or a `file://` URL) given as the item.
+struct ReadStage: Stage {
+    static let spec = OpSpec(
+        name: "read", summary: "Reads the item's local file.",
+        input: nil, output: .bytes, defaultQueue: "disk", execution: .io,
+        parameters: [
+            ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(256 << 20),
+                          "Refuse files larger than this many bytes."),
+        ])
+
+    static let definition = OpDefinition(spec) { ReadStage(maxBytes: $0.int("maxBytes") ?? 256 << 20) }
+
+    let maxBytes: Int
+
+    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+        let source = context.item.source
+        var path = source
+        if source.hasPrefix("file://") {
+            path = URL(string: source)?.path ?? String(source.dropFirst("file://".count))
+        } else if source.contains("://") {
+            throw WorkbenchError.readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw WorkbenchError.readFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw WorkbenchError.readFailed(path: path, reason: "not a regular file")
+        }
+        guard Int(info.st_size) <= maxBytes else {
+            throw WorkbenchError.inputTooLarge(path: path, size: Int(info.st_size), limit: maxBytes)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw WorkbenchError.readFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+            guard data.count <= maxBytes else {
+                throw WorkbenchError.inputTooLarge(path: path, size: data.count, limit: maxBytes)
+            }
+            return .bytes(Bytes(data, origin: path))
+        } catch let error as WorkbenchError {
+            throw error
+        } catch {
+            throw WorkbenchError.readFailed(path: path, reason: error.localizedDescription)
+        }
+    }
+}

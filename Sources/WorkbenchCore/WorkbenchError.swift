@@ -1,0 +1,50 @@
+/// Errors from the preset loader, the scheduler and the built-in `read` and `write` stages.
+public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
+    /// The preset has problems; every one found is listed.
+    case invalidPreset([Diagnostic])
+    /// The preset file could not be read at all.
+    case unreadablePreset(path: String, reason: String)
+    /// The inputs could not be listed (a missing list file, a glob that matches nothing, …).
+    case badInputs(String)
+    /// A local input could not be read.
+    case readFailed(path: String, reason: String)
+    /// An input is larger than the stage's byte cap.
+    case inputTooLarge(path: String, size: Int, limit: Int)
+    /// A rendered output path would leave the output root.
+    case pathOutsideOutputRoot(path: String, root: String)
+    /// Two items rendered the same output path in one run.
+    case outputCollision(path: String, firstItem: String)
+    /// Writing an output file failed; nothing was left at the destination.
+    case writeFailed(path: String, reason: String)
+    /// The node was cancelled before or while it ran.
+    case cancelled
+    /// A node received payloads of the wrong kind (a bug in graph validation if it happens).
+    case unexpectedInput(node: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .invalidPreset(let diagnostics):
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            return "The preset has \(errors) error\(errors == 1 ? "" : "s"):\n"
+                + diagnostics.map(\.description).joined(separator: "\n")
+        case .unreadablePreset(let path, let reason):
+            return "Cannot read the preset \"\(path)\": \(reason)."
+        case .badInputs(let message):
+            return message
+        case .readFailed(let path, let reason):
+            return "Cannot read \"\(path)\": \(reason)."
+        case .inputTooLarge(let path, let size, let limit):
+            return "\"\(path)\" is \(size) bytes, more than the limit of \(limit) bytes; raise the stage's \"maxBytes\" to allow it."
+        case .pathOutsideOutputRoot(let path, let root):
+            return "The output path \"\(path)\" would leave the output root \"\(root)\"; it was not written."
+        case .outputCollision(let path, let firstItem):
+            return "\"\(path)\" was already written by item \"\(firstItem)\" in this run; add {index} or {hash} to the path template to keep both."
+        case .writeFailed(let path, let reason):
+            return "Cannot write \"\(path)\": \(reason). Nothing was left at that path."
+        case .cancelled:
+            return "Cancelled."
+        case .unexpectedInput(let node, let expected):
+            return "Node \"\(node)\" expected \(expected) from upstream."
+        }
+    }
+}

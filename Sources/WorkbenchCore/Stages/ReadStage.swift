@@ -15,37 +15,42 @@ struct ReadStage: Stage {
     let maxBytes: Int
 
     func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
-        let source = context.item.source
+        .bytes(try LocalFile.read(context.item.source, maxBytes: maxBytes))
+    }
+}
+
+/// Reading a local input, shared by `read` and by `download` for inputs the user gave as paths.
+public enum LocalFile {
+    /// The bytes of a local path or `file://` URL, refusing files larger than `maxBytes`.
+    public static func read(_ source: String, maxBytes: Int) throws(WorkbenchError) -> Bytes {
         var path = source
         if source.hasPrefix("file://") {
             path = URL(string: source)?.path ?? String(source.dropFirst("file://".count))
         } else if source.contains("://") {
-            throw WorkbenchError.readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
+            throw .readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw WorkbenchError.readFailed(path: path, reason: String(cString: strerror(errno)))
+            throw .readFailed(path: path, reason: String(cString: strerror(errno)))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw WorkbenchError.readFailed(path: path, reason: "not a regular file")
+            throw .readFailed(path: path, reason: "not a regular file")
         }
         guard Int(info.st_size) <= maxBytes else {
-            throw WorkbenchError.inputTooLarge(path: path, size: Int(info.st_size), limit: maxBytes)
+            throw .inputTooLarge(path: path, size: Int(info.st_size), limit: maxBytes)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw WorkbenchError.readFailed(path: path, reason: String(cString: strerror(errno)))
+            throw .readFailed(path: path, reason: String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
+        let data: Data
         do {
-            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-            guard data.count <= maxBytes else {
-                throw WorkbenchError.inputTooLarge(path: path, size: data.count, limit: maxBytes)
-            }
-            return .bytes(Bytes(data, origin: path))
-        } catch let error as WorkbenchError {
-            throw error
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
         } catch {
-            throw WorkbenchError.readFailed(path: path, reason: error.localizedDescription)
+            throw .readFailed(path: path, reason: error.localizedDescription)
         }
+        // The file may have grown since stat.
+        guard data.count <= maxBytes else { throw .inputTooLarge(path: path, size: data.count, limit: maxBytes) }
+        return Bytes(data, origin: path)
     }
 }

@@ -1,0 +1,42 @@
+/// A 3×3 colour matrix acting on RGB: `out[r] = Σ m[r][c] · in[c]`.
+public struct ColorMatrix: Sendable, Equatable {
+    /// Row-major coefficients.
+    public let rows: [[Double]]
+
+    public init(rows: [[Double]]) {
+        precondition(rows.count == 3 && rows.allSatisfy { $0.count == 3 }, "a colour matrix is 3×3") // safe: callers pass literals
+        self.rows = rows
+    }
+
+    public static let identity = ColorMatrix(rows: [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+
+    /// The classic sepia tone matrix (the one Core Image's CISepiaTone and most tools use at full strength).
+    public static let classicSepia = ColorMatrix(rows: [
+        [0.393, 0.769, 0.189],
+        [0.349, 0.686, 0.168],
+        [0.272, 0.534, 0.131],
+    ])
+
+    /// Sepia at `intensity` in 0…1: the identity blended with the classic matrix.
+    public static func sepia(intensity: Double) -> ColorMatrix {
+        let t = min(max(intensity, 0), 1)
+        return identity.blended(with: classicSepia, by: t)
+    }
+
+    /// `(1 − t) · self + t · other`.
+    public func blended(with other: ColorMatrix, by t: Double) -> ColorMatrix {
+        ColorMatrix(rows: (0..<3).map { r in (0..<3).map { c in (1 - t) * rows[r][c] + t * other.rows[r][c] } })
+    }
+
+    /// The coefficients row by row, as libvips' matrix images and most C APIs take them.
+    public var flattened: [Double] { rows.flatMap { $0 } }
+
+    /// Applies the matrix to one 8-bit RGB pixel, rounding and clamping to 0…255.
+    public func apply(r: UInt8, g: UInt8, b: UInt8) -> (UInt8, UInt8, UInt8) {
+        func channel(_ row: [Double]) -> UInt8 {
+            let v = row[0] * Double(r) + row[1] * Double(g) + row[2] * Double(b)
+            return UInt8(min(max(v.rounded(), 0), 255))
+        }
+        return (channel(rows[0]), channel(rows[1]), channel(rows[2]))
+    }
+}

@@ -1,0 +1,39 @@
+import WorkbenchCore
+
+/// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
+struct DownloadStage: Stage {
+    static let spec = OpSpec(
+        name: "download", summary: "Fetches the item's URL over http or https.",
+        input: nil, output: .bytes, defaultQueue: "net", execution: .io,
+        parameters: [
+            ParameterSpec("timeout", .double(0.001...86_400), default: .double(30), "Seconds for the whole transfer."),
+            ParameterSpec("connectTimeout", .double(0.001...3_600), default: .double(10), "Seconds to connect."),
+            ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(64 << 20),
+                          "Abort bodies larger than this many bytes."),
+            ParameterSpec("maxRedirects", .int(0...50), default: .int(5), "Redirects to follow."),
+        ])
+
+    static let definition = OpDefinition(spec) { p in
+        DownloadStage(limits: Transfer.Limits(
+            timeout: p.double("timeout") ?? 30, connectTimeout: p.double("connectTimeout") ?? 10,
+            maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5))
+    }
+
+    let limits: Transfer.Limits
+
+    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+        let source = context.item.source
+        let lower = source.lowercased()
+        // A path the user gave (not one reached by a redirect) is theirs to read.
+        if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {
+            return .bytes(try LocalFile.read(source, maxBytes: limits.maxBytes))
+        }
+        let data = try Transfer.get(source, limits: limits, cancellation: context.cancellation)
+        return .bytes(Bytes(data, origin: source))
+    }
+}
+
+/// The ops this module provides.
+public enum NetStages {
+    public static let all: [OpDefinition] = [DownloadStage.definition]
+}

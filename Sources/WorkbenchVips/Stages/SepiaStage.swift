@@ -1,0 +1,50 @@
+import CVips
+import WorkbenchCore
+import WorkbenchKernels
+
+/// `sepia`: a sepia tone, the identity blended with the classic sepia matrix by `intensity`.
+struct SepiaStage: Stage {
+    static let spec = OpSpec(
+        name: "sepia", summary: "Tones the image sepia (like Core Image's CISepiaTone).",
+        input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
+        parameters: [
+            ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
+        ])
+
+    static let definition = OpDefinition(spec) { p in SepiaStage(intensity: p.double("intensity") ?? 1) }
+
+    let intensity: Double
+
+    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+        var image = try VipsStages.image(inputs, context)
+        let format = image.format
+        // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
+        if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
+        var alpha: VipsImage?
+        if image.bands > 3 {
+            alpha = try image.extractBands(from: 3, count: image.bands - 3)
+            image = try image.extractBands(from: 0, count: 3)
+        }
+        var toned = try image.recomb(.sepia(intensity: intensity)).cast(format)
+        if let alpha { toned = try toned.joined(with: alpha) }
+        return .image(toned)
+    }
+}
+
+/// The ops this module provides, and what their stages share.
+public enum VipsStages {
+    public static let all: [OpDefinition] = [
+        DecodeStage.definition, EncodeStage.definition, ThumbnailImageStage.definition,
+        ResizeStage.definition, SepiaStage.definition,
+    ]
+
+    /// The libvips version this build runs with.
+    public static var libvipsVersion: String { VipsRuntime.version }
+
+    static func image(_ inputs: [Payload], _ context: StageContext) throws -> VipsImage {
+        guard case .image(let handle)? = inputs.first, let image = handle as? VipsImage else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
+        }
+        return image
+    }
+}

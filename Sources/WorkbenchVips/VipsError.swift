@@ -1,0 +1,32 @@
+/// Errors from libvips: loading, running an operation, or encoding.
+public enum VipsError: Error, Sendable, CustomStringConvertible {
+    /// libvips could not start (missing modules, a broken install).
+    case startFailed(String)
+    /// The bytes are not an image libvips can read, or are damaged.
+    case decodeFailed(origin: String, message: String)
+    /// The image is larger than the decode stage's pixel limit.
+    case tooManyPixels(origin: String, width: Int, height: Int, limit: Int)
+    /// An operation on the image failed.
+    case operationFailed(operation: String, message: String)
+    /// Evaluating and encoding the image failed; damage in the input often surfaces here.
+    case encodeFailed(format: String, message: String)
+    /// The evaluation was stopped because the run was cancelled.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .startFailed(let message):
+            return "libvips could not start: \(message). Check that libvips (libvips42) is installed."
+        case .decodeFailed(let origin, let message):
+            return "Cannot decode \"\(origin)\": \(message). The file may be damaged or not an image."
+        case .tooManyPixels(let origin, let width, let height, let limit):
+            return "\"\(origin)\" is \(width)×\(height) (\(width * height / 1_000_000) MP), more than the limit of \(limit / 1_000_000) MP; raise the decode node's \"maxPixels\" if the image is trusted."
+        case .operationFailed(let operation, let message):
+            return "libvips \(operation) failed: \(message)."
+        case .encodeFailed(let format, let message):
+            return "Cannot encode \(format): \(message)."
+        case .cancelled:
+            return "Cancelled."
+        }
+    }
+}

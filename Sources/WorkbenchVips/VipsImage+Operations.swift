@@ -1,0 +1,59 @@
+import CVips
+import WorkbenchKernels
+
+/// The operations the built-in stages use, each a thin typed call into libvips.
+extension VipsImage {
+    func thumbnail(width: Int, height: Int) throws(VipsError) -> VipsImage {
+        try derive("thumbnail_image") { cvips_thumbnail_image(pointer, $0, Int32(width), Int32(height)) }
+    }
+
+    func resize(scale: Double) throws(VipsError) -> VipsImage {
+        try derive("resize") { cvips_resize(pointer, $0, scale) }
+    }
+
+    func colourspace(_ space: VipsInterpretation) throws(VipsError) -> VipsImage {
+        try derive("colourspace") { cvips_colourspace(pointer, $0, space) }
+    }
+
+    func cast(_ format: VipsBandFormat) throws(VipsError) -> VipsImage {
+        try derive("cast") { cvips_cast(pointer, $0, format) }
+    }
+
+    func extractBands(from band: Int, count: Int) throws(VipsError) -> VipsImage {
+        try derive("extract_band") { cvips_extract_band(pointer, $0, Int32(band), Int32(count)) }
+    }
+
+    func joined(with other: VipsImage) throws(VipsError) -> VipsImage {
+        try derive("bandjoin") { cvips_bandjoin2(pointer, other.pointer, $0) }
+    }
+
+    /// Multiplies every pixel's first three bands by `matrix`; the result is float.
+    func recomb(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
+        let coefficients = matrix.flattened
+        vips_error_clear()
+        guard let matrixImage = coefficients.withUnsafeBufferPointer({
+            vips_image_new_matrix_from_array(3, 3, $0.baseAddress, Int32($0.count))
+        }) else {
+            throw .operationFailed(operation: "recomb", message: Self.takeErrorMessage())
+        }
+        let m = VipsImage(owning: matrixImage)
+        return try derive("recomb") { cvips_recomb(pointer, $0, m.pointer) }
+    }
+
+    /// The mean of every pixel of every band. Evaluates the image.
+    func average() throws(VipsError) -> Double {
+        var value = 0.0
+        vips_error_clear()
+        guard cvips_avg(pointer, &value) == 0 else {
+            throw .operationFailed(operation: "avg", message: Self.takeErrorMessage())
+        }
+        return value
+    }
+
+    /// The mean of each band. Evaluates the image once per band.
+    public func bandMeans() throws(VipsError) -> [Double] {
+        var means: [Double] = []
+        for band in 0..<bands { means.append(try extractBands(from: band, count: 1).average()) }
+        return means
+    }
+}

@@ -1,0 +1,68 @@
+import CVips
+import Foundation
+import WorkbenchCore
+
+/// A libvips image: a lazy node of a libvips pipeline, evaluated when it is encoded.
+///
+/// `@unchecked Sendable` is safe because a `VipsImage` is never mutated after it is built:
+/// libvips lets any thread read an image and build new images from it, and GObject's
+/// reference count, the only state `deinit` touches, is atomic.
+public final class VipsImage: ImageHandle, @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    /// Takes over one reference.
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit { cvips_image_unref(pointer) }
+
+    public var width: Int { Int(vips_image_get_width(pointer)) }
+    public var height: Int { Int(vips_image_get_height(pointer)) }
+    public var bands: Int { Int(vips_image_get_bands(pointer)) }
+    public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    var format: VipsBandFormat { vips_image_get_format(pointer) }
+    var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
+
+    /// The loader libvips chose by sniffing the bytes, e.g. "jpegload_source".
+    public var loader: String? {
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, "vips-loader", &value) == 0, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// Decodes an image from encoded bytes. The format is sniffed from the content.
+    static func load(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn) throws(VipsError) -> VipsImage {
+        try VipsRuntime.start()
+        vips_error_clear()
+        let image = bytes.data.withUnsafeBytes { buffer in
+            cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
+                                              sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn)
+        }
+        guard let image else {
+            throw .decodeFailed(origin: bytes.origin, message: takeErrorMessage())
+        }
+        return VipsImage(owning: image)
+    }
+
+    /// Runs one libvips operation that writes a new image to `out`.
+    func derive(_ operation: String,
+                _ call: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32) throws(VipsError) -> VipsImage {
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        vips_error_clear()
+        let status = call(&out)
+        guard status == 0, let out else {
+            throw .operationFailed(operation: operation, message: Self.takeErrorMessage())
+        }
+        return VipsImage(owning: out)
+    }
+
+    /// Copies and clears libvips' error buffer (one buffer for the whole process).
+    static func takeErrorMessage() -> String {
+        guard let raw = vips_error_buffer_copy() else { return "libvips gave no message" }
+        defer { g_free(raw) }
+        let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "\n").joined(separator: "; ")
+        return text.isEmpty ? "libvips gave no message" : text
+    }
+}

@@ -8,13 +8,12 @@ let package = Package(
     products: [
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
         .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
-        // Dynamic so that the host and every plugin share one copy of its type metadata
-        // (a static copy per image makes the plugin's protocol cast fail; design §9).
-        .library(name: "WorkbenchPluginAPI", type: .dynamic, targets: ["WorkbenchPluginAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The plugin API: a dynamic library shared by the host and plugins (see its Package.swift).
+        .package(path: "Plugins/API"),
     ],
     targets: [
         .systemLibrary(
@@ -23,7 +22,6 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "WorkbenchPluginAPI"),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -33,7 +31,8 @@ let package = Package(
         .executableTarget(
             name: "WorkbenchCLI",
             dependencies: [
-                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPluginAPI",
+                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels",
+                .product(name: "WorkbenchPluginAPI", package: "API"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

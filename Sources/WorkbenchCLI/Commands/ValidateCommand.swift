@@ -1,0 +1,29 @@
+import ArgumentParser
+import WorkbenchCore
+
+/// `workbench validate`: checks presets without touching any input.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check presets and report every problem, without running them.")
+
+    @Argument(help: "Preset files to check.")
+    var presets: [String]
+
+    func run() throws {
+        let loader = PresetLoader(registry: BuiltinOps.registry)
+        var failed = false
+        for path in presets {
+            do {
+                let preset = try loader.load(file: path)
+                for warning in preset.warnings { Terminal.error(warning.description) }
+                let chain = preset.nodes.map { "\($0.id) (\($0.op.name))" }.joined(separator: " → ")
+                Terminal.out("\(path): ok — \(preset.nodes.count) nodes: \(chain)")
+            } catch {
+                failed = true
+                Terminal.error(error.description)
+            }
+        }
+        if failed { throw ExitCode(ExitStatus.badPreset) }
+    }
+}

@@ -1,0 +1,34 @@
+import Dispatch
+import Foundation
+import WorkbenchCore
+
+/// Turns SIGINT and SIGTERM into cancellation of the run; a second signal exits at once.
+///
+/// The first signal cancels the token: nothing new starts, running stages stop, temporary files
+/// are removed, and the run ends with status 130. A second one removes the temporary files of
+/// writes in progress and exits immediately.
+final class SignalTrap {
+    private let sources: [any DispatchSourceSignal]
+
+    init(token: CancellationToken) {
+        let queue = DispatchQueue(label: "workbench.signals")
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if token.isCancelled {
+                    OutputRoot.removeUnfinishedFiles()
+                    _exit(130)
+                }
+                Terminal.error("Interrupted: stopping running stages (press Ctrl-C again to quit at once).")
+                token.cancel()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Logging
+
+/// Where the CLI's messages go: results to standard output, problems to standard error.
+enum Terminal {
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Sends swift-log output to standard error at the level the flags ask for; once per process.
+    static func startLogging(_ options: OutputOptions) -> Logger {
+        let level: Logger.Level = options.verbose ? .debug : options.quiet ? .error : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "workbench")
+    }
+}

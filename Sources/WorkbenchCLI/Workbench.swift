@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import WorkbenchPluginAPI
+
+/// The `workbench` command: runs image pipelines declared in JSON presets.
+@main
+struct Workbench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workbench",
+        abstract: "Run image pipelines declared in JSON presets.",
+        discussion: """
+            Exit status: 0 all items succeeded, 1 some items failed, 2 bad preset or usage, \
+            130 interrupted.
+            """,
+        version: "0.1.0 (plugin ABI \(workbenchPluginABIVersion))",
+        subcommands: [RunCommand.self, ValidateCommand.self])
+
+    /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty { Terminal.error(message) }
+            Foundation.exit(code == .validationFailure ? ExitStatus.badPreset : code.rawValue)
+        }
+    }
+}
+
+/// The exit statuses the CLI documents.
+enum ExitStatus {
+    static let ok: Int32 = 0
+    static let itemsFailed: Int32 = 1
+    static let badPreset: Int32 = 2
+    static let interrupted: Int32 = 130
+}
+
+/// Verbosity flags shared by the commands.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print only failures and the summary.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Log every node's progress to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+    }
+}

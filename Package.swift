@@ -36,13 +36,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore"]),
+        // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
+        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py"]),
+        .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
-        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore"]),
-        .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore"]),
+        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport"]),
+        .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(
             name: "WorkbenchCLITests",
-            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchCore"],
-            resources: [.copy("Fixtures")]),
+            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport"]),
     ]
 )

@@ -9,15 +9,19 @@ public enum ParameterType: Sendable, Equatable {
     /// An output path template such as `"{name}.jpg"`; validated at load time.
     case pathTemplate
 
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// How the type reads in messages and listings.
     public var summary: String {
         switch self {
-        case .bool: return "boolean"
-        case .int(let r): return "integer \(r.lowerBound)…\(r.upperBound)"
-        case .double(let r): return "number \(r.lowerBound)…\(r.upperBound)"
-        case .string: return "string"
+        case .bool: return "a boolean"
+        case .int(let r): return "an integer \(r.lowerBound)…\(r.upperBound)"
+        case .double(let r): return "a number \(Self.format(r.lowerBound))…\(Self.format(r.upperBound))"
+        case .string: return "a string"
         case .choice(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
-        case .pathTemplate: return "path template"
+        case .pathTemplate: return "a path template"
         }
     }
 }

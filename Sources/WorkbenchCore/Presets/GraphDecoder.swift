@@ -59,7 +59,7 @@ struct GraphDecoder {
         }
         guard let definition = registry[opName] else {
             collector.error(join(path, "op"), at: opLocation, "unknown op \"\(opName)\""
-                + DidYouMean.hint(for: opName, among: registry.names) + "; `workbench filters` lists every op")
+                + DidYouMean.hint(for: opName, among: registry.names) + " (known ops: " + registry.names.joined(separator: ", ") + ")")
             return nil
         }
         let spec = definition.spec
@@ -163,15 +163,18 @@ struct GraphDecoder {
     /// Checks ids and edges, orders the nodes so upstream comes first, and binds the stages.
     private func link(_ drafts: [Draft]) -> [NodeSpec] {
         var byID: [String: Draft] = [:]
+        var duplicates = Set<Int>()
         for draft in drafts {
             if let first = byID[draft.id] {
+                duplicates.insert(draft.index)
                 collector.error(join(draft.path, "id"), at: draft.idLocation,
                                 "duplicate node id \"\(draft.id)\" (also \(first.path)); give each node its own \"id\"")
             } else {
                 byID[draft.id] = draft
             }
         }
-        for draft in drafts {
+        // A duplicate's edges would only repeat the duplicate-id error in other words.
+        for draft in drafts where !duplicates.contains(draft.index) {
             let spec = draft.definition.spec
             if spec.input == nil, !draft.from.isEmpty {
                 collector.error(join(draft.path, "from"), at: draft.from[0].location,

@@ -42,6 +42,13 @@ final class Scheduler: Sendable {
         var unfinishedItems: Int
         var succeeded = 0, failed = 0, cancelled = 0, bytesWritten = 0
         var sequence = 0
+    }
+
+    /// Events wait here, in transition order, until one thread at a time delivers them outside
+    /// the state lock (so a callback may cancel the run or inspect anything without deadlock).
+    private struct Outbox: Sendable {
+        var events: [RunEvent] = []
+        var delivering = false
         var completion: (@Sendable (RunSummary) -> Void)?
     }
 
@@ -58,6 +65,7 @@ final class Scheduler: Sendable {
     private let clock = ContinuousClock()
     private let startTime: ContinuousClock.Instant
     private let state: Mutex<State>
+    private let outbox = Mutex(Outbox())
 
     init(nodes: [NodeSpec], queues: [QueueSpec], items: [Item], output: OutputRoot, token: CancellationToken,
          logger: Logger, onEvent: @escaping @Sendable (RunEvent) -> Void) {
@@ -118,28 +126,52 @@ final class Scheduler: Sendable {
         return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
-    /// Starts the run; `completion` is called once, from a worker thread, when every node ended.
+    /// Starts the run; `completion` is called once, after the `runFinished` event, when every node ended.
     func start(completion: @escaping @Sendable (RunSummary) -> Void) {
-        onEvent(.runStarted(items: items.count, nodesPerItem: nodes.count))
-        var jobs: [Int] = []
-        let finishedAtOnce = state.withLock { state -> RunSummary? in
-            state.completion = completion
-            if items.isEmpty || nodes.isEmpty { return summary(state) }
+        outbox.withLock { $0.completion = completion }
+        let jobs = state.withLock { state -> [Int] in
+            post(.runStarted(items: items.count, nodesPerItem: nodes.count))
+            if items.isEmpty || nodes.isEmpty {
+                post(.runFinished(summary(state)))
+                return []
+            }
             for i in 0..<items.count {
                 for n in nodes.indices where nodes[n].from.isEmpty {
                     makeReady(i * nodes.count + n, &state)
                 }
             }
+            var jobs: [Int] = []
             for q in state.queues.indices { jobs += pump(q, &state) }
-            return nil
+            return jobs
         }
-        if let finishedAtOnce {
-            onEvent(.runFinished(finishedAtOnce))
-            completion(finishedAtOnce)
-            return
-        }
+        deliver()
         token.onCancel { [self] in cancelWaiting() }
         submit(jobs)
+    }
+
+    /// Queues an event for delivery; called with the state locked so order follows transitions.
+    private func post(_ event: RunEvent) {
+        outbox.withLock { $0.events.append(event) }
+    }
+
+    /// Delivers queued events unless another thread is already doing so.
+    private func deliver() {
+        while true {
+            let batch = outbox.withLock { outbox -> [RunEvent]? in
+                guard !outbox.delivering, !outbox.events.isEmpty else { return nil }
+                outbox.delivering = true
+                defer { outbox.events = [] }
+                return outbox.events
+            }
+            guard let batch else { return }
+            for event in batch {
+                onEvent(event)
+                if case .runFinished(let summary) = event, let completion = outbox.withLock({ $0.completion }) {
+                    completion(summary)
+                }
+            }
+            outbox.withLock { $0.delivering = false }
+        }
     }
 
     // MARK: - Transitions (all called with the state locked)
@@ -168,12 +200,12 @@ final class Scheduler: Sendable {
         return started
     }
 
-    private func finish(_ instance: Int, as result: NodeState, message: String? = nil, _ state: inout State) -> RunSummary? {
+    private func finish(_ instance: Int, as result: NodeState, message: String? = nil, _ state: inout State) {
         state.nodeState[instance] = result
         emit(instance, result, message: message)
         let i = instance / nodes.count
         state.items[i].unfinished -= 1
-        guard state.items[i].unfinished == 0 else { return nil }
+        guard state.items[i].unfinished == 0 else { return }
         let item = state.items[i]
         let status: ItemReport.Status = item.failure != nil ? .failed : item.cancelled ? .cancelled : .succeeded
         switch status {
@@ -182,24 +214,22 @@ final class Scheduler: Sendable {
         case .cancelled: state.cancelled += 1
         }
         state.bytesWritten += item.bytesWritten
-        onEvent(.itemFinished(ItemReport(
+        post(.itemFinished(ItemReport(
             item: items[i], status: status, outputs: item.outputs, bytesWritten: item.bytesWritten,
             failure: item.failure, duration: item.started.map { now - $0 } ?? 0)))
         state.unfinishedItems -= 1
-        return state.unfinishedItems == 0 ? summary(state) : nil
+        if state.unfinishedItems == 0 { post(.runFinished(summary(state))) }
     }
 
     /// Marks every not-yet-ended node downstream of `instance` as skipped.
-    private func skipDownstream(of instance: Int, cause: String, _ state: inout State) -> RunSummary? {
+    private func skipDownstream(of instance: Int, cause: String, _ state: inout State) {
         let base = instance - instance % nodes.count
-        var done: RunSummary?
         var stack = dependents[instance % nodes.count].map { base + $0.node }
         while let next = stack.popLast() {
             guard state.nodeState[next] == .pending else { continue }
-            done = finish(next, as: .skipped, message: "skipped because \"\(cause)\" failed", &state) ?? done
+            finish(next, as: .skipped, message: "skipped because \"\(cause)\" failed", &state)
             stack += dependents[next % nodes.count].map { base + $0.node }
         }
-        return done
     }
 
     private func summary(_ state: State) -> RunSummary {
@@ -209,7 +239,7 @@ final class Scheduler: Sendable {
 
     private func emit(_ instance: Int, _ nodeState: NodeState, message: String? = nil) {
         let node = nodes[instance % nodes.count]
-        onEvent(.node(NodeEvent(item: items[instance / nodes.count], node: node.id, queue: node.queue,
+        post(.node(NodeEvent(item: items[instance / nodes.count], node: node.id, queue: node.queue,
                                 state: nodeState, time: now, message: message)))
     }
 
@@ -247,18 +277,16 @@ final class Scheduler: Sendable {
         if case .failure(let error) = outcome {
             logger.debug("node failed", metadata: ["item": "\(items[i].name)", "node": "\(node.id)", "error": "\(error)"])
         }
-        var toStart: [Int] = []
-        let done = state.withLock { state -> RunSummary? in
+        let toStart = state.withLock { state -> [Int] in
             let q = queueOfNode[n]
             state.queues[q].running -= 1
-            var done: RunSummary?
             switch outcome {
             case .success(let payload):
                 if case .file(let path, let count) = payload {
                     state.items[i].outputs.append(path)
                     state.items[i].bytesWritten += count
                 }
-                done = finish(instance, as: .succeeded, &state)
+                finish(instance, as: .succeeded, &state)
                 for (d, slot) in dependents[n] {
                     let downstream = i * nodes.count + d
                     guard state.nodeState[downstream] == .pending else { continue }
@@ -268,38 +296,35 @@ final class Scheduler: Sendable {
                 }
             case .failure(let error):
                 // Once the run is cancelled, a body that fails was most likely stopped by it.
-                let wasCancelled = token.isCancelled
-                if wasCancelled {
+                if token.isCancelled {
                     state.items[i].cancelled = true
-                    done = finish(instance, as: .cancelled, &state)
+                    finish(instance, as: .cancelled, &state)
                 } else {
                     let message = String(describing: error)
                     if state.items[i].failure == nil { state.items[i].failure = (node.id, message) }
-                    done = finish(instance, as: .failed, message: message, &state)
+                    finish(instance, as: .failed, message: message, &state)
                 }
-                done = skipDownstream(of: instance, cause: node.id, &state) ?? done
+                skipDownstream(of: instance, cause: node.id, &state)
             }
+            var toStart: [Int] = []
             for queue in state.queues.indices { toStart += pump(queue, &state) }
-            if let done { onEvent(.runFinished(done)) }
-            return done
+            return toStart
         }
+        deliver()
         submit(toStart)
-        if let done, let completion = state.withLock({ $0.completion }) { completion(done) }
     }
 
     /// Drops every node that has not started; running bodies see the token and stop themselves.
     private func cancelWaiting() {
-        let done = state.withLock { state -> RunSummary? in
-            var done: RunSummary?
+        state.withLock { state in
             for q in state.queues.indices { _ = state.queues[q].ready.removeAll() }
-            for instance in state.nodeState.indices where state.nodeState[instance] == .pending || state.nodeState[instance] == .ready {
+            for instance in state.nodeState.indices
+            where state.nodeState[instance] == .pending || state.nodeState[instance] == .ready {
                 state.items[instance / nodes.count].cancelled = true
                 state.inputs[instance] = []
-                done = finish(instance, as: .cancelled, &state) ?? done
+                finish(instance, as: .cancelled, &state)
             }
-            if let done { onEvent(.runFinished(done)) }
-            return done
         }
-        if let done, let completion = state.withLock({ $0.completion }) { completion(done) }
+        deliver()
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Paths and helpers shared by the test targets.
+public enum Fixtures {
+    /// The package's root folder.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let presets = packageRoot.appendingPathComponent("Presets")
+    public static let samples = presets.appendingPathComponent("samples")
+
+    /// The sample photos, sorted by name.
+    public static var samplePhotos: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []
+        return names.filter { $0.hasSuffix(".jpg") }.sorted().map { samples.appendingPathComponent($0) }
+    }
+
+    static func supportFile(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// A new empty folder under the system's temporary folder.
+    public static func temporaryDirectory(_ label: String = "test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("workbench-\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every regular file below `folder`, as paths relative to it, sorted.
+    public static func files(in folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var files: [String] = []
+        while let next = walker.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(next).path, isDirectory: &isFolder),
+               !isFolder.boolValue {
+                files.append(next)
+            }
+        }
+        return files.sorted()
+    }
+}

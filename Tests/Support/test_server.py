@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""A deliberately misbehaving HTTP server for FilterWorkbench's tests.
+
+usage: test_server.py SAMPLES_DIR
+
+Binds 127.0.0.1 on a free port, prints the port on the first line of stdout, and serves until
+its standard input closes (so it never outlives the test that started it).
+
+Routes:
+  /samples/NAME          the file NAME from SAMPLES_DIR
+  /slow/NAME?delay=S     the same after S seconds
+  /status/CODE           an empty response with that status
+  /truncated/NAME        the first third of NAME, declared with its real length (cut transfer)
+  /cut/NAME              the first half of NAME as a complete response (a damaged file)
+  /garbage.jpg           bytes that are no image, served as image/jpeg
+  /stats                 JSON: request counts by path
+"""
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+SAMPLES = sys.argv[1]
+COUNTS = {}
+LOCK = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_body(self, status, body, content_type="image/jpeg", length=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def sample(self, name):
+        path = os.path.join(SAMPLES, os.path.basename(name))
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        with LOCK:
+            COUNTS[url.path] = COUNTS.get(url.path, 0) + 1
+        parts = url.path.strip("/").split("/", 1)
+        route, arg = parts[0], parts[1] if len(parts) > 1 else ""
+        if route == "stats":
+            return self.send_body(200, json.dumps(COUNTS).encode(), "application/json")
+        if route == "status":
+            return self.send_body(int(arg), b"", "text/plain")
+        if route == "garbage.jpg":
+            return self.send_body(200, b"this is not an image\n" * 100)
+        if route in ("samples", "slow", "truncated", "cut"):
+            body = self.sample(arg)
+            if body is None:
+                return self.send_body(404, b"not found\n", "text/plain")
+            if route == "slow":
+                time.sleep(float(parse_qs(url.query).get("delay", ["1"])[0]))
+            if route == "truncated":
+                # Declares the full length but sends a third and closes: a cut-off transfer.
+                self.send_body(200, body[: len(body) // 3], length=len(body))
+                self.close_connection = True
+                return
+            if route == "cut":
+                return self.send_body(200, body[: len(body) // 2])
+            return self.send_body(200, body)
+        self.send_body(404, b"not found\n", "text/plain")
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()  # returns when the test closes our stdin or exits
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+@testable import WorkbenchCore
+
+@Suite struct OutputRootTests {
+    @Test func writesAtomicallyAndClaimsOnce() throws {
+        let folder = try Fixtures.temporaryDirectory("root")
+        let root = try OutputRoot(folder.path)
+        let item = Item(index: 0, name: "a", source: "a.jpg")
+        let path = try root.claim("sub/a.bin", for: item)
+        try AtomicFile.write(Data("hello".utf8), to: path, cancellation: CancellationToken())
+        #expect(Fixtures.files(in: folder) == ["sub/a.bin"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "hello")
+        #expect(throws: WorkbenchError.self) { try root.claim("sub/a.bin", for: Item(index: 1, name: "b", source: "b.jpg")) }
+    }
+
+    @Test func refusesSymlinkEscapes() throws {
+        let folder = try Fixtures.temporaryDirectory("root")
+        let outside = try Fixtures.temporaryDirectory("outside")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path,
+                                                   withDestinationPath: outside.path)
+        let root = try OutputRoot(folder.path)
+        #expect {
+            try root.claim("link/x.jpg", for: Item(index: 0, source: "x"))
+        } throws: { error in
+            guard case .pathOutsideOutputRoot = error as? WorkbenchError else { return false }
+            return true
+        }
+    }
+
+    @Test func cancelledWriteLeavesNothing() throws {
+        let folder = try Fixtures.temporaryDirectory("root")
+        let token = CancellationToken()
+        token.cancel()
+        #expect(throws: WorkbenchError.self) {
+            try AtomicFile.write(Data(count: 1 << 20), to: folder.appendingPathComponent("x").path, cancellation: token)
+        }
+        #expect(Fixtures.files(in: folder).isEmpty)
+    }
+
+    @Test func failedWriteNamesThePath() throws {
+        let folder = try Fixtures.temporaryDirectory("root")
+        let target = folder.appendingPathComponent("missing/x.jpg").path
+        #expect {
+            try AtomicFile.write(Data("x".utf8), to: target, cancellation: CancellationToken())
+        } throws: { error in
+            "\(error)".contains(target) && "\(error)".contains("No such file or directory")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Testing
+@testable import WorkbenchCore
+
+@Suite struct PathTemplateTests {
+    @Test func rendersItemVariables() throws {
+        let item = Item(index: 7, name: "Bridge", source: "https://example.org/photos/bridge.large.JPG?size=2")
+        #expect(try PathTemplate("out/{name}-{stem}.{ext}#{index}").render(for: item) == "out/Bridge-bridge.large.JPG#7")
+        #expect(try PathTemplate("{hash}").render(for: item).count == 12)
+    }
+
+    @Test func refusesTraversalAndAbsolutePaths() {
+        for text in ["../x.jpg", "a/../../x.jpg", "a/..", "/etc/passwd", "~/x.jpg", "", "dir/"] {
+            #expect(throws: TemplateError.self, "\(text)") { try PathTemplate(text) }
+        }
+        #expect(throws: TemplateError.self) { try PathTemplate("{name") }
+        #expect(throws: TemplateError.self) { try PathTemplate("name}") }
+    }
+
+    @Test func valuesCannotAddPathComponents() throws {
+        let template = try PathTemplate("{name}.jpg")
+        #expect(template.render(for: Item(index: 0, name: "../../etc/passwd", source: "x")) == ".._.._etc_passwd.jpg")
+        #expect(try PathTemplate("{name}").render(for: Item(index: 0, name: "..", source: "x")) == "__")
+        #expect(template.render(for: Item(index: 0, name: "a\\b\u{0}c", source: "x")) == "a_b_c.jpg")
+    }
+
+    @Test func itemNamesComeFromPathsAndURLs() {
+        #expect(Item(index: 0, source: "/photos/Harbour.jpeg").name == "Harbour")
+        #expect(Item(index: 0, source: "https://h.example/a/My%20Photo.png?x=1#f").name == "My Photo")
+        #expect(Item(index: 0, source: "https://h.example/").name == "item")
+        #expect(Item(index: 0, source: "https://h.example/a/b.webp").ext == "webp")
+    }
+}

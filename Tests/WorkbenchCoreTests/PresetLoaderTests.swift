@@ -1,0 +1,125 @@
+import Testing
+@testable import WorkbenchCore
+
+@Suite struct PresetLoaderTests {
+    @Test func linearChainGetsDefaultEdgesAndQueues() throws {
+        let preset = try TestOps.load("""
+            {"version": 1, "inputs": ["a.jpg", "https://example.org/b.png"],
+             "queues": {"cpu": {"concurrency": 3, "qos": "utility"}, "extra": {"concurrency": "auto"}},
+             "graph": [{"op": "read"}, {"id": "w", "op": "test.work", "ms": 1, "queue": "extra"},
+                       {"op": "write", "path": "{name}.out"}]}
+            """)
+        #expect(preset.nodes.map(\.id) == ["read", "w", "write"])
+        #expect(preset.nodes.map(\.from) == [[], ["read"], ["w"]])
+        #expect(preset.nodes.map(\.queue) == ["disk", "extra", "disk"])
+        #expect(preset.queues.first { $0.name == "cpu" } == QueueSpec(name: "cpu", concurrency: .fixed(3), qos: .utility))
+        #expect(preset.queues.first { $0.name == "extra" }?.concurrency == .auto)
+        #expect(preset.inputs == .list(["a.jpg", "https://example.org/b.png"]))
+        #expect(preset.nodes[1].parameters.int("ms") == 1)
+    }
+
+    @Test func everyErrorIsReportedWithPathAndPosition() {
+        let text = """
+            {
+              "version": 1,
+              "inputz": [],
+              "queues": {"cpu": {"concurrency": 0, "qos": "fast"}},
+              "graph": [
+                {"op": "read"},
+                {"op": "test.wrok"},
+                {"op": "test.work", "mss": 5, "ms": "x"},
+                {"op": "write", "path": "../{nam}.jpg", "queue": "gpu"}
+              ]
+            }
+            """
+        #expect(TestOps.diagnostics(text) == [
+            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "inputs", "output", "queues", "graph")"#,
+            #"test.json:4:37: error: queues.cpu.concurrency: expected an integer 1…1024 or "auto", found 0"#,
+            #"test.json:4:47: error: queues.cpu.qos: expected one of "userInteractive", "userInitiated", "utility", "background", found "fast""#,
+            #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.image, test.source, test.work, write)"#,
+            #"test.json:8:25: error: graph[2].mss: unknown parameter "mss" for op "test.work"; did you mean "ms"? (parameters: "ms", "queue", "failFor", "label")"#,
+            #"test.json:8:41: error: graph[2].ms: expected an integer 0…10000, found "x""#,
+            #"test.json:9:54: error: graph[3].queue: unknown queue "gpu"; did you mean "cpu"? (defined: "net", "cpu", "disk")"#,
+            #"test.json:9:29: error: graph[3].path: unknown variable {nam} in "../{nam}.jpg"; did you mean "name"? (known: {name}, {stem}, {ext}, {index}, {hash})"#,
+        ])
+    }
+
+    @Test func syntaxErrorsPointAtTheirPosition() {
+        #expect(TestOps.diagnostics("{\"version\": 1,\n  \"graph\": [ {\"op\": \"read\",} ]}") == [
+            "test.json:2:28: error: invalid JSON: expected a quoted key",
+        ])
+        #expect(TestOps.diagnostics("{\"version\": 1, \"version\": 1}") == [
+            #"test.json:1:16: error: invalid JSON: duplicate key "version""#,
+        ])
+        #expect(TestOps.diagnostics("[1]") == ["test.json:1:1: error: a preset must be a JSON object, found an array"])
+    }
+
+    @Test func missingRequiredKeysAndParameters() {
+        #expect(TestOps.diagnostics("{\"graph\": [{\"op\": \"read\"}, {\"op\": \"write\"}]}") == [
+            #"test.json:1:1: error: version: missing required key "version"; add "version": 1"#,
+            #"test.json:1:28: error: graph[1].path: missing required parameter "path" for op "write" (a path template: Destination relative to the output root; may use {name} {stem} {ext} {index} {hash}.)"#,
+        ])
+        #expect(TestOps.diagnostics("{\"version\": 2, \"graph\": [{\"id\": 3}]}") == [
+            "test.json:1:13: error: version: unsupported version 2; this workbench reads version 1",
+            #"test.json:1:26: error: graph[0]: missing required key "op""#,
+        ])
+    }
+
+    @Test func edgesAreChecked() {
+        // A dangling reference, a kind mismatch and a source op with an input.
+        #expect(TestOps.diagnostics("""
+            {"version": 1, "graph": [
+              {"op": "read"},
+              {"id": "img", "op": "test.image"},
+              {"op": "test.work", "from": "img"},
+              {"op": "write", "path": "x", "from": "raed"},
+              {"id": "again", "op": "test.source", "from": "read"}]}
+            """) == [
+            #"test.json:4:31: error: graph[2].from: "test.work" needs bytes, but "img" (test.image) produces an image"#,
+            #"test.json:5:40: error: graph[3].from: no node has the id "raed"; did you mean "read"?"#,
+            #"test.json:6:48: error: graph[4].from: "test.source" is a source op and reads the item itself; remove "from""#,
+        ])
+    }
+
+    @Test func cyclesAndDuplicateIDsAreRefused() {
+        #expect(TestOps.diagnostics("""
+            {"version": 1, "graph": [
+              {"op": "test.source"},
+              {"id": "a", "op": "test.work", "from": "b"},
+              {"id": "b", "op": "test.work", "from": "a"}]}
+            """) == [
+            #"test.json:3:3: error: graph[1].from: the graph has a cycle through "a", "b""#,
+        ])
+        #expect(TestOps.diagnostics("""
+            {"version": 1, "graph": [{"op": "test.source"}, {"id": "test.source", "op": "test.work"}]}
+            """) == [
+            #"test.json:1:56: error: graph[1].id: duplicate node id "test.source" (also graph[0]); give each node its own "id""#,
+        ])
+    }
+
+    @Test func explicitFromAllowsBranches() throws {
+        let preset = try TestOps.load("""
+            {"version": 1, "graph": [
+              {"op": "test.source"},
+              {"id": "a", "op": "write", "path": "a/{name}"},
+              {"id": "b", "op": "write", "path": "b/{name}", "from": "test.source"}]}
+            """)
+        #expect(preset.nodes.map(\.from) == [[], ["test.source"], ["test.source"]])
+        #expect(preset.warnings.isEmpty)
+    }
+
+    @Test func unusedResultsAreWarnedAbout() throws {
+        let preset = try TestOps.load(#"{"version": 1, "graph": [{"op": "test.source"}, {"op": "test.work"}]}"#)
+        #expect(preset.warnings.map(\.description) == [
+            #"test.json:1:49: warning: graph[1]: the result of "test.work" is not used by any node; add a "write" after it to keep it"#,
+        ])
+    }
+
+    @Test func inputsForms() throws {
+        let map = try TestOps.load(#"{"version": 1, "inputs": {"map": {"Bridge": "http://h/b.jpg"}}, "graph": [{"op": "read"}]}"#)
+        #expect(map.inputs == .map([.init(name: "Bridge", source: "http://h/b.jpg")]))
+        #expect(TestOps.diagnostics(#"{"version": 1, "inputs": {"glob": "*.jpg", "file": "x"}, "graph": [{"op": "read"}]}"#) == [
+            #"test.json:1:26: error: inputs: give exactly one of "glob", "file" or "map" (found 2)"#,
+        ])
+    }
+}

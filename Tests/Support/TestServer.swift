@@ -38,9 +38,35 @@ public final class TestServer {
 
     /// How many requests each path received.
     public func requestCounts() throws -> [String: Int] {
-        let data = try Data(contentsOf: URL(string: url("stats"))!) // safe: a literal URL shape
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Int] ?? [:]
+        let object = try JSONSerialization.jsonObject(with: try get("/stats")) as? [String: Int] ?? [:]
         return object.filter { $0.key != "/stats" }
+    }
+
+    /// A plain HTTP/1.0 GET over a socket; Foundation on Linux has no http loader without
+    /// FoundationNetworking, and the code under test must not check itself.
+    private func get(_ path: String) throws -> Data {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestFailure("cannot connect to the test server") }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else { throw TestFailure("send() failed") }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            response.append(contentsOf: buffer[0..<n])
+        }
+        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { throw TestFailure("malformed response") }
+        return response[split.upperBound...]
     }
 }
 

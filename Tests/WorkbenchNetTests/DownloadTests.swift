@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import Testing
+import WorkbenchCore
+import WorkbenchTestSupport
+@testable import WorkbenchNet
+
+/// Real libcurl against the real test server on 127.0.0.1.
+@Suite struct DownloadTests {
+    private let limits = Transfer.Limits(timeout: 10, connectTimeout: 5, maxBytes: 8 << 20, maxRedirects: 5)
+
+    private func expectDownloadError(_ url: String, limits: Transfer.Limits? = nil,
+                                     _ matches: (DownloadError) -> Bool) {
+        #expect {
+            _ = try Transfer.get(url, limits: limits ?? self.limits, cancellation: CancellationToken())
+        } throws: { error in
+            guard let error = error as? DownloadError else { return false }
+            return matches(error)
+        }
+    }
+
+    @Test func downloadsTheExactBytes() throws {
+        let server = try TestServer()
+        let data = try Transfer.get(server.url("samples/Bridge.jpg"), limits: limits, cancellation: CancellationToken())
+        #expect(data == (try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))))
+        #expect(try server.requestCounts() == ["/samples/Bridge.jpg": 1])
+    }
+
+    @Test func httpErrorsNameTheStatusAndURL() throws {
+        let server = try TestServer()
+        let url = server.url("status/404")
+        expectDownloadError(url) { error in
+            guard case .http(404, url) = error else { return false }
+            return error.description == "\(url) answered HTTP 404 Not Found; check the URL."
+        }
+        expectDownloadError(server.url("status/503")) { if case .http(503, _) = $0 { true } else { false } }
+    }
+
+    @Test func cutTransferIsATransportError() throws {
+        let server = try TestServer()
+        expectDownloadError(server.url("truncated/Bridge.jpg")) { error in
+            guard case .transport(_, 18, let message) = error else { return false }
+            return message.contains("bytes remaining")
+        }
+    }
+
+    @Test func byteCapAbortsLargeBodies() throws {
+        let server = try TestServer()
+        var small = limits
+        small.maxBytes = 10_000
+        expectDownloadError(server.url("samples/Bridge.jpg"), limits: small) { error in
+            guard case .tooLarge(_, 10_000) = error else { return false }
+            return error.description.contains("\"maxBytes\"")
+        }
+    }
+
+    @Test func timeoutCutsASlowServer() throws {
+        let server = try TestServer()
+        var quick = limits
+        quick.timeout = 0.3
+        let start = ContinuousClock.now
+        expectDownloadError(server.url("slow/Bridge.jpg?delay=3"), limits: quick) { if case .timedOut = $0 { true } else { false } }
+        #expect(ContinuousClock.now - start < .seconds(2.5))
+    }
+
+    @Test func cancellationAbortsARunningTransfer() async throws {
+        let server = try TestServer()
+        let token = CancellationToken()
+        let url = server.url("slow/Bridge.jpg?delay=5")
+        let limits = self.limits
+        let transfer = Task.detached { () -> Result<Data, DownloadError> in
+            do throws(DownloadError) { return .success(try Transfer.get(url, limits: limits, cancellation: token)) } catch { return .failure(error) }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
+        token.cancel()
+        let result = await transfer.value
+        #expect(ContinuousClock.now - cancelled < .seconds(2))
+        guard case .failure(.cancelled(url)) = result else { Issue.record("expected cancellation, got \(result)"); return }
+    }
+
+    @Test func onlyHTTPAndHTTPSAreFetched() {
+        expectDownloadError("ftp://127.0.0.1/x.jpg") { if case .unsupportedScheme = $0 { true } else { false } }
+        expectDownloadError("file:///etc/passwd") { if case .unsupportedScheme = $0 { true } else { false } }
+    }
+
+    @Test func connectionRefusedIsReported() throws {
+        // Bind a port, then close it, so nothing listens there.
+        let server = try TestServer()
+        let url = "http://127.0.0.1:\(server.port)/x"
+        _ = consume server
+        expectDownloadError(url) { if case .transport(_, 7, _) = $0 { true } else { false } }
+    }
+
+    @Test func downloadStageReadsLocalPathsTheUserGave() throws {
+        let path = Fixtures.samples.appendingPathComponent("seeding.jpg").path
+        let context = StageContext(item: Item(index: 0, source: path), nodeID: "fetch", cancellation: CancellationToken(),
+                                   output: try OutputRoot(try Fixtures.temporaryDirectory("net").path), logger: Logger(label: "t"))
+        guard case .bytes(let bytes) = try DownloadStage(limits: limits).run([], context: context) else {
+            Issue.record("no bytes"); return
+        }
+        #expect(bytes.data == (try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+}

@@ -1,0 +1,132 @@
+import CVips
+import Foundation
+import Logging
+import Testing
+import WorkbenchCore
+import WorkbenchTestSupport
+@testable import WorkbenchVips
+
+private typealias Image = WorkbenchVips.VipsImage
+
+/// Runs the module's stages directly on real images with real libvips.
+@Suite struct VipsStageTests {
+    private func context(_ token: CancellationToken = CancellationToken()) throws -> StageContext {
+        StageContext(item: Item(index: 0, source: "test.jpg"), nodeID: "node", cancellation: token,
+                     output: try OutputRoot(try Fixtures.temporaryDirectory("vips").path), logger: Logger(label: "test"))
+    }
+
+    private func sample(_ name: String = "Bridge.jpg") throws -> Bytes {
+        let url = Fixtures.samples.appendingPathComponent(name)
+        return Bytes(try Data(contentsOf: url), origin: url.path)
+    }
+
+    private func run(_ stage: any Stage, _ input: Payload, token: CancellationToken = CancellationToken()) throws -> Payload {
+        try stage.run([input], context: try context(token))
+    }
+
+    private func image(_ payload: Payload) throws -> Image {
+        guard case .image(let handle) = payload, let image = handle as? Image else { throw TestFailure("not an image") }
+        return image
+    }
+
+    private func bytes(_ payload: Payload) throws -> Data {
+        guard case .bytes(let bytes) = payload else { throw TestFailure("not bytes") }
+        return bytes.data
+    }
+
+    private func encode(_ image: Image, _ format: EncodeFormat) throws -> Data {
+        try image.encode(EncodeOptions(format: format, quality: 90, strip: false, lossless: false, compression: 6),
+                         cancellation: CancellationToken())
+    }
+
+    @Test func decodeSniffsTheFormatFromTheContent() throws {
+        let jpeg = try image(run(DecodeStage(failOn: VIPS_FAIL_ON_ERROR, sequential: false, maxPixels: 100_000_000), .bytes(sample())))
+        #expect(jpeg.width == 1600 && jpeg.height == 900 && jpeg.bands == 3)
+        #expect(jpeg.loader == "jpegload_source")
+        // PNG bytes that claim to be a JPEG by name.
+        let png = try encode(jpeg.thumbnail(width: 64, height: 64), .png)
+        let decoded = try image(run(DecodeStage(failOn: VIPS_FAIL_ON_ERROR, sequential: true, maxPixels: 100_000_000),
+                                    .bytes(Bytes(png, origin: "liar.jpg"))))
+        #expect(decoded.loader == "pngload_source")
+        #expect(decoded.width == 64)
+    }
+
+    @Test func garbageIsADecodeErrorNotACrash() throws {
+        let stage = DecodeStage(failOn: VIPS_FAIL_ON_TRUNCATED, sequential: true, maxPixels: 100_000_000)
+        #expect {
+            try run(stage, .bytes(Bytes(Data("not an image at all".utf8), origin: "garbage.jpg")))
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasPrefix("Cannot decode \"garbage.jpg\": ") && text.contains("not in a known format")
+        }
+        #expect(throws: VipsError.self) { try run(stage, .bytes(Bytes(Data(), origin: "empty.jpg"))) }
+    }
+
+    @Test func truncatedJPEGFailsWhenEvaluated() throws {
+        let whole = try sample()
+        let cut = Bytes(whole.data.prefix(whole.data.count / 2), origin: "cut.jpg")
+        let decoded = try run(DecodeStage(failOn: VIPS_FAIL_ON_TRUNCATED, sequential: true, maxPixels: 100_000_000), .bytes(cut))
+        let encode = EncodeStage(options: EncodeOptions(format: .jpeg, quality: 80, strip: true, lossless: false, compression: 6))
+        #expect {
+            try run(encode, decoded)
+        } throws: { error in
+            "\(error)".hasPrefix("Cannot encode JPEG: ") && "\(error)".lowercased().contains("premature end")
+        }
+    }
+
+    @Test func pixelLimitIsCheckedFromTheHeader() throws {
+        #expect {
+            try run(DecodeStage(failOn: VIPS_FAIL_ON_NONE, sequential: true, maxPixels: 1_000_000), .bytes(sample()))
+        } throws: { error in
+            guard case .tooManyPixels(_, 1600, 900, 1_000_000)? = error as? VipsError else { return false }
+            return "\(error)".contains("1600×900")
+        }
+    }
+
+    @Test func thumbnailAndResizeSizes() throws {
+        let decoded = Payload.image(try Image.decode(sample("Wine.jpg").data, origin: "Wine.jpg"))
+        let thumb = try image(run(ThumbnailImageStage(width: 512, height: ThumbnailImageStage.unboundedHeight), decoded))
+        #expect((thumb.width, thumb.height) == (512, 767))
+        let boxed = try image(run(ThumbnailImageStage(width: 512, height: 300), decoded))
+        #expect((boxed.width, boxed.height) == (200, 300))
+        let half = try image(run(ResizeStage(scale: 0.25), decoded))
+        #expect((half.width, half.height) == (267, 400))
+    }
+
+    @Test func sepiaTurnsGreyBrownAndKeepsAlpha() throws {
+        let photo = try Image.decode(sample().data, origin: "Bridge.jpg")
+        let grey = try photo.colourspace(VIPS_INTERPRETATION_B_W)
+        #expect(grey.bands == 1)
+        let toned = try image(run(SepiaStage(intensity: 1), .image(grey)))
+        let means = try toned.bandMeans()
+        #expect(toned.bands == 3)
+        #expect(means[0] > means[1] && means[1] > means[2])
+        #expect(means[0] - means[2] > 20)
+
+        let untouched = try image(run(SepiaStage(intensity: 0), .image(photo)))
+        let before = try photo.bandMeans(), after = try untouched.bandMeans()
+        for band in 0..<3 { #expect(abs(before[band] - after[band]) < 0.01) }
+
+        // An RGBA image keeps its alpha band untouched.
+        let rgba = try photo.joined(with: grey)
+        let tonedRGBA = try image(run(SepiaStage(intensity: 0.8), .image(rgba)))
+        #expect(tonedRGBA.bands == 4)
+        #expect(abs(try tonedRGBA.bandMeans()[3] - grey.bandMeans()[0]) < 0.01)
+    }
+
+    @Test func encodesEachFormat() throws {
+        let small = try Image.decode(sample().data, origin: "Bridge.jpg").thumbnail(width: 100, height: 100)
+        #expect(try encode(small, .jpeg).starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(try encode(small, .png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let webp = try encode(small, .webp)
+        #expect(webp.prefix(4) == Data("RIFF".utf8) && webp.dropFirst(8).prefix(4) == Data("WEBP".utf8))
+    }
+
+    @Test func cancelledEncodeStopsBeforeWork() throws {
+        let token = CancellationToken()
+        token.cancel()
+        let decoded = Payload.image(try Image.decode(sample().data, origin: "Bridge.jpg"))
+        let encode = EncodeStage(options: EncodeOptions(format: .jpeg, quality: 80, strip: true, lossless: false, compression: 6))
+        #expect(throws: VipsError.self) { try run(encode, decoded, token: token) }
+    }
+}

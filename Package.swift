@@ -37,7 +37,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
-        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py"]),
+        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
         .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport"]),

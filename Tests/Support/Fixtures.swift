@@ -41,3 +41,16 @@ public enum Fixtures {
         return files.sorted()
     }
 }
+
+extension Fixtures {
+    /// Writes an 8-bit, one-band greyscale PNG (a soft gradient), made by `make_grey.py` with
+    /// Python's standard library so that the input does not depend on the code under test.
+    public static func writeGreyscale(to destination: URL, width: Int = 800, height: Int = 600) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", supportFile("make_grey.py").path, destination.path, "\(width)", "\(height)"]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("make_grey.py failed") }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+import WorkbenchVips
+
+/// The `workbench` executable end to end: real files, real libvips, real libcurl, real signals.
+@Suite struct RunCommandTests {
+    private func decode(_ file: URL) throws -> VipsImage {
+        try VipsImage.decode(try Data(contentsOf: file), origin: file.path)
+    }
+
+    private func writePreset(_ json: String, in folder: URL, name: String = "preset.json") throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func sepiaThumbnailsOnTheSamples() throws {
+        let out = try Fixtures.temporaryDirectory("sepia")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path,
+                                         "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let photos = Fixtures.samplePhotos
+        #expect(photos.count == 6)
+        #expect(Fixtures.files(in: out) == photos.map { $0.lastPathComponent }.sorted())
+        #expect(result.lines.last?.hasPrefix("6 items: 6 succeeded; ") == true)
+        #expect(result.lines.filter { $0.hasPrefix("ok ") }.count == 6)
+        for photo in photos {
+            let original = try decode(photo)
+            let file = out.appendingPathComponent(photo.lastPathComponent)
+            #expect(try Data(contentsOf: file).starts(with: [0xFF, 0xD8, 0xFF]))
+            let thumb = try decode(file)
+            #expect(thumb.loader == "jpegload_source")
+            #expect(thumb.width == 512)
+            let expectedHeight = Double(original.height) * 512 / Double(original.width)
+            #expect(abs(Double(thumb.height) - expectedHeight) <= 1, "\(photo.lastPathComponent)")
+            let means = try thumb.bandMeans()
+            #expect(means[0] >= means[1] && means[1] >= means[2], "\(photo.lastPathComponent): \(means)")
+        }
+    }
+
+    @Test func greyInputTurnsBrownish() throws {
+        let folder = try Fixtures.temporaryDirectory("grey")
+        let grey = folder.appendingPathComponent("grey.png")
+        try Fixtures.writeGreyscale(to: grey)
+        #expect(try decode(grey).bands == 1)
+
+        let out = folder.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path,
+                                         grey.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let means = try decode(out.appendingPathComponent("grey.jpg")).bandMeans()
+        #expect(means.count == 3)
+        #expect(means[0] > means[1] && means[1] > means[2], "\(means)")
+        #expect(means[0] - means[2] > 20, "\(means)")
+    }
+
+    @Test func classicPhotosAgainstALocalServer() throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("classic")
+        let text = try String(contentsOf: Fixtures.presets.appendingPathComponent("classic-photos.json"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8080/", with: server.url("samples/"))
+        let preset = try writePreset(text, in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", preset, "--out", out.path])
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(Fixtures.files(in: out) == ["Bridge.jpg", "Mountain.jpg", "Picture 0B.jpg", "Seeding.jpg", "Sunset.jpg", "Wine.jpg"])
+        let failures = result.lines.filter { $0.hasPrefix("FAILED") }.sorted()
+        #expect(failures == [
+            "FAILED  Credits: image: Cannot decode \"\(server.url("samples/ATTRIBUTION.md"))\": VipsForeignLoad: buffer is not in a known format. The file may be damaged or not an image.",
+            "FAILED  Harbour: fetch: http://127.0.0.1:9/Harbour.jpg could not be fetched: Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server (libcurl error 7).",
+            "FAILED  Lighthouse: fetch: \(server.url("samples/Lighthouse.jpg")) answered HTTP 404 Not Found; check the URL.",
+        ])
+        #expect(result.lines.last?.hasPrefix("9 items: 6 succeeded, 3 failed; ") == true)
+        // Every URL was fetched exactly once.
+        let counts = try server.requestCounts()
+        #expect(counts.count == 8 && counts.values.allSatisfy { $0 == 1 }, "\(counts)")
+    }
+
+    @Test func aBrokenItemFailsAloneWhileTheOthersSucceed() throws {
+        let server = try TestServer()
+        let out = try Fixtures.temporaryDirectory("broken")
+        let result = try CLIProcess.run([
+            "run", Fixtures.presets.appendingPathComponent("classic-photos.json").path, "--out", out.path,
+            server.url("samples/Bridge.jpg"), server.url("status/404"), server.url("cut/Wine.jpg"),
+            server.url("garbage.jpg"), server.url("truncated/sunset.jpg"), server.url("samples/seeding.jpg"),
+        ])
+        #expect(result.status == 1)
+        #expect(Fixtures.files(in: out) == ["Bridge.jpg", "seeding.jpg"])
+        let failed = Dictionary(uniqueKeysWithValues: result.lines.filter { $0.hasPrefix("FAILED") }.map { line in
+            (String(line.dropFirst(8).prefix { $0 != ":" }), line)
+        })
+        #expect(failed.keys.sorted() == ["404", "Wine", "garbage", "sunset"])
+        #expect(failed["404"]?.contains("answered HTTP 404 Not Found") == true)
+        #expect(failed["Wine"]?.contains("jpeg: Cannot encode JPEG: ") == true)
+        #expect(failed["Wine"]?.lowercased().contains("premature end") == true)
+        #expect(failed["garbage"]?.contains("image: Cannot decode") == true)
+        #expect(failed["sunset"]?.contains("libcurl error 18") == true)
+    }
+
+    @Test func interruptLeavesNoPartialFilesAndExits130() throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("sigint")
+        let preset = try writePreset("""
+            {"version": 1, "queues": {"net": {"concurrency": 2}},
+             "graph": [{"op": "download"}, {"op": "decode"}, {"op": "vips.thumbnail_image", "width": 256},
+                       {"op": "encode", "format": "png"}, {"op": "write", "path": "{index}.png"}]}
+            """, in: folder)
+        let out = folder.appendingPathComponent("out")
+        let inputs = (0..<12).map { server.url("slow/\(Fixtures.samplePhotos[$0 % 6].lastPathComponent)?delay=0.4&n=\($0)") }
+        let process = try CLIProcess(["run", preset, "--out", out.path] + inputs)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !process.stdoutSoFar.contains("ok ") && ContinuousClock.now < deadline { usleep(20_000) }
+        process.interrupt()
+        let result = process.wait()
+        #expect(result.status == 130, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("Interrupted"))
+        #expect(result.lines.last?.hasPrefix("Interrupted: 12 items: ") == true, "\(result.stdout)")
+        let files = Fixtures.files(in: out)
+        #expect(!files.isEmpty && files.count < 12, "\(files)")
+        #expect(files.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "\(files)")
+        for file in files { #expect(try decode(out.appendingPathComponent(file)).width == 256) }
+        #expect(try server.requestCounts().values.reduce(0, +) < 12)
+    }
+
+    @Test func pathTraversalIsRefused() throws {
+        let folder = try Fixtures.temporaryDirectory("traversal")
+        let bad = try writePreset("""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "write", "path": "../../escape/{name}"}]}
+            """, in: folder)
+        let result = try CLIProcess.run(["validate", bad])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(#"graph[1].path: "../../escape/{name}" contains ".."; a write may not leave the output root"#))
+
+        // Item names cannot smuggle separators into a path either.
+        let sample = Fixtures.samples.appendingPathComponent("Bridge.jpg").path
+        let preset = try writePreset("""
+            {"version": 1, "inputs": {"map": {"../../escape": "\(sample)"}},
+             "graph": [{"op": "read"}, {"op": "write", "path": "copies/{name}.jpg"}]}
+            """, in: folder, name: "map.json")
+        let out = folder.appendingPathComponent("out")
+        let run = try CLIProcess.run(["run", preset, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Fixtures.files(in: folder).filter { !$0.hasSuffix(".json") } == ["out/copies/.._.._escape.jpg"])
+    }
+
+    @Test func usageAndPresetErrorsExitWith2() throws {
+        let missing = try CLIProcess.run(["run", "/nonexistent/preset.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "Cannot read the preset \"/nonexistent/preset.json\": no such file.\n")
+        #expect(try CLIProcess.run(["run"]).status == 2)
+        #expect(try CLIProcess.run(["frobnicate"]).status == 2)
+        let folder = try Fixtures.temporaryDirectory("usage")
+        let preset = try writePreset(#"{"version": 1, "graph": [{"op": "read"}]}"#, in: folder)
+        let noInputs = try CLIProcess.run(["run", preset])
+        #expect(noInputs.status == 2)
+        #expect(noInputs.stderr.contains("has no \"inputs\""))
+    }
+
+    @Test func everyExamplePresetValidates() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 2)
+        let result = try CLIProcess.run(["validate"] + names.map { Fixtures.presets.appendingPathComponent($0).path })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.lines.count == names.count)
+    }
+}

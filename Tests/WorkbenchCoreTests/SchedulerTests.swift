@@ -54,15 +54,16 @@ import WorkbenchTestSupport
              "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 5}]}
             """, items: 200, probe: probe, token: token, onEvent: { event in
             if case .node(let e) = event, e.node == "x", e.state == .succeeded, e.item.index == 9 {
-                startedAtCancel.withLock { $0 = probe.started.count }
                 token.cancel()
+                startedAtCancel.withLock { $0 = probe.started.count }
             }
         })
         #expect(summary.wasCancelled && summary.exitCode == 130)
         #expect(summary.cancelled > 150)
-        // The cancel ran inside the event callback, so at most the other running body may finish.
+        // Counted right after cancel(): only a body on the other worker that had already passed
+        // the scheduler's check (but not yet reached the probe) may still show up.
         let before = try #require(startedAtCancel.withLock { $0 })
-        #expect(probe.started.count == before)
+        #expect(probe.started.count <= before + 1)
         #expect(summary.succeeded + summary.cancelled == 200)
     }
 

@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(
             name: "WorkbenchCLITests",
-            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport"]),
+            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
     ]
 )

@@ -17,7 +17,7 @@ PHOTOS=$(cd "${1:-$ROOT/Presets/samples}" && pwd)
 RUNS=${2:-7}
 command -v vipsthumbnail >/dev/null || { echo "needs the vips CLI: apt-get install libvips-tools" >&2; exit 2; }
 
-swift build -c release --package-path "$ROOT" >/dev/null
+swift build -c release --package-path "$ROOT" >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
 WORKBENCH="$ROOT/.build/release/workbench"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -50,7 +50,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only failures and the summary.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Log every node's progress to standard error.")
+    @Flag(name: .shortAndLong, help: "Print every node's state changes to standard error.")
     var verbose = false
 
     func validate() throws {

@@ -38,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let token = CancellationToken()
         let trap = SignalTrap(token: token)
-        let reporter = LineReporter(quiet: output.quiet, outputRoot: root.path)
+        let reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)
         let summary = await PresetRun(preset: loaded, items: items, output: root, cancellation: token, logger: logger)
             .run(onEvent: reporter.handle)
         withExtendedLifetime(trap) {}

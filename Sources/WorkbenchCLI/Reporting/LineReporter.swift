@@ -5,11 +5,13 @@ import WorkbenchCore
 /// Prints one line per finished item and a summary: plain text, fit for terminals and logs.
 final class LineReporter: Sendable {
     private let quiet: Bool
+    private let verbose: Bool
     private let outputRoot: String
     private let total = Mutex(0)
 
-    init(quiet: Bool, outputRoot: String) {
+    init(quiet: Bool, verbose: Bool, outputRoot: String) {
         self.quiet = quiet
+        self.verbose = verbose
         self.outputRoot = outputRoot
     }
 
@@ -17,8 +19,10 @@ final class LineReporter: Sendable {
         switch event {
         case .runStarted(let items, _):
             total.withLock { $0 = items }
-        case .node:
-            break
+        case .node(let e):
+            guard verbose else { return }
+            let detail = e.message.map { ": \($0)" } ?? ""
+            Terminal.error(String(format: "%8.3f s  ", e.time) + "\(e.item.name) \(e.node) [\(e.queue)] \(e.state.rawValue)\(detail)")
         case .itemFinished(let report):
             line(for: report).map(Terminal.out)
         case .runFinished(let summary):

@@ -18,7 +18,7 @@ final class SignalTrap {
             source.setEventHandler {
                 if token.isCancelled {
                     OutputRoot.removeUnfinishedFiles()
-                    _exit(130)
+                    _exit(ExitStatus.interrupted)
                 }
                 Terminal.error("Interrupted: stopping running stages (press Ctrl-C again to quit at once).")
                 token.cancel()

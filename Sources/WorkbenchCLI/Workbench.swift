@@ -40,7 +40,6 @@ struct Workbench: AsyncParsableCommand {
 /// The exit statuses the CLI documents.
 enum ExitStatus {
     static let ok: Int32 = 0
-    static let itemsFailed: Int32 = 1
     static let badPreset: Int32 = 2
     static let interrupted: Int32 = 130
 }

@@ -66,11 +66,12 @@ import WorkbenchVips
         #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(Fixtures.files(in: out) == ["Bridge.jpg", "Mountain.jpg", "Picture 0B.jpg", "Seeding.jpg", "Sunset.jpg", "Wine.jpg"])
         let failures = result.lines.filter { $0.hasPrefix("FAILED") }.sorted()
-        #expect(failures == [
-            "FAILED  Credits: image: Cannot decode \"\(server.url("samples/ATTRIBUTION.md"))\": VipsForeignLoad: buffer is not in a known format. The file may be damaged or not an image.",
-            "FAILED  Harbour: fetch: http://127.0.0.1:9/Harbour.jpg could not be fetched: Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server (libcurl error 7).",
-            "FAILED  Lighthouse: fetch: \(server.url("samples/Lighthouse.jpg")) answered HTTP 404 Not Found; check the URL.",
-        ])
+        #expect(failures.count == 3)
+        #expect(failures.first == "FAILED  Credits: image: Cannot decode \"\(server.url("samples/ATTRIBUTION.md"))\": VipsForeignLoad: buffer is not in a known format. The file may be damaged or not an image.")
+        // libcurl's message includes the milliseconds it took, so only its ends are fixed.
+        #expect(failures.dropFirst().first?.hasPrefix("FAILED  Harbour: fetch: http://127.0.0.1:9/Harbour.jpg could not be fetched: Failed to connect to 127.0.0.1 port 9") == true)
+        #expect(failures.dropFirst().first?.hasSuffix("(libcurl error 7).") == true)
+        #expect(failures.last == "FAILED  Lighthouse: fetch: \(server.url("samples/Lighthouse.jpg")) answered HTTP 404 Not Found; check the URL.")
         #expect(result.lines.last?.hasPrefix("9 items: 6 succeeded, 3 failed; ") == true)
         // Every URL was fetched exactly once.
         let counts = try server.requestCounts()
@@ -155,6 +156,12 @@ import WorkbenchVips
         let noInputs = try CLIProcess.run(["run", preset])
         #expect(noInputs.status == 2)
         #expect(noInputs.stderr.contains("has no \"inputs\""))
+        let file = folder.appendingPathComponent("plain-file")
+        try Data().write(to: file)
+        let badOut = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path,
+                                         "--out", file.appendingPathComponent("sub").path])
+        #expect(badOut.status == 2)
+        #expect(badOut.stderr.hasSuffix(": Not a directory. Choose another with --out.\n"), "\(badOut.stderr)")
     }
 
     @Test func everyExamplePresetValidates() throws {

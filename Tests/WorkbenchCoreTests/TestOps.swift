@@ -61,7 +61,6 @@ enum TestOps {
             name: "test.work", summary: "Test work.", input: .bytes, output: .bytes,
             defaultQueue: "cpu", execution: .cpu, parameters: [
                 ParameterSpec("ms", .int(0...10_000), default: .int(0), "Milliseconds to sleep."),
-                ParameterSpec("queue", .string, "unused"),
                 ParameterSpec("failFor", .string, "Fail items whose name contains this."),
                 ParameterSpec("label", .string, default: .string("cpu"), "Queue label for the probe."),
             ])) { p in

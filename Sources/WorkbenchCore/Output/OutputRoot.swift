@@ -10,11 +10,7 @@ public final class OutputRoot: Sendable {
     /// Creates the folder if needed.
     public init(_ path: String) throws(WorkbenchError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        do {
-            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-        } catch {
-            throw .writeFailed(path: absolute, reason: "cannot create the output folder (\(error.localizedDescription))")
-        }
+        if let reason = Self.makeFolders(absolute) { throw .unusableOutputRoot(path: absolute, reason: reason) }
         self.path = Self.realPath(absolute) ?? absolute
     }
 
@@ -26,10 +22,8 @@ public final class OutputRoot: Sendable {
             throw .pathOutsideOutputRoot(path: relativePath, root: path)
         }
         let folder = (candidate as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .writeFailed(path: candidate, reason: "cannot create its folder (\(error.localizedDescription))")
+        if let reason = Self.makeFolders(folder) {
+            throw .writeFailed(path: candidate, reason: "cannot create its folder (\(reason))")
         }
         guard let realFolder = Self.realPath(folder), realFolder == path || realFolder.hasPrefix(path + "/") else {
             throw .pathOutsideOutputRoot(path: relativePath, root: path)
@@ -48,6 +42,21 @@ public final class OutputRoot: Sendable {
     /// for them (a second Ctrl-C); an orderly cancellation cleans up by itself.
     public static func removeUnfinishedFiles() {
         AtomicFile.removeInFlight()
+    }
+
+    /// `mkdir -p`; returns the system's reason on failure (errno's text names the real cause,
+    /// where Foundation's message does not).
+    static func makeFolders(_ path: String) -> String? {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                return "\(current): \(String(cString: strerror(errno)))"
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return "\(path) is not a folder" }
+        return nil
     }
 
     static func realPath(_ path: String) -> String? {

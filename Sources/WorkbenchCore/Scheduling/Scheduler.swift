@@ -58,6 +58,8 @@ final class Scheduler: Sendable {
     private let dependents: [[(node: Int, slot: Int)]]
     private let depth: [Int]
     private let queueOfNode: [Int]
+    /// The QoS rank of each node's queue, by node index.
+    private let qosOfNode: [Int]
     private let output: OutputRoot
     private let token: CancellationToken
     private let logger: Logger
@@ -97,6 +99,7 @@ final class Scheduler: Sendable {
             }
         }
         self.queueOfNode = nodes.map { node in queues.firstIndex { $0.name == node.queue } ?? 0 }
+        self.qosOfNode = queueOfNode.map { queues[$0].qos.rank }
 
         let count = nodes.count * items.count
         var remaining = [Int](repeating: 0, count: count)
@@ -182,7 +185,7 @@ final class Scheduler: Sendable {
         emit(instance, .ready)
         let q = queueOfNode[n]
         state.sequence += 1
-        let priority = WorkerPool.Priority(qos: state.queues[q].spec.qos.rank, item: i, depth: depth[n], sequence: state.sequence)
+        let priority = WorkerPool.Priority(qos: qosOfNode[n], item: i, depth: depth[n], sequence: state.sequence)
         state.queues[q].ready.push(ReadyNode(priority: priority, instance: instance))
     }
 
@@ -249,8 +252,8 @@ final class Scheduler: Sendable {
         for instance in instances {
             let n = instance % nodes.count
             let pool = nodes[n].op.execution == .cpu ? WorkerPool.cpu : WorkerPool.io
-            let priority = WorkerPool.Priority(qos: state.withLock { $0.queues[queueOfNode[n]].spec.qos.rank },
-                                               item: instance / nodes.count, depth: depth[n], sequence: instance)
+            let priority = WorkerPool.Priority(qos: qosOfNode[n], item: instance / nodes.count, depth: depth[n],
+                                               sequence: instance)
             pool.submit(priority) { [self] in execute(instance) }
         }
     }

@@ -1,43 +1,68 @@
+import Foundation
 import Logging
 
-/// One run of a preset over a list of items: the library's entry point.
+/// A run of a preset over a list of items: the library's entry point.
 ///
 /// ```swift
 /// let preset = try PresetLoader(registry: registry).load(file: "sepia.json")
-/// let items = try InputExpansion.items(of: preset)
-/// let run = PresetRun(preset: preset, items: items, output: try OutputRoot("out"))
-/// let summary = await run.run { event in print(event) }
+/// let run = PresetRun.start(preset, items: try InputExpansion.source(of: preset), output: try OutputRoot("out"))
+/// Task { for await event in run.events { print(event) } }
+/// let summary = await run.result
 /// ```
-/// Cancelling the calling `Task` or the `cancellation` token stops the run: nothing new starts,
-/// running stages stop at their next check, and no partial file is left.
-public struct PresetRun: Sendable {
+/// The run starts at once on its own threads. `cancel()`, the options' cancellation token, or
+/// cancelling the `Task` that awaits `result` stops it: nothing new starts, running stages are
+/// told to stop, and no partial file is left.
+public final class PresetRun: Sendable {
     public let preset: Preset
-    public let items: [Item]
-    public let output: OutputRoot
-    public let cancellation: CancellationToken
-    public let logger: Logger
+    /// Every event of the run, in order, ending after `runFinished`. Iterate it once.
+    public let events: AsyncStream<RunEvent>
+    private let engine: RunEngine
 
-    public init(preset: Preset, items: [Item], output: OutputRoot, cancellation: CancellationToken = CancellationToken(),
-                logger: Logger = Logger(label: "workbench")) {
+    private init(preset: Preset, engine: RunEngine, events: AsyncStream<RunEvent>) {
         self.preset = preset
-        self.items = items
-        self.output = output
-        self.cancellation = cancellation
-        self.logger = logger
+        self.engine = engine
+        self.events = events
     }
 
-    /// Runs every item to the end (or until cancelled) and returns the summary.
-    /// `onEvent` is called from worker threads, one event at a time, in order.
-    public func run(onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async -> RunSummary {
-        let scheduler = Scheduler(nodes: preset.nodes, queues: preset.queues, items: items, output: output,
-                                  token: cancellation, logger: logger, onEvent: onEvent)
-        let token = cancellation
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                scheduler.start { continuation.resume(returning: $0) }
+    /// Starts running `preset` over `items`, writing under `output`.
+    public static func start(_ preset: Preset, items: ItemSource, output: OutputRoot, options: RunOptions = RunOptions(),
+                             logger: Logger = Logger(label: "workbench")) -> PresetRun {
+        let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
+        let plan = RunPlan(preset: preset, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let engine = RunEngine(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
+                               options: options, logger: logger, events: continuation)
+        let run = PresetRun(preset: preset, engine: engine, events: stream)
+        options.cancellation.onCancel { [weak engine] in engine?.cancel() }
+        engine.start()
+        return run
+    }
+
+    /// The summary, once every node has ended. Cancelling the awaiting task cancels the run.
+    public var result: RunSummary {
+        get async {
+            let engine = self.engine
+            return await withTaskCancellationHandler {
+                await engine.result()
+            } onCancel: {
+                engine.cancel()
             }
-        } onCancel: {
-            token.cancel()
         }
     }
+
+    /// Stops the run: waiting work is dropped, running stages are told to stop.
+    public func cancel() { engine.cancel() }
+
+    /// Cancels one item's unfinished nodes (shared work stays while other items need it).
+    public func cancel(item index: Int) { engine.cancelItem(index) }
+
+    /// Starts nothing new until `resume()`; running nodes finish.
+    public func suspend() { engine.setSuspended(true, queue: nil) }
+    public func resume() { engine.setSuspended(false, queue: nil) }
+
+    /// Starts nothing new from one queue until `resume(queue:)`.
+    public func suspend(queue: String) { engine.setSuspended(true, queue: queue) }
+    public func resume(queue: String) { engine.setSuspended(false, queue: queue) }
+
+    /// Moves an item (and the shared nodes it reads) ahead of other work of lower QoS.
+    public func prioritize(item index: Int, to qos: QoS = .userInteractive) { engine.prioritize(item: index, to: qos) }
 }

@@ -21,7 +21,7 @@ struct DownloadStage: Stage {
 
     let limits: Transfer.Limits
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let source = context.item.source
         let lower = source.lowercased()
         // A path the user gave (not one reached by a redirect) is theirs to read.

@@ -4,93 +4,205 @@ import Testing
 import WorkbenchTestSupport
 @testable import WorkbenchCore
 
-@Suite struct SchedulerTests {
-    private func run(_ json: String, items: Int, probe: Probe, names: (Int) -> String = { "item\($0)" },
-                     token: CancellationToken = CancellationToken(),
-                     onEvent: @escaping @Sendable (RunEvent) -> Void = { _ in }) async throws -> RunSummary {
+/// Runs presets of test stages through the real scheduler.
+struct Harness {
+    let probe = Probe()
+    let run: PresetRun
+    let events: Task<[RunEvent], Never>
+
+    init(_ json: String, items: Int, names: @escaping @Sendable (Int) -> String = { "item\($0)" },
+         options: RunOptions = RunOptions(eventDetail: .nodes), suspended: Bool = false,
+         start: ((PresetRun) -> Void)? = nil) throws {
+        let probe = self.probe
         let preset = try TestOps.load(json, registry: TestOps.registry(probe: probe))
-        let list = (0..<items).map { Item(index: $0, name: names($0), source: "/nowhere/\($0)") }
         let root = try OutputRoot(try Fixtures.temporaryDirectory("sched").path)
-        return await PresetRun(preset: preset, items: list, output: root, cancellation: token).run(onEvent: onEvent)
+        var options = options
+        options.startSuspended = suspended
+        run = PresetRun.start(preset, items: .generated(count: items) { Item(index: $0, name: names($0), source: "/nowhere/\($0)") },
+                              output: root, options: options)
+        let stream = run.events
+        events = Task { await stream.reduce(into: []) { $0.append($1) } }
+        start?(run)
     }
 
+    func finish() async -> (RunSummary, [RunEvent]) {
+        let summary = await run.result
+        return (summary, await events.value)
+    }
+
+    static func items(_ events: [RunEvent]) -> [ItemReport] {
+        events.compactMap { if case .itemFinished(let r) = $0 { r } else { nil } }
+    }
+
+    static func nodes(_ events: [RunEvent]) -> [NodeEvent] {
+        events.compactMap { if case .node(let e) = $0 { e } else { nil } }
+    }
+}
+
+@Suite struct SchedulerTests {
     @Test func queueLimitsHoldUnderLoad() async throws {
-        let probe = Probe()
-        let summary = try await run("""
-            {"version": 1, "queues": {"a": {"concurrency": 3}, "b": {"concurrency": 1}},
+        let h = try Harness("""
+            {"version": 1, "queues": {"a": {"concurrency": 3}, "b": {"concurrency": 1}, "n": {"concurrency": 2}},
              "graph": [{"op": "test.source"},
                        {"id": "x", "op": "test.work", "ms": 2, "queue": "a", "label": "a"},
+                       {"id": "z", "op": "test.io", "ms": 1, "queue": "n", "label": "n"},
                        {"id": "y", "op": "test.work", "ms": 1, "queue": "b", "label": "b"}]}
-            """, items: 60, probe: probe)
+            """, items: 60, options: RunOptions(workers: 4))
+        let (summary, _) = await h.finish()
         #expect(summary.succeeded == 60 && summary.exitCode == 0)
-        #expect(probe.peak("a") <= 3)
-        #expect(probe.peak("b") == 1)
-        #expect(probe.started.count == 120)
+        #expect(h.probe.peak("a") <= 3 && h.probe.peak("a") >= 2)
+        #expect(h.probe.peak("b") == 1)
+        #expect(h.probe.peak("n") <= 2)
+        #expect(h.probe.starts.count == 240)
     }
 
     @Test func failureSkipsDownstreamOnlyInItsItem() async throws {
-        let probe = Probe()
-        let reports = Mutex<[ItemReport]>([])
-        let summary = try await run("""
+        let h = try Harness("""
             {"version": 1, "graph": [{"op": "test.source"},
-              {"id": "x", "op": "test.work", "failFor": "bad"}, {"id": "y", "op": "test.work"}]}
-            """, items: 5, probe: probe, names: { $0 == 2 ? "bad" : "good\($0)" }, onEvent: { event in
-            if case .itemFinished(let report) = event { reports.withLock { $0.append(report) } }
-        })
+              {"id": "x", "op": "test.work", "failFor": "bad", "retryable": false}, {"id": "y", "op": "test.work"}]}
+            """, items: 5, names: { $0 == 2 ? "bad" : "good\($0)" })
+        let (summary, events) = await h.finish()
         #expect(summary.failed == 1 && summary.succeeded == 4 && summary.exitCode == 1)
-        #expect(!probe.started.contains("bad/y"))
-        let bad = reports.withLock { $0.first { $0.item.name == "bad" } }
+        #expect(!h.probe.started.contains("2/y"))
+        let bad = Harness.items(events).first { $0.item.name == "bad" }
         #expect(bad?.status == .failed)
         #expect(bad?.failure?.node == "x")
-        #expect(bad?.failure?.message == "Cannot read \"bad\": planned failure.")
+        #expect(bad?.failure?.message == "planned failure")
+        let y = Harness.nodes(events).filter { $0.item.index == 2 && $0.node == "y" }.map(\.state)
+        #expect(y == [.skipped])
     }
 
     @Test func noBodyStartsAfterCancel() async throws {
-        let probe = Probe()
-        let token = CancellationToken()
-        let startedAtCancel = Mutex<Int?>(nil)
-        let summary = try await run("""
+        let h = try Harness("""
             {"version": 1, "queues": {"cpu": {"concurrency": 2}},
-             "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 5}]}
-            """, items: 200, probe: probe, token: token, onEvent: { event in
-            if case .node(let e) = event, e.node == "x", e.state == .succeeded, e.item.index == 9 {
-                token.cancel()
-                startedAtCancel.withLock { $0 = probe.started.count }
+             "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 2}]}
+            """, items: 400, suspended: true)
+        // Cancel from inside the 40th body, then flag every body that still starts.
+        h.probe.onStart.withLock { hook in
+            hook = { [run = h.run, probe = h.probe] count in
+                guard count == 40 else { return }
+                run.cancel()
+                probe.cancelledAt.withLock { $0 = .now }
             }
-        })
-        #expect(summary.wasCancelled && summary.exitCode == 130)
-        #expect(summary.cancelled > 150)
-        // Counted right after cancel(): only a body on the other worker that had already passed
-        // the scheduler's check (but not yet reached the probe) may still show up.
-        let before = try #require(startedAtCancel.withLock { $0 })
-        #expect(probe.started.count <= before + 1)
-        #expect(summary.succeeded + summary.cancelled == 200)
+        }
+        h.run.resume()
+        let (summary, events) = await h.finish()
+        #expect(summary.ending == .interrupted && summary.exitCode == 130)
+        #expect(h.probe.startedAfterCancel.load(ordering: .relaxed) == 0)
+        #expect(h.probe.starts.count < 100)
+        // Every instantiated item is reported once, and each node instance ends exactly once.
+        let reports = Harness.items(events)
+        #expect(Set(reports.map(\.item.index)).count == reports.count)
+        #expect(summary.succeeded + summary.cancelled + summary.failed == summary.items)
+        var terminal: [String: Int] = [:]
+        for e in Harness.nodes(events) where e.state.isTerminal { terminal["\(e.item.index)/\(e.node)", default: 0] += 1 }
+        #expect(terminal.values.allSatisfy { $0 == 1 })
+        #expect(terminal.count == summary.items * 2)
     }
 
     @Test func taskCancellationStopsTheRun() async throws {
-        let probe = Probe()
-        let task = Task {
-            try await run("""
-                {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 20}]}
-                """, items: 1000, probe: probe)
-        }
+        let h = try Harness("""
+            {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 20}]}
+            """, items: 1000, options: RunOptions())
+        let task = Task { await h.run.result }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
-        let summary = try await task.value
-        #expect(summary.wasCancelled)
-        #expect(probe.started.count < 1000)
+        let summary = await task.value
+        #expect(summary.ending == .interrupted)
+        // 1000 items of 20 ms on two workers take 10 s; the cancelled run stops far earlier.
+        #expect(h.probe.starts.count < 1000)
+        #expect(summary.succeeded < 1000)
     }
 
-    @Test func earlierItemsFinishFirst() async throws {
-        let probe = Probe()
-        let order = Mutex<[Int]>([])
-        _ = try await run("""
-            {"version": 1, "queues": {"cpu": {"concurrency": 1}},
-             "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work"}, {"id": "y", "op": "test.work"}]}
-            """, items: 20, probe: probe, onEvent: { event in
-            if case .itemFinished(let r) = event { order.withLock { $0.append(r.item.index) } }
-        })
-        // One permit, depth-first: each item runs to the end before the next one starts.
-        #expect(order.withLock { $0 } == Array(0..<20))
+    @Test func depthFirstProgress() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"a": {"concurrency": 8}, "b": {"concurrency": 2}, "c": {"concurrency": 1}},
+             "graph": [{"op": "test.source", "queue": "a"}, {"id": "x", "op": "test.work", "queue": "b"},
+                       {"id": "y", "op": "test.work", "queue": "c"}]}
+            """, items: 50, options: RunOptions(workers: 1, eventDetail: .nodes))
+        let (_, events) = await h.finish()
+        // One worker, downstream preferred: each item runs to its end before the next one starts.
+        #expect(Harness.items(events).map(\.item.index) == Array(0..<50))
+        #expect(Array(h.probe.started.prefix(6)) == ["0/test.source", "0/x", "0/y", "1/test.source", "1/x", "1/y"])
+    }
+
+    @Test func higherQoSIsServedFirst() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"hi": {"concurrency": 4, "qos": "userInteractive"}, "lo": {"concurrency": 4, "qos": "background"}},
+             "graph": [{"op": "test.source", "queue": "lo"},
+                       {"id": "low", "op": "test.work", "queue": "lo", "label": "lo", "from": "test.source"},
+                       {"id": "high", "op": "test.work", "queue": "hi", "label": "hi", "from": "test.source"}]}
+            """, items: 20, options: RunOptions(workers: 1, agingInterval: 0), suspended: true)
+        h.run.resume()
+        _ = await h.finish()
+        let labels = h.probe.starts.map(\.label)
+        // The sources inherit the high QoS of "high"; every "lo" body comes after every "hi" body.
+        let lastHigh = try #require(labels.lastIndex(of: "hi"))
+        let firstLow = try #require(labels.firstIndex(of: "lo"))
+        #expect(lastHigh < firstLow, "\(labels)")
+    }
+
+    @Test func agingPreventsStarvation() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"hi": {"concurrency": 4, "qos": "userInteractive"}, "lo": {"concurrency": 4, "qos": "background"}},
+             "graph": [{"op": "test.source", "queue": "hi"},
+                       {"id": "low", "op": "test.work", "queue": "lo", "label": "lo", "from": "test.source"},
+                       {"id": "high", "op": "test.work", "queue": "hi", "label": "hi", "ms": 4, "from": "test.source"}]}
+            """, items: 60, options: RunOptions(workers: 1, window: 60, agingInterval: 0.01), suspended: true)
+        h.run.resume()
+        _ = await h.finish()
+        let labels = h.probe.starts.map(\.label)
+        // 60 × 4 ms of urgent work; a background node waits at most ~3 aging steps (30 ms).
+        let firstLow = try #require(labels.firstIndex(of: "lo"))
+        let highBefore = labels[..<firstLow].filter { $0 == "hi" }.count
+        #expect(highBefore < 30, "\(highBefore) high bodies ran before the first low one")
+    }
+
+    @Test func priorityIsInheritedFromDownstream() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"bg": {"concurrency": 4, "qos": "background"}, "bg2": {"concurrency": 4, "qos": "background"},
+                                      "urgent": {"concurrency": 4, "qos": "userInteractive"}},
+             "graph": [{"op": "test.source", "queue": "bg"},
+                       {"id": "z", "op": "test.work", "queue": "bg2", "label": "z", "from": "test.source"},
+                       {"id": "x", "op": "test.work", "queue": "bg", "label": "x", "from": "test.source"},
+                       {"id": "y", "op": "test.work", "queue": "urgent", "label": "y"}]}
+            """, items: 20, options: RunOptions(workers: 1, agingInterval: 0), suspended: true)
+        h.run.resume()
+        _ = await h.finish()
+        let labels = h.probe.starts.map(\.label)
+        // "x" is background but feeds "y" (userInteractive), so it runs before every "z".
+        #expect(try #require(labels.lastIndex(of: "x")) < (try #require(labels.firstIndex(of: "z"))), "\(labels)")
+    }
+
+    @Test func prioritizeMovesAnItemAhead() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"cpu": {"concurrency": 1, "qos": "utility"}},
+             "graph": [{"op": "test.source"}, {"id": "w", "op": "test.work"}]}
+            """, items: 20, options: RunOptions(workers: 1, agingInterval: 0), suspended: true)
+        h.run.prioritize(item: 15)
+        h.run.resume()
+        _ = await h.finish()
+        #expect(Array(h.probe.started.prefix(2)) == ["15/test.source", "15/w"])
+    }
+
+    @Test func suspendAndResumeAQueueAndTheRun() async throws {
+        let h = try Harness("""
+            {"version": 1, "queues": {"a": {"concurrency": 2}, "b": {"concurrency": 2}},
+             "graph": [{"op": "test.source", "queue": "a"}, {"id": "x", "op": "test.work", "queue": "b", "label": "b"}]}
+            """, items: 10, suspended: true, start: { $0.suspend(queue: "b"); $0.resume() })
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(h.probe.starts.filter { $0.label == "b" }.isEmpty)
+        #expect(h.probe.starts.filter { $0.label == "source" }.count == 10)
+        h.run.resume(queue: "b")
+        let (summary, _) = await h.finish()
+        #expect(summary.succeeded == 10)
+
+        let whole = try Harness("""
+            {"version": 1, "graph": [{"op": "test.source"}]}
+            """, items: 5, suspended: true)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(whole.probe.starts.isEmpty)
+        whole.run.resume()
+        #expect(await whole.finish().0.succeeded == 5)
     }
 }

@@ -2,53 +2,116 @@ import Foundation
 import Synchronization
 import WorkbenchCore
 
-/// Records how many bodies run at once and which ran, to check the scheduler's guarantees.
+/// Records which bodies ran, when, and how many ran at once per queue label.
 final class Probe: Sendable {
+    struct Start: Sendable {
+        let label: String
+        let item: Int
+        let node: String
+        let attempt: Int
+        let time: ContinuousClock.Instant
+    }
+
     private struct State {
         var running: [String: Int] = [:]
         var peak: [String: Int] = [:]
-        var started: [String] = []
+        var starts: [Start] = []
+        var stoppedByToken: [String] = []
     }
     private let state = Mutex(State())
+    /// Set by a test right after it cancels; a body starting later is a violation.
+    let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+    let startedAfterCancel = Atomic<Int>(0)
+    /// Called at every body start (e.g. to cancel at a chosen moment).
+    let onStart = Mutex<(@Sendable (Int) -> Void)?>(nil)
 
-    func enter(_ queue: String, _ label: String) {
-        state.withLock {
-            $0.running[queue, default: 0] += 1
-            $0.peak[queue] = max($0.peak[queue] ?? 0, $0.running[queue] ?? 0)
-            $0.started.append(label)
+    func enter(_ label: String, _ context: StageContext) {
+        let count = state.withLock {
+            $0.running[label, default: 0] += 1
+            $0.peak[label] = max($0.peak[label] ?? 0, $0.running[label] ?? 0)
+            $0.starts.append(Start(label: label, item: context.item.index, node: context.nodeID, attempt: context.attempt,
+                                   time: .now))
+            return $0.starts.count
         }
+        if cancelledAt.withLock({ $0 }) != nil { startedAfterCancel.add(1, ordering: .relaxed) }
+        if let hook = onStart.withLock({ $0 }) { hook(count) }
     }
 
-    func leave(_ queue: String) { state.withLock { $0.running[queue, default: 0] -= 1 } }
-    func peak(_ queue: String) -> Int { state.withLock { $0.peak[queue] ?? 0 } }
-    var started: [String] { state.withLock { $0.started } }
+    func leave(_ label: String) { state.withLock { $0.running[label, default: 0] -= 1 } }
+    func stopped(_ label: String) { state.withLock { $0.stoppedByToken.append(label) } }
+    func peak(_ label: String) -> Int { state.withLock { $0.peak[label] ?? 0 } }
+    var starts: [Start] { state.withLock { $0.starts } }
+    var started: [String] { starts.map { "\($0.item)/\($0.node)" } }
+    var stoppedByToken: [String] { state.withLock { $0.stoppedByToken } }
+}
+
+/// An error a test stage throws, retryable or not.
+struct PlannedFailure: RetryableError, CustomStringConvertible {
+    let isRetryable: Bool
+    var retryAfter: Double? { nil }
+    var description: String { isRetryable ? "planned retryable failure" : "planned failure" }
 }
 
 /// Small real stages for exercising the loader and the scheduler without images.
 enum TestOps {
-    /// `test.source`: bytes naming the item.
+    /// `test.source`: bytes naming the item (or the `value` parameter, for run scope).
     struct Source: Stage {
-        func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
-            .bytes(Bytes(Data(context.item.name.utf8), origin: context.item.source))
+        let probe: Probe
+        let value: String?
+        let ms: Int
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            probe.enter("source", context)
+            defer { probe.leave("source") }
+            try wait(ms, context)
+            return .bytes(Bytes(Data((value ?? context.item.name).utf8), origin: context.item.source))
         }
     }
 
-    /// `test.work`: sleeps `ms`, fails for items whose name contains `fail`, passes the bytes on.
+    /// `test.work`: waits `ms` (stopping early when cancelled), can fail, passes its input on
+    /// (with the `other` reference appended when given).
     struct Work: Stage {
         let probe: Probe
-        let queue: String
-        let milliseconds: Int
-        let failing: String?
+        let label: String
+        let ms: Int
+        let failFor: String?
+        let failTimes: Int
+        let retryable: Bool
 
-        func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
-            probe.enter(queue, "\(context.item.name)/\(context.nodeID)")
-            defer { probe.leave(queue) }
-            usleep(useconds_t(milliseconds * 1000))
-            if let failing, context.item.name.contains(failing) {
-                throw WorkbenchError.readFailed(path: context.item.name, reason: "planned failure")
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            probe.enter(label, context)
+            defer { probe.leave(label) }
+            do { try wait(ms, context) } catch {
+                probe.stopped("\(context.item.index)/\(context.nodeID)")
+                throw error
             }
-            guard let first = inputs.first else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes") }
-            return first
+            if let failFor, context.item.name.contains(failFor) { throw PlannedFailure(isRetryable: retryable) }
+            if context.attempt <= failTimes { throw PlannedFailure(isRetryable: retryable) }
+            guard case .bytes(let first)? = inputs.first else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes") }
+            var data = first.data
+            for other in inputs.references["other"] ?? [] { if case .bytes(let b) = other { data += b.data } }
+            return .bytes(Bytes(data, origin: first.origin))
+        }
+    }
+
+    /// `test.collect`: run scope, joins every item's bytes (fan-in) with commas.
+    struct Collect: Stage {
+        let probe: Probe
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            probe.enter("collect", context)
+            defer { probe.leave("collect") }
+            let parts = (inputs.references["all"] ?? []).compactMap { payload -> String? in
+                if case .bytes(let b) = payload { return String(decoding: b.data, as: UTF8.self) } else { return nil }
+            }
+            return .bytes(Bytes(Data(parts.joined(separator: ",").utf8), origin: "collect"))
+        }
+    }
+
+    /// Sleeps in 1 ms steps, throwing as soon as the node is cancelled.
+    static func wait(_ ms: Int, _ context: StageContext) throws {
+        let end = ContinuousClock.now + .milliseconds(ms)
+        while ContinuousClock.now < end {
+            if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
+            usleep(ms >= 5 ? 1000 : 100)
         }
     }
 
@@ -56,20 +119,39 @@ enum TestOps {
         var registry = OpRegistry(CoreOps.all)
         registry.register(OpDefinition(OpSpec(
             name: "test.source", summary: "Test source.", input: nil, output: .bytes,
-            defaultQueue: "cpu", execution: .cpu, parameters: [])) { _ in Source() })
+            defaultQueue: "cpu", execution: .cpu, parameters: [
+                ParameterSpec("value", .string, "Bytes to produce instead of the item name."),
+                ParameterSpec("ms", .int(0...60_000), default: .int(0), "Milliseconds to wait."),
+            ], sourceParameter: "value")) { p in Source(probe: probe, value: p.string("value"), ms: p.int("ms") ?? 0) })
         registry.register(OpDefinition(OpSpec(
             name: "test.work", summary: "Test work.", input: .bytes, output: .bytes,
             defaultQueue: "cpu", execution: .cpu, parameters: [
-                ParameterSpec("ms", .int(0...10_000), default: .int(0), "Milliseconds to sleep."),
+                ParameterSpec("ms", .int(0...60_000), default: .int(0), "Milliseconds to wait."),
                 ParameterSpec("failFor", .string, "Fail items whose name contains this."),
-                ParameterSpec("label", .string, default: .string("cpu"), "Queue label for the probe."),
+                ParameterSpec("label", .string, default: .string("cpu"), "Label for the probe."),
+                ParameterSpec("failTimes", .int(0...100), default: .int(0), "Fail the first attempts."),
+                ParameterSpec("retryable", .bool, default: .bool(true), "Whether failures may be retried."),
+                ParameterSpec("other", .reference(.bytes), "Another node's bytes to append."),
             ])) { p in
-                Work(probe: probe, queue: p.string("label") ?? "cpu", milliseconds: p.int("ms") ?? 0,
-                     failing: p.string("failFor"))
+                Work(probe: probe, label: p.string("label") ?? "cpu", ms: p.int("ms") ?? 0, failFor: p.string("failFor"),
+                     failTimes: p.int("failTimes") ?? 0, retryable: p.bool("retryable") ?? true)
             })
         registry.register(OpDefinition(OpSpec(
+            name: "test.io", summary: "Test I/O work.", input: .bytes, output: .bytes,
+            defaultQueue: "net", execution: .io, parameters: [
+                ParameterSpec("ms", .int(0...60_000), default: .int(0), "Milliseconds to wait."),
+                ParameterSpec("label", .string, default: .string("io"), "Label for the probe."),
+            ])) { p in
+                Work(probe: probe, label: p.string("label") ?? "io", ms: p.int("ms") ?? 0, failFor: nil, failTimes: 0, retryable: false)
+            })
+        registry.register(OpDefinition(OpSpec(
+            name: "test.collect", summary: "Fan-in.", input: nil, output: .bytes,
+            defaultQueue: "cpu", execution: .cpu, parameters: [
+                ParameterSpec("all", .fanIn(.bytes), required: true, "Every item's bytes."),
+            ])) { _ in Collect(probe: probe) })
+        registry.register(OpDefinition(OpSpec(
             name: "test.image", summary: "Produces an image kind (for type checks).", input: .bytes, output: .image,
-            defaultQueue: "cpu", execution: .cpu, parameters: [])) { _ in Source() })
+            defaultQueue: "cpu", execution: .cpu, parameters: [])) { _ in Source(probe: probe, value: nil, ms: 0) })
         return registry
     }
 

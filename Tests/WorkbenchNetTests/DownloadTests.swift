@@ -96,7 +96,7 @@ import WorkbenchTestSupport
         let path = Fixtures.samples.appendingPathComponent("seeding.jpg").path
         let context = StageContext(item: Item(index: 0, source: path), nodeID: "fetch", cancellation: CancellationToken(),
                                    output: try OutputRoot(try Fixtures.temporaryDirectory("net").path), logger: Logger(label: "t"))
-        guard case .bytes(let bytes) = try DownloadStage(limits: limits).run([], context: context) else {
+        guard case .bytes(let bytes) = try DownloadStage(limits: limits).run(StageInputs(), context: context) else {
             Issue.record("no bytes"); return
         }
         #expect(bytes.data == (try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -21,7 +21,7 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     private func run(_ stage: any Stage, _ input: Payload, token: CancellationToken = CancellationToken()) throws -> Payload {
-        try stage.run([input], context: try context(token))
+        try stage.run(StageInputs(from: [input]), context: try context(token))
     }
 
     private func image(_ payload: Payload) throws -> Image {

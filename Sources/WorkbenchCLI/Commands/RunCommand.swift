@@ -18,18 +18,28 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The output root; write paths are relative to it.", valueName: "dir"))
     var out: String?
 
+    @Option(name: .long, help: ArgumentHelp("Threads for CPU stages (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Stop at the first failed item (exit status 1).")
+    var failFast = false
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
+    }
 
     func run() async throws {
         let logger = Terminal.startLogging(output)
         let loaded: Preset
-        let items: [Item]
+        let items: ItemSource
         let root: OutputRoot
         do {
             loaded = try PresetLoader(registry: BuiltinOps.registry).load(file: preset)
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
-            items = inputs.isEmpty ? try InputExpansion.items(of: loaded) : try InputExpansion.expand(inputs, relativeTo: cwd)
+            items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
             root = try OutputRoot(out ?? loaded.output ?? cwd)
         } catch {
             Terminal.error(error.description)
@@ -38,9 +48,12 @@ struct RunCommand: AsyncParsableCommand {
 
         let token = CancellationToken()
         let trap = SignalTrap(token: token)
-        let reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)
-        let summary = await PresetRun(preset: loaded, items: items, output: root, cancellation: token, logger: logger)
-            .run(onEvent: reporter.handle)
+        var reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)
+        let options = RunOptions(workers: jobs, failFast: failFast, eventDetail: output.verbose ? .nodes : .items,
+                                 cancellation: token)
+        let run = PresetRun.start(loaded, items: items, output: root, options: options, logger: logger)
+        for await event in run.events { reporter.handle(event) }
+        let summary = await run.result
         withExtendedLifetime(trap) {}
         if summary.exitCode != ExitStatus.ok { throw ExitCode(summary.exitCode) }
     }

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 import WorkbenchCore
 
 /// Prints one line per finished item and a summary: plain text, fit for terminals and logs.
-final class LineReporter: Sendable {
+struct LineReporter {
     private let quiet: Bool
     private let verbose: Bool
     private let outputRoot: String
-    private let total = Mutex(0)
+    private var total: Int?
 
     init(quiet: Bool, verbose: Bool, outputRoot: String) {
         self.quiet = quiet
@@ -15,10 +14,10 @@ final class LineReporter: Sendable {
         self.outputRoot = outputRoot
     }
 
-    func handle(_ event: RunEvent) {
+    mutating func handle(_ event: RunEvent) {
         switch event {
         case .runStarted(let items, _):
-            total.withLock { $0 = items }
+            total = items
         case .node(let e):
             guard verbose else { return }
             let detail = e.message.map { ": \($0)" } ?? ""
@@ -26,7 +25,7 @@ final class LineReporter: Sendable {
         case .itemFinished(let report):
             line(for: report).map(Terminal.out)
         case .runFinished(let summary):
-            Terminal.out(Self.summaryLine(summary, root: outputRoot))
+            Terminal.out(Self.summaryLine(summary, total: total, root: outputRoot))
         }
     }
 
@@ -46,11 +45,12 @@ final class LineReporter: Sendable {
         }
     }
 
-    static func summaryLine(_ s: RunSummary, root: String) -> String {
+    static func summaryLine(_ s: RunSummary, total: Int?, root: String) -> String {
         var parts = ["\(s.succeeded) succeeded"]
         if s.failed > 0 { parts.append("\(s.failed) failed") }
         if s.cancelled > 0 { parts.append("\(s.cancelled) stopped") }
-        let head = s.wasCancelled ? "Interrupted: " : ""
+        if let total, total > s.items { parts.append("\(total - s.items) not started") }
+        let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: " : ""
         return "\(head)\(s.items) item\(s.items == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + "; \(size(s.bytesWritten)) written to \(root) in \(seconds(s.duration))"
     }

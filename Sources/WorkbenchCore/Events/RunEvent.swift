@@ -1,4 +1,4 @@
-/// The lifecycle states of a node instance (one node of the graph for one item).
+/// The lifecycle states of a node instance (one node of the graph for one item, or for the run).
 public enum NodeState: String, Sendable {
     case pending, ready, running, succeeded, failed, cancelled, skipped
 
@@ -12,13 +12,16 @@ public enum NodeState: String, Sendable {
 
 /// A node instance changed state.
 public struct NodeEvent: Sendable {
+    /// The item; for run-scope nodes the stand-in `Item.run`.
     public let item: Item
     public let node: String
     public let queue: String
     public let state: NodeState
     /// Seconds since the run started.
     public let time: Double
-    /// The error's description, for `failed`, and the failed upstream node, for `skipped`.
+    /// 1 for the first attempt; more after retries.
+    public let attempt: Int
+    /// Why: the error for `failed`, the failed upstream for `skipped`, the backoff for a retry.
     public let message: String?
 }
 
@@ -41,25 +44,45 @@ public struct ItemReport: Sendable {
 
 /// What a whole run did.
 public struct RunSummary: Sendable {
+    /// Why the run ended.
+    public enum Ending: String, Sendable {
+        /// Every item ran to the end.
+        case completed
+        /// Cancelled: a signal, `cancel()`, or the caller's `Task` was cancelled.
+        case interrupted
+        /// Stopped at the first failure (`failFast`).
+        case failedFast
+    }
+
     public let items: Int
     public let succeeded: Int
     public let failed: Int
     public let cancelled: Int
+    /// Node instances that ran their body to the end, all attempts counted once.
+    public let nodesRun: Int
     public let bytesWritten: Int
     public let duration: Double
-    public let wasCancelled: Bool
+    public let ending: Ending
+
+    public var wasCancelled: Bool { ending == .interrupted }
 
     /// 0 all succeeded, 1 some items failed, 130 interrupted.
     public var exitCode: Int32 {
-        if wasCancelled { return 130 }
-        return failed > 0 ? 1 : 0
+        if ending == .interrupted { return 130 }
+        return failed > 0 || ending == .failedFast ? 1 : 0
     }
 }
 
 /// Everything a run reports, in order, for reporters and library callers.
 public enum RunEvent: Sendable {
-    case runStarted(items: Int, nodesPerItem: Int)
+    /// `items` is nil when the input list is streamed and its length is not known yet.
+    case runStarted(items: Int?, nodesPerItem: Int)
     case node(NodeEvent)
     case itemFinished(ItemReport)
     case runFinished(RunSummary)
+}
+
+extension Item {
+    /// The stand-in item of run-scope nodes.
+    public static let run = Item(index: -1, name: "run", source: "")
 }

@@ -8,6 +8,10 @@ public enum ParameterType: Sendable, Equatable {
     case choice([String])
     /// An output path template such as `"{name}.jpg"`; validated at load time.
     case pathTemplate
+    /// Another node's output, written `"@id"`; adds an edge from that node.
+    case reference(PayloadKind)
+    /// Every item's output of an item-scope node, written `"@id[*]"`, for run-scope nodes (fan-in).
+    case fanIn(PayloadKind)
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -22,6 +26,8 @@ public enum ParameterType: Sendable, Equatable {
         case .string: return "a string"
         case .choice(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
         case .pathTemplate: return "a path template"
+        case .reference(let kind): return "a reference \"@id\" to a node producing \(kind.article)"
+        case .fanIn(let kind): return "a fan-in \"@id[*]\" of a node producing \(kind.article)"
         }
     }
 }
@@ -69,7 +75,7 @@ public struct ParameterSpec: Sendable {
 public enum PayloadKind: String, Sendable {
     case bytes, image, file
 
-    var article: String { self == .image ? "an image" : self == .bytes ? "bytes" : "a written file" }
+    public var article: String { self == .image ? "an image" : self == .bytes ? "bytes" : "a written file" }
 }
 
 /// Where an op's body runs: `cpu` on the worker pool sized to the cores, `io` on threads that may
@@ -88,9 +94,15 @@ public struct OpSpec: Sendable {
     public let defaultQueue: String
     public let execution: ExecutionKind
     public let parameters: [ParameterSpec]
+    /// The node `timeout` in seconds when the preset gives none (e.g. downloads), or nil for none.
+    public let defaultTimeout: Double?
+    /// For source ops: the parameter that names the input instead of the item (`url`, `path`);
+    /// required when the node has run scope, where there is no item.
+    public let sourceParameter: String?
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
-                defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec]) {
+                defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
+                defaultTimeout: Double? = nil, sourceParameter: String? = nil) {
         self.name = name
         self.summary = summary
         self.input = input
@@ -98,6 +110,8 @@ public struct OpSpec: Sendable {
         self.defaultQueue = defaultQueue
         self.execution = execution
         self.parameters = parameters
+        self.defaultTimeout = defaultTimeout
+        self.sourceParameter = sourceParameter
     }
 
     func parameter(named key: String) -> ParameterSpec? {

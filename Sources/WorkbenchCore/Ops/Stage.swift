@@ -36,20 +36,52 @@ public enum Payload: Sendable {
     }
 }
 
+/// The payloads a node receives: its `from` inputs and its reference parameters.
+public struct StageInputs: Sendable {
+    /// Payloads of the `from` list, in order.
+    public var from: [Payload]
+    /// Reference parameters by name: one payload for `"@id"`, every item's (in item order,
+    /// failed items left out) for a fan-in `"@id[*]"`.
+    public var references: [String: [Payload]]
+
+    public init(from: [Payload] = [], references: [String: [Payload]] = [:]) {
+        self.from = from
+        self.references = references
+    }
+
+    /// The first `from` payload: the input of a one-input op.
+    public var first: Payload? { from.first }
+}
+
 /// What a stage body may know about the work it is doing.
 public struct StageContext: Sendable {
+    /// The item; for run-scope nodes a stand-in named "run" with an empty source.
     public let item: Item
     public let nodeID: String
+    /// Raised when this node is cancelled, times out, or the run stops.
     public let cancellation: CancellationToken
     public let output: OutputRoot
     public let logger: Logger
+    /// The preset's folder, against which relative paths in parameters resolve.
+    public let baseDirectory: String
+    /// 1 for the first attempt, more when the node is retried.
+    public let attempt: Int
 
-    public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger) {
+    public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger,
+                baseDirectory: String = ".", attempt: Int = 1) {
         self.item = item
         self.nodeID = nodeID
         self.cancellation = cancellation
         self.output = output
         self.logger = logger
+        self.baseDirectory = baseDirectory
+        self.attempt = attempt
+    }
+
+    /// `path` made absolute against the preset's folder (URLs and absolute paths unchanged).
+    public func resolve(_ path: String) -> String {
+        if path.contains("://") || path.hasPrefix("/") { return path }
+        return baseDirectory + "/" + path
     }
 }
 
@@ -58,7 +90,14 @@ public struct StageContext: Sendable {
 /// Bodies are synchronous and may block; the scheduler runs them on the pool that matches
 /// the op's `ExecutionKind`. They check `context.cancellation` where they can stop early.
 public protocol Stage: Sendable {
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload
+}
+
+/// An error that says whether trying again may help (a network blip, a 503), and how soon.
+public protocol RetryableError: Error {
+    var isRetryable: Bool { get }
+    /// Seconds the other side asked us to wait (HTTP Retry-After), if it said.
+    var retryAfter: Double? { get }
 }
 
 /// An op as the registry holds it: its declaration and how to bind it to parameters.

@@ -1,23 +1,10 @@
-/// Decodes and checks the `graph` section: nodes, their parameters and their edges.
+/// Decodes the `graph` section: each node's keys and parameters. `GraphLinker` checks the edges.
 struct GraphDecoder {
     let registry: OpRegistry
     let queues: [String]
     let collector: DiagnosticCollector
 
-    static let nodeKeys = ["id", "op", "from", "queue", "scope"]
-
-    /// A node as written, before edges are checked.
-    private struct Draft {
-        let index: Int
-        let id: String
-        let idLocation: SourceLocation
-        let definition: OpDefinition
-        let queue: String
-        var from: [(id: String, location: SourceLocation)]
-        let parameters: ParameterValues
-        let location: SourceLocation
-        var path: String { "graph[\(index)]" }
-    }
+    static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay"]
 
     func decode(_ value: JSONValue?, documentLocation: SourceLocation) -> [NodeSpec] {
         guard let value else {
@@ -32,18 +19,18 @@ struct GraphDecoder {
             collector.error("graph", at: location, "the graph is empty; add at least a source node such as {\"op\": \"read\"}")
             return []
         }
-        var drafts: [Draft] = []
-        var previousID: String?
+        var drafts: [NodeDraft] = []
+        var previous: [NodeScope: String] = [:]
         for (index, element) in elements.enumerated() {
-            let draft = decodeNode(element, index: index, previousID: previousID)
-            previousID = draft?.id ?? element["id"]?.stringValue ?? element["op"]?.stringValue
+            let draft = decodeNode(element, index: index, previous: previous)
+            if let draft { previous[draft.scope] = draft.id }
             if let draft { drafts.append(draft) }
         }
         guard !collector.hasErrors else { return [] }
-        return link(drafts)
+        return GraphLinker(collector: collector).link(drafts)
     }
 
-    private func decodeNode(_ value: JSONValue, index: Int, previousID: String?) -> Draft? {
+    private func decodeNode(_ value: JSONValue, index: Int, previous: [NodeScope: String]) -> NodeDraft? {
         let path = "graph[\(index)]"
         guard case .object(let members, let location) = value else {
             collector.error(path, at: value.location, "expected a node object, found \(value.typeName)")
@@ -67,12 +54,12 @@ struct GraphDecoder {
         var id = opName
         var idLocation = location
         if let idValue = value["id"] {
-            if case .string(let s, let l) = idValue, !s.isEmpty, !s.hasPrefix("@") {
+            if case .string(let s, let l) = idValue, !s.isEmpty, !s.hasPrefix("@"), !s.contains("[") {
                 id = s
                 idLocation = l
             } else {
                 collector.error(join(path, "id"), at: idValue.location,
-                                "expected a non-empty name not starting with '@', found \(DiagnosticCollector.describe(idValue))")
+                                "expected a non-empty name without '@' or '[', found \(DiagnosticCollector.describe(idValue))")
             }
         }
 
@@ -88,12 +75,10 @@ struct GraphDecoder {
             }
         }
 
+        var scope = NodeScope.item
         if let scopeValue = value["scope"] {
-            if case .string("item", _) = scopeValue {
-                // The default; nothing to do.
-            } else if case .string("run", _) = scopeValue {
-                collector.error(join(path, "scope"), at: scopeValue.location,
-                                "run-scope nodes are not supported by this version yet; remove \"scope\" to run the node per item")
+            if case .string(let s, _) = scopeValue, let parsed = NodeScope(rawValue: s) {
+                scope = parsed
             } else {
                 collector.error(join(path, "scope"), at: scopeValue.location,
                                 "expected \"item\" or \"run\", found \(DiagnosticCollector.describe(scopeValue))")
@@ -116,13 +101,50 @@ struct GraphDecoder {
                 collector.error(join(path, "from"), at: fromValue.location,
                                 "expected a node id or a list of node ids, found \(fromValue.typeName)")
             }
-        } else if spec.input != nil, let previousID {
+        } else if spec.input != nil, let previousID = previous[scope] {
+            // Linear chains need no edges: the previous node of the same scope feeds this one.
             from = [(previousID, location)]
         }
 
+        let timeout = number(value["timeout"], path: join(path, "timeout"), range: 0.001...604_800)
+        let retries = value["retries"].flatMap { v -> Int? in
+            guard case .number(let n, true, _) = v, n >= 0, n <= 20 else {
+                collector.error(join(path, "retries"), at: v.location,
+                                "expected an integer 0…20, found \(DiagnosticCollector.describe(v))")
+                return nil
+            }
+            return Int(n)
+        }
+        let retryDelay = number(value["retryDelay"], path: join(path, "retryDelay"), range: 0...3600)
+
         let parameters = decodeParameters(members, spec: spec, path: path, nodeLocation: location)
-        return Draft(index: index, id: id, idLocation: idLocation, definition: definition, queue: queue,
-                     from: from, parameters: parameters, location: location)
+        var references: [(parameter: String, value: String, location: SourceLocation)] = []
+        for parameter in spec.parameters {
+            switch parameter.type {
+            case .reference, .fanIn:
+                if let text = parameters.string(parameter.name) {
+                    let member = members.first { spec.parameter(named: $0.key)?.name == parameter.name }
+                    references.append((parameter.name, text, member?.value.location ?? location))
+                }
+            default:
+                break
+            }
+        }
+        return NodeDraft(index: index, id: id, idLocation: idLocation, definition: definition, queue: queue,
+                         scope: scope, from: from, references: references, parameters: parameters,
+                         timeout: timeout ?? spec.defaultTimeout,
+                         retry: NodeRetry(retries: retries ?? 0, delay: retryDelay ?? NodeRetry.none.delay),
+                         location: location)
+    }
+
+    private func number(_ value: JSONValue?, path: String, range: ClosedRange<Double>) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let n, _, _) = value, range.contains(n) else {
+            collector.error(path, at: value.location,
+                            "expected \(ParameterType.double(range).summary) (seconds), found \(DiagnosticCollector.describe(value))")
+            return nil
+        }
+        return n
     }
 
     private func decodeParameters(_ members: [(key: String, keyLocation: SourceLocation, value: JSONValue)],
@@ -159,85 +181,27 @@ struct GraphDecoder {
         }
         return ParameterValues(values)
     }
+}
 
-    /// Checks ids and edges, orders the nodes so upstream comes first, and binds the stages.
-    private func link(_ drafts: [Draft]) -> [NodeSpec] {
-        var byID: [String: Draft] = [:]
-        var duplicates = Set<Int>()
-        for draft in drafts {
-            if let first = byID[draft.id] {
-                duplicates.insert(draft.index)
-                collector.error(join(draft.path, "id"), at: draft.idLocation,
-                                "duplicate node id \"\(draft.id)\" (also \(first.path)); give each node its own \"id\"")
-            } else {
-                byID[draft.id] = draft
-            }
-        }
-        // A duplicate's edges would only repeat the duplicate-id error in other words.
-        for draft in drafts where !duplicates.contains(draft.index) {
-            let spec = draft.definition.spec
-            if spec.input == nil, !draft.from.isEmpty {
-                collector.error(join(draft.path, "from"), at: draft.from[0].location,
-                                "\"\(spec.name)\" is a source op and reads the item itself; remove \"from\"")
-                continue
-            }
-            guard let expected = spec.input else { continue }
-            if draft.from.isEmpty {
-                collector.error(draft.path, at: draft.location,
-                                "\"\(spec.name)\" needs \(expected.article) from an upstream node, but nothing comes before it; "
-                                + "start the graph with \"read\" or \"download\"")
-                continue
-            }
-            if draft.from.count > 1 {
-                collector.error(join(draft.path, "from"), at: draft.from[1].location,
-                                "\"\(spec.name)\" takes one input, but \(draft.from.count) are listed")
-            }
-            for edge in draft.from {
-                guard let upstream = byID[edge.id] else {
-                    collector.error(join(draft.path, "from"), at: edge.location, "no node has the id \"\(edge.id)\""
-                                    + DidYouMean.hint(for: edge.id, among: drafts.map(\.id)))
-                    continue
-                }
-                if upstream.id == draft.id {
-                    collector.error(join(draft.path, "from"), at: edge.location, "a node cannot read from itself")
-                } else if upstream.definition.spec.output != expected {
-                    collector.error(join(draft.path, "from"), at: edge.location,
-                                    "\"\(spec.name)\" needs \(expected.article), but \"\(upstream.id)\" (\(upstream.definition.spec.name)) produces \(upstream.definition.spec.output.article)")
-                }
-            }
-        }
-        guard !collector.hasErrors else { return [] }
-        guard let ordered = topologicalOrder(drafts, byID: byID) else { return [] }
+/// A node as written, before its edges are checked.
+struct NodeDraft {
+    let index: Int
+    let id: String
+    let idLocation: SourceLocation
+    let definition: OpDefinition
+    let queue: String
+    let scope: NodeScope
+    var from: [(id: String, location: SourceLocation)]
+    /// Reference parameters: name, `"@id"` or `"@id[*]"`, position.
+    let references: [(parameter: String, value: String, location: SourceLocation)]
+    let parameters: ParameterValues
+    let timeout: Double?
+    let retry: NodeRetry
+    let location: SourceLocation
+    var path: String { "graph[\(index)]" }
 
-        let consumed = Set(drafts.flatMap { $0.from.map(\.id) })
-        for draft in ordered where !consumed.contains(draft.id) && draft.definition.spec.output != .file {
-            collector.warning(draft.path, at: draft.location,
-                              "the result of \"\(draft.id)\" is not used by any node; add a \"write\" after it to keep it")
-        }
-        return ordered.map { draft in
-            NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, from: draft.from.map(\.id),
-                     parameters: draft.parameters, stage: draft.definition.makeStage(draft.parameters), path: draft.path)
-        }
-    }
-
-    /// Kahn's algorithm, stable in file order; reports the nodes on a cycle.
-    private func topologicalOrder(_ drafts: [Draft], byID: [String: Draft]) -> [Draft]? {
-        var remaining = Dictionary(uniqueKeysWithValues: drafts.map { ($0.id, $0.from.count) })
-        var order: [Draft] = []
-        var done = Set<String>()
-        while order.count < drafts.count {
-            guard let next = drafts.first(where: { !done.contains($0.id) && remaining[$0.id] == 0 }) else {
-                let stuck = drafts.filter { !done.contains($0.id) }
-                collector.error(join(stuck[0].path, "from"), at: stuck[0].location,
-                                "the graph has a cycle through " + stuck.map { "\"\($0.id)\"" }.joined(separator: ", "))
-                return nil
-            }
-            order.append(next)
-            done.insert(next.id)
-            for draft in drafts where draft.from.contains(where: { $0.id == next.id }) {
-                remaining[draft.id, default: 0] -= draft.from.filter { $0.id == next.id }.count
-            }
-        }
-        return order
+    /// Upstream node ids: `from` first, then referenced ids.
+    var upstreamIDs: [String] {
+        from.map(\.id) + references.map { GraphLinker.referencedID($0.value) }
     }
 }

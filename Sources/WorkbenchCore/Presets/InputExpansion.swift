@@ -5,36 +5,32 @@ public enum InputExpansion {
     /// File extensions taken when a folder is given as an input.
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif", "jxl"]
 
-    /// The items of a preset. Relative paths resolve against the preset's folder.
-    public static func items(of preset: Preset) throws(WorkbenchError) -> [Item] {
+    /// The items of a preset, lazily for `file` lists. Relative paths resolve against the preset's folder.
+    public static func source(of preset: Preset) throws(WorkbenchError) -> ItemSource {
         guard let inputs = preset.inputs else {
             throw .badInputs("The preset \"\(preset.file)\" has no \"inputs\"; give inputs on the command line or add an \"inputs\" key.")
         }
         let base = preset.baseDirectory
         switch inputs {
         case .list(let sources):
-            return try expand(sources, relativeTo: base)
+            return .list(try expand(sources, relativeTo: base))
         case .map(let entries):
-            return entries.enumerated().map { i, entry in
+            return .list(entries.enumerated().map { i, entry in
                 Item(index: i, name: entry.name, source: resolve(entry.source, relativeTo: base))
-            }
+            })
         case .glob(let pattern):
             let absolute = pattern.hasPrefix("/") ? pattern : base + "/" + pattern
             let matches = glob(absolute)
             if matches.isEmpty {
                 throw .badInputs("The glob \"\(pattern)\" in \(preset.file) matches no files (looked in \"\(base)\").")
             }
-            return matches.enumerated().map { Item(index: $0, source: $1) }
+            return .list(matches.enumerated().map { Item(index: $0, source: $1) })
         case .file(let listPath):
             let path = resolve(listPath, relativeTo: base)
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard FileManager.default.isReadableFile(atPath: path) else {
                 throw .badInputs("Cannot read the input list \"\(path)\" named in \(preset.file) (inputs.file).")
             }
-            let folder = (path as NSString).deletingLastPathComponent
-            let lines = text.split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            return lines.enumerated().map { Item(index: $0, source: resolve($1, relativeTo: folder)) }
+            return .lines(of: path, relativeTo: (path as NSString).deletingLastPathComponent)
         }
     }
 

@@ -26,6 +26,16 @@ enum ParameterCoercion {
             guard case .string(let s, _) = value else { return fail() }
             guard words.contains(s) else { return fail(DidYouMean.hint(for: s, among: words)) }
             return .string(s)
+        case .reference:
+            guard case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") else {
+                return fail(" (write \"@\" and the node's id)")
+            }
+            return .string(s)
+        case .fanIn:
+            guard case .string(let s, _) = value, s.hasPrefix("@"), s.hasSuffix("[*]"), s.count > 4 else {
+                return fail(" (write \"@\", the node's id and [*])")
+            }
+            return .string(s)
         case .pathTemplate:
             guard case .string(let s, _) = value else { return fail() }
             do {

@@ -3,6 +3,7 @@ struct PriorityHeap<Element: Comparable & Sendable>: Sendable {
     private var storage: [Element] = []
 
     var isEmpty: Bool { storage.isEmpty }
+    var peek: Element? { storage.first }
     var count: Int { storage.count }
 
     mutating func push(_ element: Element) {

@@ -6,16 +6,21 @@ struct ReadStage: Stage {
         name: "read", summary: "Reads the item's local file.",
         input: nil, output: .bytes, defaultQueue: "disk", execution: .io,
         parameters: [
+            ParameterSpec("path", .string, "Read this file instead of the item (needed with \"scope\": \"run\")."),
             ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(256 << 20),
                           "Refuse files larger than this many bytes."),
-        ])
+        ],
+        sourceParameter: "path")
 
-    static let definition = OpDefinition(spec) { ReadStage(maxBytes: $0.int("maxBytes") ?? 256 << 20) }
+    static let definition = OpDefinition(spec) {
+        ReadStage(path: $0.string("path"), maxBytes: $0.int("maxBytes") ?? 256 << 20)
+    }
 
+    let path: String?
     let maxBytes: Int
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
-        .bytes(try LocalFile.read(context.item.source, maxBytes: maxBytes))
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        .bytes(try LocalFile.read(path.map { context.resolve($0) } ?? context.item.source, maxBytes: maxBytes))
     }
 }
 

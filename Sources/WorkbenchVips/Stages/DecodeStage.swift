@@ -30,7 +30,7 @@ struct DecodeStage: Stage {
     let sequential: Bool
     let maxPixels: Int
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }

@@ -22,7 +22,7 @@ struct EncodeStage: Stage {
 
     let options: EncodeOptions
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let image = try VipsStages.image(inputs, context)
         let data = try image.encode(options, cancellation: context.cancellation)
         return .bytes(Bytes(data, origin: context.item.source))

@@ -13,7 +13,7 @@ struct ResizeStage: Stage {
 
     let scale: Double
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         .image(try VipsStages.image(inputs, context).resize(scale: scale))
     }
 }

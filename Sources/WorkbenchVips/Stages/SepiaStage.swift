@@ -15,7 +15,7 @@ struct SepiaStage: Stage {
 
     let intensity: Double
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         var image = try VipsStages.image(inputs, context)
         let format = image.format
         // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
@@ -41,7 +41,7 @@ public enum VipsStages {
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }
 
-    static func image(_ inputs: [Payload], _ context: StageContext) throws -> VipsImage {
+    static func image(_ inputs: StageInputs, _ context: StageContext) throws -> VipsImage {
         guard case .image(let handle)? = inputs.first, let image = handle as? VipsImage else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
         }

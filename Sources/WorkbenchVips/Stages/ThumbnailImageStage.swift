@@ -20,7 +20,7 @@ struct ThumbnailImageStage: Stage {
     let width: Int
     let height: Int
 
-    func run(_ inputs: [Payload], context: StageContext) throws -> Payload {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         .image(try VipsStages.image(inputs, context).thumbnail(width: width, height: height))
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where a run's items come from, read lazily so a long list never sits in memory whole.
+public struct ItemSource: Sendable {
+    /// The number of items, when known in advance.
+    public let count: Int?
+    private let make: @Sendable () -> AnyIterator<Item>
+
+    public init(count: Int?, _ make: @escaping @Sendable () -> AnyIterator<Item>) {
+        self.count = count
+        self.make = make
+    }
+
+    /// A fresh iterator over the items; the scheduler calls it once per run.
+    public func makeIterator() -> AnyIterator<Item> { make() }
+
+    /// Items held in memory.
+    public static func list(_ items: [Item]) -> ItemSource {
+        ItemSource(count: items.count) { AnyIterator(items.makeIterator()) }
+    }
+
+    /// `count` items made on demand by `item(index)`.
+    public static func generated(count: Int, _ item: @escaping @Sendable (Int) -> Item) -> ItemSource {
+        ItemSource(count: count) {
+            var next = 0
+            return AnyIterator {
+                guard next < count else { return nil }
+                defer { next += 1 }
+                return item(next)
+            }
+        }
+    }
+
+    /// One item per line of a text file, read as the run needs them (blank lines and `#` comments
+    /// skipped; relative paths resolve against `folder`).
+    public static func lines(of path: String, relativeTo folder: String) -> ItemSource {
+        ItemSource(count: nil) {
+            guard let reader = LineReader(path: path) else { return AnyIterator { nil } }
+            var index = 0
+            return AnyIterator {
+                while let line = reader.next() {
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    if text.isEmpty || text.hasPrefix("#") { continue }
+                    defer { index += 1 }
+                    return Item(index: index, source: InputExpansion.resolve(text, relativeTo: folder))
+                }
+                return nil
+            }
+        }
+    }
+}
+
+/// Reads a text file line by line in 64 KiB chunks.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var atEnd = false
+
+    init?(path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines)
+            }
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
+            if let chunk, !chunk.isEmpty { buffer.append(chunk) } else { atEnd = true }
+        }
+    }
+}

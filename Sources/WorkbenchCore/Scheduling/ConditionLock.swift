@@ -1,0 +1,39 @@
+import Glibc
+
+/// A mutex with a condition variable, for worker threads that sleep until there is work.
+///
+/// Swift's `Mutex` has no condition variable, and the scheduler needs both on one lock so a
+/// worker can release it and sleep atomically.
+final class ConditionLock: @unchecked Sendable {
+    // Safe: the pthread objects live in heap memory this object owns for its whole life, and
+    // pthread mutexes and condition variables are made to be used from many threads.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// Releases the lock, sleeps until signalled, and takes the lock again. Call with the lock held.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    func signal() { pthread_cond_signal(condition) }
+    func broadcast() { pthread_cond_broadcast(condition) }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Threads for I/O node bodies (downloads, reads, writes), so that waiting on the network or the
+/// disk never holds a CPU worker. It grows to the number of I/O permits the queues hand out.
+final class IOThreads: @unchecked Sendable {
+    // Safe: `jobs` and `threads` are only touched with `lock` held.
+    private let lock = ConditionLock()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var threads = 0
+    private var idle = 0
+
+    static let shared = IOThreads()
+
+    /// Runs `job` on an I/O thread, starting a new thread if none is idle and fewer than `limit` exist.
+    func run(limit: Int, _ job: @escaping @Sendable () -> Void) {
+        lock.lock()
+        jobs.append(job)
+        let start = idle == 0 && threads < max(1, limit)
+        if start { threads += 1 } else { lock.signal() }
+        lock.unlock()
+        if start {
+            let thread = Thread { [self] in work() }
+            thread.name = "workbench.io"
+            thread.start()
+        }
+    }
+
+    private func work() {
+        lock.lock()
+        while true {
+            if head < jobs.count {
+                let job = jobs[head]
+                head += 1
+                if head > 1024 && head * 2 > jobs.count {
+                    jobs.removeFirst(head)
+                    head = 0
+                }
+                lock.unlock()
+                job()
+                lock.lock()
+            } else {
+                idle += 1
+                lock.wait()
+                idle -= 1
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// What a caller can do to a running run: stop it, cancel an item, suspend, resume, prioritize.
+extension RunEngine {
+    /// Stops the whole run. Waiting work is dropped in bulk (the ready heaps are swapped out, no
+    /// node is visited under the lock); running bodies are told to stop and are then waited for.
+    func stop(_ why: RunSummary.Ending) {
+        guard !stopping, !finished else { return }
+        stopping = true
+        ending = why
+        var dropped: [QueueRuntime] = []
+        for q in queues.indices {
+            dropped.append(queues[q])
+            queues[q].cpuReady = PriorityHeap()
+            queues[q].ioReady = PriorityHeap()
+        }
+        // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
+        for id in running { instances[id].token?.cancel() }
+        lock.broadcast()
+        checkDone()
+        // `dropped` is freed here, after the heaps were detached; callers free it outside the lock
+        // when they can (see `cancel()`), which matters only for very large heaps.
+        withExtendedLifetime(dropped) {}
+    }
+
+    func cancel(_ why: RunSummary.Ending = .interrupted) {
+        lock.lock()
+        stop(why)
+        unlockAndFlush()
+    }
+
+    /// Cancels every unfinished node of the item with this index, if it is in the window.
+    func cancelItem(_ index: Int) {
+        lock.lock()
+        if !stopping, !finished, let s = slots.firstIndex(where: { $0.item?.index == index }) {
+            slots[s].cancelled = true
+            for n in plan.itemNodes {
+                let id = s * nodeCount + n
+                if slots[s].item?.index == index && !instances[id].state.isTerminal { cancelNode(id, reason: "the item was cancelled") }
+            }
+            checkDone()
+        }
+        unlockAndFlush()
+    }
+
+    func setSuspended(_ suspended: Bool, queue name: String?) {
+        lock.lock()
+        if let name {
+            for q in plan.queues.indices where plan.queues[q].name == name { queues[q].suspended = suspended }
+        } else {
+            runSuspended = suspended
+        }
+        if !suspended {
+            startIO()
+            lock.broadcast()
+        }
+        unlockAndFlush()
+    }
+
+    /// Raises the item's waiting nodes, and the shared nodes they read, to `qos`; ready ones are
+    /// re-filed under the new priority at once.
+    func prioritize(item index: Int, to qos: QoS) {
+        lock.lock()
+        if let s = slots.firstIndex(where: { $0.item?.index == index }) {
+            var targets = plan.itemNodes.map { s * nodeCount + $0 }
+            for n in plan.itemNodes {
+                for edge in plan.nodes[n].inputs where edge.fromRunScope { targets.append(runInstance(edge.node)) }
+            }
+            for id in targets where instances[id].qos < qos.rank && !instances[id].state.isTerminal {
+                instances[id].qos = qos.rank
+                if instances[id].state == .ready {
+                    instances[id].version += 1
+                    push(id)
+                }
+            }
+        }
+        unlockAndFlush()
+    }
+}

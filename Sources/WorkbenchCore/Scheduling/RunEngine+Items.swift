@@ -1,0 +1,194 @@
+/// Instantiating items into the window, run-scope nodes, fan-in, and the end of items.
+extension RunEngine {
+    func setUpRunNode(_ n: Int) {
+        let id = runInstance(n)
+        let node = plan.nodes[n]
+        var instance = Instance()
+        instance.qos = node.qos
+        instance.remaining = node.inputs.count
+        instance.from = Array(repeating: nil, count: node.fromCount)
+        instance.fanInOpen = Array(repeating: 0, count: node.inputs.count)
+        // Run-scope nodes that items read from are needed as long as items may come.
+        instance.waiters = node.dependents.count
+        instances[id] = instance
+    }
+
+    /// Instantiates items until the window is full or the input list ends.
+    func fillWindow() {
+        // An item can end while it is set up (its shared input failed); the loop below, not a
+        // nested call, then refills its slot, so the stack never grows with the list.
+        guard !filling else { return }
+        filling = true
+        defer { filling = false }
+        while !stopping, let s = freeSlots.last {
+            guard let item = iterator.next() else {
+                if !exhausted {
+                    exhausted = true
+                    inputsExhausted()
+                }
+                return
+            }
+            freeSlots.removeLast()
+            instantiate(item, in: s)
+        }
+    }
+
+    private func instantiate(_ item: Item, in s: Int) {
+        slots[s] = Slot(item: item, unfinished: plan.itemNodes.count)
+        liveItems += 1
+        itemsStarted += 1
+        var ready: [Int] = []
+        var blocked: [(Int, String)] = []
+        for n in plan.itemNodes {
+            let id = s * nodeCount + n
+            let node = plan.nodes[n]
+            var instance = Instance()
+            instance.qos = node.qos
+            instance.remaining = node.inputs.count
+            instance.waiters = node.dependents.count
+            instance.from = Array(repeating: nil, count: node.fromCount)
+            for edge in node.inputs where edge.fromRunScope {
+                let upstream = instances[runInstance(edge.node)]
+                switch upstream.state {
+                case .succeeded:
+                    if let payload = runOutputs[edge.node] { deliver(payload, to: &instance, slot: edge.slot) }
+                    instance.remaining -= 1
+                case .failed, .cancelled, .skipped:
+                    blocked.append((id, plan.nodes[edge.node].spec.id))
+                default:
+                    break
+                }
+            }
+            instances[id] = instance
+            for target in fanInTargets[n] { instances[runInstance(target.node)].fanInOpen[target.edge] += 1 }
+            if instance.remaining == 0 { ready.append(id) }
+        }
+        for (id, cause) in blocked where instances[id].state == .pending {
+            let message = "skipped because \"\(cause)\" did not succeed"
+            slots[s].failure = slots[s].failure ?? (plan.nodes[node(of: id)].spec.id, message)
+            mark(id, .skipped, message: message)
+            skipDownstream(of: id, cause: cause)
+            settle(id)
+        }
+        for id in ready where instances[id].state == .pending { makeReady(id) }
+    }
+
+    func deliver(_ payload: Payload, to instance: inout Instance, slot: NodeInput.Slot) {
+        switch slot {
+        case .from(let i): instance.from[i] = payload
+        case .reference(let name, false): instance.references[name] = [payload]
+        case .reference: break
+        }
+    }
+
+    /// The input list has ended: fan-ins waiting only for the list can complete.
+    private func inputsExhausted() {
+        for n in plan.runNodes {
+            let id = runInstance(n)
+            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && instances[id].fanInOpen[e] == 0 {
+                satisfyFanIn(id, edge: e)
+            }
+        }
+    }
+
+    /// An item's contribution to a fan-in ended (with a payload if it succeeded).
+    func contribute(_ payload: Payload?, from u: Int, item: Int) {
+        for target in fanInTargets[u] {
+            let id = runInstance(target.node)
+            guard !instances[id].state.isTerminal else { continue }
+            if let payload, case .reference(let name, true) = plan.nodes[target.node].inputs[target.edge].slot {
+                instances[id].fanInCollected[name, default: []].append((item, payload))
+            }
+            instances[id].fanInOpen[target.edge] -= 1
+            if exhausted && instances[id].fanInOpen[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
+        }
+    }
+
+    private func satisfyFanIn(_ id: Int, edge: Int) {
+        guard instances[id].state == .pending,
+              case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
+        let collected = (instances[id].fanInCollected[name] ?? []).sorted { $0.item < $1.item }
+        instances[id].references[name] = collected.map(\.payload)
+        instances[id].fanInCollected[name] = nil
+        instances[id].remaining -= 1
+        if instances[id].remaining == 0 { makeReady(id) }
+    }
+
+    /// Every node of the item in slot `s` has ended: report it and make room for the next item.
+    func finishItem(_ s: Int) {
+        let slot = slots[s]
+        guard let item = slot.item else { return }
+        let status: ItemReport.Status = slot.failure != nil ? .failed : slot.cancelled ? .cancelled : .succeeded
+        switch status {
+        case .succeeded: counts.succeeded += 1
+        case .failed: counts.failed += 1
+        case .cancelled: counts.cancelled += 1
+        }
+        counts.bytes += slot.bytes
+        events?.yield(.itemFinished(ItemReport(
+            item: item, status: status, outputs: slot.outputs, bytesWritten: slot.bytes, failure: slot.failure,
+            duration: slot.started.map { now - $0 } ?? 0)))
+        slots[s] = Slot()
+        for n in plan.itemNodes { instances[s * nodeCount + n] = Instance() }
+        liveItems -= 1
+        freeSlots.append(s)
+        if status == .failed && options.failFast { stop(.failedFast) }
+        fillWindow()
+    }
+
+    /// Ends the run once nothing can happen any more.
+    func checkDone() {
+        guard !finished else { return }
+        if stopping {
+            guard running.isEmpty else { return }
+            leftovers = (slots, instances)
+            slots = []
+            instances = []
+        } else {
+            guard exhausted && liveItems == 0 else { return }
+            // Shared work nobody is left to use is cancelled.
+            for n in plan.runNodes where !instances[runInstance(n)].state.isTerminal {
+                let id = runInstance(n)
+                if !plan.nodes[n].isSink && plan.nodes[n].dependents.allSatisfy({ instances[runInstance($0)].state.isTerminal || plan.nodes[$0].scope == .item }) {
+                    cancelNode(id, reason: "no item needs it any more")
+                }
+            }
+            guard plan.runNodes.allSatisfy({ instances[runInstance($0)].state.isTerminal }) else { return }
+        }
+        finished = true
+        let left = leftovers?.slots.filter { $0.item != nil } ?? []
+        let leftFailed = left.filter { $0.failure != nil }.count
+        summary = RunSummary(
+            items: itemsStarted, succeeded: counts.succeeded, failed: counts.failed + leftFailed,
+            cancelled: counts.cancelled + left.count - leftFailed,
+            nodesRun: counts.nodesRun, bytesWritten: counts.bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
+            duration: now, ending: ending)
+        lock.broadcast()
+    }
+
+    /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,
+    /// once no other thread touches the run, so a stop never walks nodes while holding it.
+    func reportLeftovers(_ rest: (slots: [Slot], instances: [Instance])) {
+        guard let events else { return }
+        let time = now
+        for (s, slot) in rest.slots.enumerated() {
+            guard let item = slot.item else { continue }
+            if options.eventDetail == .nodes {
+                for n in plan.itemNodes where !rest.instances[s * nodeCount + n].state.isTerminal {
+                    events.yield(.node(NodeEvent(item: item, node: plan.nodes[n].spec.id, queue: plan.nodes[n].spec.queue,
+                                                 state: .cancelled, time: time, attempt: max(1, rest.instances[s * nodeCount + n].attempt),
+                                                 message: nil)))
+                }
+            }
+            let status: ItemReport.Status = slot.failure != nil ? .failed : .cancelled
+            events.yield(.itemFinished(ItemReport(item: item, status: status, outputs: slot.outputs, bytesWritten: slot.bytes,
+                                                  failure: slot.failure, duration: slot.started.map { time - $0 } ?? 0)))
+        }
+        if options.eventDetail == .nodes {
+            for n in plan.runNodes where !rest.instances[window * nodeCount + n].state.isTerminal {
+                events.yield(.node(NodeEvent(item: .run, node: plan.nodes[n].spec.id, queue: plan.nodes[n].spec.queue,
+                                             state: .cancelled, time: time, attempt: 1, message: nil)))
+            }
+        }
+    }
+}

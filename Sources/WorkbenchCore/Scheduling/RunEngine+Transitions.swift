@@ -1,0 +1,234 @@
+import Foundation
+
+/// State changes of node instances. Every function here runs with the lock held.
+extension RunEngine {
+    func makeReady(_ id: Int) {
+        instances[id].state = .ready
+        instances[id].version += 1
+        instances[id].readySince = options.agingInterval > 0 ? now : 0
+        instances[id].waitingForRetry = false
+        emitNode(id, .ready)
+        push(id)
+    }
+
+    /// (Re)files a ready instance in its queue's heap under its current priority.
+    func push(_ id: Int) {
+        let node = plan.nodes[node(of: id)]
+        sequence += 1
+        let key = ReadyKey(qos: instances[id].qos, item: item(of: id).index, depth: node.depth, sequence: sequence,
+                           instance: id, version: instances[id].version)
+        if node.isIO {
+            queues[node.queue].ioReady.push(key)
+            startIO()
+        } else {
+            queues[node.queue].cpuReady.push(key)
+            if idleWorkers > 0 { lock.signal() }
+        }
+    }
+
+    /// A body returned (or was abandoned after a stop).
+    func endBody(_ job: Job, _ result: Result<Payload, any Error>) {
+        let id = job.instance
+        let n = node(of: id)
+        let node = plan.nodes[n]
+        queues[node.queue].running -= 1
+        running.remove(id)
+        counts.nodesRun += 1
+        if stopping {
+            // Nothing moves on after a stop; a file already in place still counts.
+            if case .success(.file(let path, let count)) = result, let s = slot(of: id), !slots.isEmpty {
+                slots[s].outputs.append(path)
+                slots[s].bytes += count
+            }
+            checkDone()
+            return
+        }
+        instances[id].token = nil
+        if node.isIO { startIO() }
+        if instances[id].cancelRequested {
+            finishNode(id, as: .cancelled)
+        } else if instances[id].timedOut {
+            fail(id, with: SchedulerError.timedOut(node: node.spec.id, seconds: node.spec.timeout ?? 0))
+        } else {
+            switch result {
+            case .success(let payload): succeed(id, with: payload)
+            case .failure(let error): fail(id, with: error)
+            }
+        }
+        checkDone()
+    }
+
+    private func succeed(_ id: Int, with payload: Payload) {
+        let n = node(of: id)
+        if case .file(let path, let count) = payload, let s = slot(of: id) {
+            slots[s].outputs.append(path)
+            slots[s].bytes += count
+        }
+        instances[id].from = []
+        instances[id].references = [:]
+        if plan.nodes[n].scope == .run { runOutputs[n] = payload }
+        for d in Set(plan.nodes[n].dependents) {
+            let dependent = plan.nodes[d]
+            if dependent.scope == .run && plan.nodes[n].scope == .item {
+                continue // fan-in: handled by contribute() when the node finishes
+            }
+            for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
+                for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
+                    deliver(payload, to: &instances[target], slot: edge.slot)
+                    instances[target].remaining -= 1
+                }
+                if instances[target].remaining == 0 { makeReady(target) }
+            }
+        }
+        finishNode(id, as: .succeeded, payload: payload)
+    }
+
+    private func fail(_ id: Int, with error: any Error) {
+        let n = node(of: id)
+        let node = plan.nodes[n]
+        let retryable = (error as? any RetryableError)
+        if instances[id].attempt <= node.spec.retry.retries, let retryable, retryable.isRetryable {
+            let base = node.spec.retry.delay * pow(2, Double(instances[id].attempt - 1))
+            let delay = min(300, max(retryable.retryAfter ?? 0, base * Double.random(in: 0.5...1.5)))
+            instances[id].state = .pending
+            instances[id].waitingForRetry = true
+            let stamp = instances[id].stamp
+            emitNode(id, .pending, message: String(format: "retrying in %.2f s after: ", delay) + String(describing: error))
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in self?.retryFired(id, stamp: stamp) }
+            return
+        }
+        let message = String(describing: error)
+        if let s = slot(of: id), slots[s].failure == nil { slots[s].failure = (node.spec.id, message) }
+        instances[id].from = []
+        instances[id].references = [:]
+        mark(id, .failed, message: message)
+        if node.scope == .run {
+            // Every item that needs it fails; later items are skipped as they are instantiated.
+            for s in slots.indices where slots[s].item != nil && slots[s].failure == nil {
+                slots[s].failure = (node.spec.id, message)
+            }
+        }
+        skipDownstream(of: id, cause: node.spec.id)
+        settle(id)
+        if options.failFast { stop(.failedFast) }
+    }
+
+    /// The instances of node `d` that read from instance `upstream`.
+    func instancesOf(_ d: Int, downstreamOf upstream: Int) -> [Int] {
+        switch (plan.nodes[node(of: upstream)].scope, plan.nodes[d].scope) {
+        case (.item, _): return slot(of: upstream).map { plan.nodes[d].scope == .item ? [$0 * nodeCount + d] : [] } ?? []
+        case (.run, .run): return [runInstance(d)]
+        case (.run, .item): return slots.indices.compactMap { slots[$0].item == nil ? nil : $0 * nodeCount + d }
+        }
+    }
+
+    /// Records a terminal state and settles it at once (for nodes with nothing left downstream).
+    func finishNode(_ id: Int, as state: NodeState, message: String? = nil, payload: Payload? = nil) {
+        mark(id, state, message: message)
+        settle(id, payload: payload)
+    }
+
+    /// Sets a terminal state first, so cascades that reach the node again leave it alone.
+    func mark(_ id: Int, _ state: NodeState, message: String? = nil) {
+        instances[id].state = state
+        instances[id].token = nil
+        emitNode(id, state, message: message)
+    }
+
+    /// Feeds fan-ins and counts the node off its item, finishing the item after its last node.
+    /// Called last, because finishing an item frees its slot for the next item.
+    func settle(_ id: Int, payload: Payload? = nil) {
+        let n = node(of: id)
+        guard let s = slot(of: id) else { return }
+        let state = instances[id].state
+        if !fanInTargets[n].isEmpty, let item = slots[s].item {
+            contribute(state == .succeeded ? payload : nil, from: n, item: item.index)
+        }
+        if state == .cancelled { slots[s].cancelled = true }
+        slots[s].unfinished -= 1
+        if slots[s].unfinished == 0 { finishItem(s) }
+    }
+
+    /// Marks everything downstream of a node that did not succeed; those nodes' other inputs may
+    /// then be needed by nobody.
+    func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {
+        let n = node(of: id)
+        for d in Set(plan.nodes[n].dependents) {
+            if plan.nodes[d].scope == .run && plan.nodes[n].scope == .item { continue } // fan-in leaves the item out
+            for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending || instances[target].state == .ready {
+                let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
+                if let s = slot(of: target), slots[s].failure == nil, state == .skipped {
+                    slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
+                }
+                mark(target, state, message: message)
+                skipDownstream(of: target, cause: cause, as: state)
+                releaseUpstream(of: target, except: n)
+                settle(target)
+            }
+        }
+    }
+
+    /// `id` will never read its inputs: each upstream loses a waiter, and one nobody needs is cancelled.
+    func releaseUpstream(of id: Int, except skipped: Int? = nil) {
+        let n = node(of: id)
+        for edge in plan.nodes[n].inputs where edge.node != skipped && !edge.isFanIn {
+            let upstream = plan.nodes[edge.node].scope == .run ? runInstance(edge.node) : id - n + edge.node
+            guard !instances[upstream].state.isTerminal else { continue }
+            instances[upstream].waiters -= 1
+            // A run-scope node that items read stays while more items may come (checkDone decides).
+            if instances[upstream].waiters <= 0 && !plan.nodes[edge.node].isSink && plan.nodes[edge.node].scope == .item {
+                cancelNode(upstream, reason: "nothing downstream needs it")
+            }
+        }
+    }
+
+    /// Cancels one node instance and, through the rules above, what depends on it.
+    func cancelNode(_ id: Int, reason: String) {
+        switch instances[id].state {
+        case .pending, .ready:
+            mark(id, .cancelled, message: reason)
+            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
+            releaseUpstream(of: id)
+            settle(id)
+        case .running:
+            guard !instances[id].cancelRequested else { return }
+            instances[id].cancelRequested = true
+            instances[id].token?.cancel()
+            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
+            releaseUpstream(of: id)
+        default:
+            break
+        }
+    }
+
+    func timeoutFired(_ id: Int, stamp: Int) {
+        lock.lock()
+        if !finished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
+            instances[id].timedOut = true
+            instances[id].token?.cancel()
+        }
+        lock.unlock()
+    }
+
+    func retryFired(_ id: Int, stamp: Int) {
+        lock.lock()
+        if !finished, !stopping, instances[id].waitingForRetry, instances[id].stamp == stamp {
+            makeReady(id)
+        }
+        unlockAndFlush()
+    }
+}
+
+/// Why the scheduler ended a node.
+public enum SchedulerError: Error, Sendable, CustomStringConvertible {
+    /// The node ran longer than its `timeout`.
+    case timedOut(node: String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let node, let seconds):
+            let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            return "\"\(node)\" timed out after \(text) s; raise its \"timeout\" if it needs longer."
+        }
+    }
+}

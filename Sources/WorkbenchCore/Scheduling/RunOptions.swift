@@ -1,0 +1,38 @@
+/// How a run is scheduled, beyond what the preset says.
+public struct RunOptions: Sendable {
+    /// Which events the run's event stream carries.
+    public enum EventDetail: Sendable {
+        /// Run start, item ends and run end.
+        case items
+        /// Also every node state change (ready, running, succeeded, …).
+        case nodes
+    }
+
+    /// Threads for CPU stages; nil means one per core.
+    public var workers: Int?
+    /// At most this many items are instantiated at once (memory is proportional to it, not to
+    /// the length of the input list).
+    public var window: Int
+    /// Stop the run at the first failed item.
+    public var failFast: Bool
+    public var eventDetail: EventDetail
+    /// A ready node's priority rises one QoS class per this many seconds of waiting, so lower
+    /// classes are never starved.
+    public var agingInterval: Double
+    /// Cancelling this token cancels the run (signals use it).
+    public var cancellation: CancellationToken
+    /// Start with the run suspended (to set priorities or suspend queues first); `resume()` starts it.
+    public var startSuspended: Bool
+
+    public init(workers: Int? = nil, window: Int = 256, failFast: Bool = false, eventDetail: EventDetail = .items,
+                agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),
+                startSuspended: Bool = false) {
+        self.workers = workers
+        self.window = max(1, window)
+        self.failFast = failFast
+        self.eventDetail = eventDetail
+        self.agingInterval = agingInterval
+        self.cancellation = cancellation
+        self.startSuspended = startSuspended
+    }
+}

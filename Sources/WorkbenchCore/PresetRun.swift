@@ -14,12 +14,15 @@ import Logging
 /// told to stop, and no partial file is left.
 public final class PresetRun: Sendable {
     public let preset: Preset
+    /// The folder the run writes into.
+    public let output: OutputRoot
     /// Every event of the run, in order, ending after `runFinished`. Iterate it once.
     public let events: AsyncStream<RunEvent>
     private let engine: RunEngine
 
-    private init(preset: Preset, engine: RunEngine, events: AsyncStream<RunEvent>) {
+    private init(preset: Preset, output: OutputRoot, engine: RunEngine, events: AsyncStream<RunEvent>) {
         self.preset = preset
+        self.output = output
         self.engine = engine
         self.events = events
     }
@@ -31,7 +34,7 @@ public final class PresetRun: Sendable {
         let plan = RunPlan(preset: preset, cores: ProcessInfo.processInfo.activeProcessorCount)
         let engine = RunEngine(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
                                options: options, logger: logger, events: continuation)
-        let run = PresetRun(preset: preset, engine: engine, events: stream)
+        let run = PresetRun(preset: preset, output: output, engine: engine, events: stream)
         options.cancellation.onCancel { [weak engine] in engine?.cancel() }
         engine.start()
         return run
@@ -48,6 +51,9 @@ public final class PresetRun: Sendable {
             }
         }
     }
+
+    /// The absolute path of a file the run wrote, from its path relative to the output root.
+    public func outputPath(_ relative: String) -> String { output.path + "/" + relative }
 
     /// Stops the run: waiting work is dropped, running stages are told to stop.
     public func cancel() { engine.cancel() }

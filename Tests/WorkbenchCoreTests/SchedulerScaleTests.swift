@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import Testing
+import WorkbenchTestSupport
+@testable import WorkbenchCore
+
+/// Counts items made by the source and items whose body ran, to measure how many are in flight.
+private final class Flight: Sendable {
+    let made = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let peak = Atomic<Int>(0)
+
+    func bodyRan() {
+        let inFlight = made.load(ordering: .relaxed) - done.load(ordering: .relaxed)
+        var seen = peak.load(ordering: .relaxed)
+        while inFlight > seen {
+            let (exchanged, current) = peak.compareExchange(expected: seen, desired: inFlight, ordering: .relaxed)
+            if exchanged { break }
+            seen = current
+        }
+        done.add(1, ordering: .relaxed)
+    }
+}
+
+private struct CountStage: Stage {
+    let flight: Flight
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        flight.bodyRan()
+        return .bytes(Bytes(Data(), origin: ""))
+    }
+}
+
+@Suite struct SchedulerScaleTests {
+    @Test func aMillionInputsAreInstantiatedWithinTheWindow() async throws {
+        let flight = Flight()
+        var registry = OpRegistry()
+        registry.register(OpDefinition(OpSpec(name: "count", summary: "", input: nil, output: .bytes, defaultQueue: "cpu",
+                                              execution: .cpu, parameters: [])) { _ in CountStage(flight: flight) })
+        let preset = try TestOps.load(#"{"version": 1, "graph": [{"op": "count"}]}"#, registry: registry)
+        let items = ItemSource.generated(count: 1_000_000) { index in
+            flight.made.add(1, ordering: .relaxed)
+            return Item(index: index, name: "i", source: "s")
+        }
+        let run = PresetRun.start(preset, items: items, output: try OutputRoot(try Fixtures.temporaryDirectory("scale").path),
+                                  options: RunOptions(workers: 2, window: 64))
+        var reports = 0
+        for await event in run.events { if case .itemFinished = event { reports += 1 } }
+        let summary = await run.result
+        #expect(summary.succeeded == 1_000_000 && reports == 1_000_000)
+        // Items are made only as the window has room: never more than 64 ahead of the finished ones.
+        #expect(flight.peak.load(ordering: .relaxed) <= 64)
+    }
+
+    @Test func linesOfAFileAreReadLazily() throws {
+        let folder = try Fixtures.temporaryDirectory("lines")
+        let list = folder.appendingPathComponent("urls.txt")
+        try "# photos\nhttps://example.org/a.jpg\n\n  b.jpg  \nc.png".write(to: list, atomically: true, encoding: .utf8)
+        let iterator = ItemSource.lines(of: list.path, relativeTo: folder.path).makeIterator()
+        #expect(iterator.next()?.source == "https://example.org/a.jpg")
+        let second = iterator.next()
+        #expect(second?.source == folder.appendingPathComponent("b.jpg").path && second?.index == 1)
+        #expect(iterator.next()?.name == "c")
+        #expect(iterator.next() == nil)
+    }
+}

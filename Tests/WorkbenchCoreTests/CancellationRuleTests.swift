@@ -8,9 +8,11 @@ import Testing
         let h = try Harness("""
             {"version": 1, "queues": {"cpu": {"concurrency": 1}},
              "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 300}, {"id": "y", "op": "test.work"}]}
-            """, items: 3, options: RunOptions(workers: 1, eventDetail: .nodes))
-        try await Task.sleep(for: .milliseconds(60))
-        h.run.cancel(item: 0)
+            """, items: 3, options: RunOptions(workers: 1, eventDetail: .nodes), suspended: true)
+        h.probe.onStart.withLock { hook in
+            hook = { [run = h.run] _, start in if start.item == 0 && start.node == "x" { run.cancel(item: 0) } }
+        }
+        h.run.resume()
         let (summary, events) = await h.finish()
         #expect(summary.cancelled == 1 && summary.succeeded == 2)
         let item0 = Harness.nodes(events).filter { $0.item.index == 0 && $0.state.isTerminal }
@@ -27,9 +29,7 @@ import Testing
               {"id": "bad", "op": "test.work", "ms": 50, "failFor": "item", "retryable": false, "from": "test.source"},
               {"id": "join", "op": "test.work", "from": "slow", "other": "@bad"}]}
             """, items: 1, options: RunOptions(workers: 2, eventDetail: .nodes))
-        let started = ContinuousClock.now
         let (summary, events) = await h.finish()
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(summary.failed == 1)
         let states = Dictionary(uniqueKeysWithValues: Harness.nodes(events).filter { $0.state.isTerminal }.map { ($0.node, $0.state) })
         #expect(states == ["test.source": .succeeded, "bad": .failed, "join": .skipped, "slow": .cancelled])
@@ -42,9 +42,11 @@ import Testing
               {"id": "logo", "op": "test.source", "scope": "run", "value": "L", "ms": 200},
               {"op": "test.source"},
               {"id": "mark", "op": "test.work", "other": "@logo"}]}
-            """, items: 3, options: RunOptions(workers: 2, eventDetail: .nodes))
-        try await Task.sleep(for: .milliseconds(50))
-        h.run.cancel(item: 0)
+            """, items: 3, options: RunOptions(workers: 2, eventDetail: .nodes), suspended: true)
+        h.probe.onStart.withLock { hook in
+            hook = { [run = h.run] _, start in if start.node == "logo" { run.cancel(item: 0) } }
+        }
+        h.run.resume()
         let (summary, events) = await h.finish()
         #expect(summary.cancelled == 1 && summary.succeeded == 2)
         #expect(h.probe.starts.filter { $0.node == "logo" }.count == 1)
@@ -61,11 +63,10 @@ import Testing
               {"id": "bad", "op": "test.work", "failFor": "item", "retryable": false},
               {"id": "mark", "op": "test.work", "other": "@logo"}]}
             """, items: 4, options: RunOptions(workers: 2, eventDetail: .nodes))
-        let started = ContinuousClock.now
         let (summary, events) = await h.finish()
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(summary.failed == 4)
         #expect(Harness.nodes(events).filter { $0.node == "logo" && $0.state.isTerminal }.map(\.state) == [.cancelled])
+        #expect(h.probe.stoppedByToken == ["-1/logo"])
     }
 
     @Test func timeoutFailsTheNodeAndStopsItsBody() async throws {
@@ -73,9 +74,7 @@ import Testing
             {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 5000, "timeout": 0.1},
                                      {"id": "y", "op": "test.work"}]}
             """, items: 1)
-        let started = ContinuousClock.now
         let (summary, events) = await h.finish()
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(summary.failed == 1)
         let report = try #require(Harness.items(events).first)
         #expect(report.failure?.node == "x")
@@ -96,7 +95,6 @@ import Testing
         // Delays are 0.04 · 2^k, each with ±50% jitter: at least 0.02, 0.04, 0.08 s.
         let gaps = zip(attempts, attempts.dropFirst()).map { $1.time - $0.time }
         for (k, gap) in gaps.enumerated() { #expect(gap >= .seconds(0.02 * pow(2, Double(k))), "gap \(k): \(gap)") }
-        #expect(gaps[2] > gaps[0])
     }
 
     @Test func retriesStopWhenExhaustedOrNotRetryable() async throws {

@@ -79,7 +79,7 @@ struct Harness {
             """, items: 400, suspended: true)
         // Cancel from inside the 40th body, then flag every body that still starts.
         h.probe.onStart.withLock { hook in
-            hook = { [run = h.run, probe = h.probe] count in
+            hook = { [run = h.run, probe = h.probe] count, _ in
                 guard count == 40 else { return }
                 run.cancel()
                 probe.cancelledAt.withLock { $0 = .now }

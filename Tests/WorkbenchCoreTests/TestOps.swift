@@ -23,18 +23,18 @@ final class Probe: Sendable {
     let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
     let startedAfterCancel = Atomic<Int>(0)
     /// Called at every body start (e.g. to cancel at a chosen moment).
-    let onStart = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    let onStart = Mutex<(@Sendable (Int, Start) -> Void)?>(nil)
 
     func enter(_ label: String, _ context: StageContext) {
+        let start = Start(label: label, item: context.item.index, node: context.nodeID, attempt: context.attempt, time: .now)
         let count = state.withLock {
             $0.running[label, default: 0] += 1
             $0.peak[label] = max($0.peak[label] ?? 0, $0.running[label] ?? 0)
-            $0.starts.append(Start(label: label, item: context.item.index, node: context.nodeID, attempt: context.attempt,
-                                   time: .now))
+            $0.starts.append(start)
             return $0.starts.count
         }
         if cancelledAt.withLock({ $0 }) != nil { startedAfterCancel.add(1, ordering: .relaxed) }
-        if let hook = onStart.withLock({ $0 }) { hook(count) }
+        if let hook = onStart.withLock({ $0 }) { hook(count, start) }
     }
 
     func leave(_ label: String) { state.withLock { $0.running[label, default: 0] -= 1 } }
@@ -62,7 +62,10 @@ enum TestOps {
         func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
             probe.enter("source", context)
             defer { probe.leave("source") }
-            try wait(ms, context)
+            do { try wait(ms, context) } catch {
+                probe.stopped("\(context.item.index)/\(context.nodeID)")
+                throw error
+            }
             return .bytes(Bytes(Data((value ?? context.item.name).utf8), origin: context.item.source))
         }
     }

@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `swift run -c release scheduler-bench`: the scheduler against Foundation's OperationQueue.
+        .executableTarget(name: "scheduler-bench", dependencies: ["WorkbenchCore"], path: "Benchmarks/SchedulerBench"),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),

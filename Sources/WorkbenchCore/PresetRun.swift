@@ -55,6 +55,10 @@ public final class PresetRun: Sendable {
     /// The absolute path of a file the run wrote, from its path relative to the output root.
     public func outputPath(_ relative: String) -> String { output.path + "/" + relative }
 
+    /// Blocks the calling thread until the run ends (for callers outside Swift concurrency;
+    /// never call it from an async context, whose threads are few).
+    public func waitUntilFinished() -> RunSummary { engine.waitForEnd() }
+
     /// Stops the run: waiting work is dropped, running stages are told to stop.
     public func cancel() { engine.cancel() }
 

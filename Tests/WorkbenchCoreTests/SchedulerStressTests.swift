@@ -46,7 +46,7 @@ private struct SeededRandom: RandomNumberGenerator {
         return (#"{"version": 1, "queues": {\#(queues)}, "graph": [\#(nodes.joined(separator: ",\n"))]}"#, limits, upstream)
     }
 
-    @Test(arguments: 1...200)
+    @Test(arguments: 1...300)
     func randomGraphsKeepTheInvariants(seed: UInt64) async throws {
         var random = SeededRandom(state: seed)
         let (json, limits, upstream) = randomPreset(&random)

@@ -18,6 +18,9 @@ public final class CancellationToken: Sendable {
 
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
+    /// Never cancelled and no handler left: the scheduler may hand it to another body.
+    var isReusable: Bool { state.withLock { !$0.cancelled && $0.handlers.isEmpty } }
+
     /// Raises the flag and runs the handlers; later calls do nothing.
     public func cancel() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in

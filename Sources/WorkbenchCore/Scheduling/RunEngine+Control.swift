@@ -13,7 +13,7 @@ extension RunEngine {
             queues[q].ioReady = PriorityHeap()
         }
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
-        for id in running { instances[id].token?.cancel() }
+        for id in running { tokens[id]?.cancel() }
         lock.broadcast()
         checkDone()
         // `dropped` is freed here, after the heaps were detached; callers free it outside the lock
@@ -67,7 +67,8 @@ extension RunEngine {
             for id in targets where instances[id].qos < qos.rank && !instances[id].state.isTerminal {
                 instances[id].qos = qos.rank
                 if instances[id].state == .ready {
-                    instances[id].version += 1
+                    sequence += 1
+                    instances[id].version = sequence
                     push(id)
                 }
             }

@@ -6,11 +6,11 @@ extension RunEngine {
         var instance = Instance()
         instance.qos = node.qos
         instance.remaining = node.inputs.count
-        instance.from = Array(repeating: nil, count: node.fromCount)
-        instance.fanInOpen = Array(repeating: 0, count: node.inputs.count)
         // Run-scope nodes that items read from are needed as long as items may come.
-        instance.waiters = node.dependents.count
+        instance.waiters = node.outEdges
         instances[id] = instance
+        payloads[id] = Payloads(from: Array(repeating: nil, count: node.fromCount))
+        if node.inputs.contains(where: \.isFanIn) { fanIns[id] = FanIn(open: Array(repeating: 0, count: node.inputs.count)) }
     }
 
     /// Instantiates items until the window is full or the input list ends.
@@ -34,7 +34,7 @@ extension RunEngine {
     }
 
     private func instantiate(_ item: Item, in s: Int) {
-        slots[s] = Slot(item: item, unfinished: plan.itemNodes.count)
+        slots[s] = Slot(item: item, itemIndex: item.index, unfinished: plan.itemNodes.count)
         liveItems += 1
         itemsStarted += 1
         var ready: [Int] = []
@@ -45,13 +45,12 @@ extension RunEngine {
             var instance = Instance()
             instance.qos = node.qos
             instance.remaining = node.inputs.count
-            instance.waiters = node.dependents.count
-            instance.from = Array(repeating: nil, count: node.fromCount)
+            instance.waiters = node.outEdges
+            var held = Payloads(from: node.fromCount == 0 ? [] : Array(repeating: nil, count: node.fromCount))
             for edge in node.inputs where edge.fromRunScope {
-                let upstream = instances[runInstance(edge.node)]
-                switch upstream.state {
+                switch instances[runInstance(edge.node)].state {
                 case .succeeded:
-                    if let payload = runOutputs[edge.node] { deliver(payload, to: &instance, slot: edge.slot) }
+                    if let payload = runOutputs[edge.node] { deliver(payload, to: &held, slot: edge.slot) }
                     instance.remaining -= 1
                 case .failed, .cancelled, .skipped:
                     blocked.append((id, plan.nodes[edge.node].spec.id))
@@ -60,7 +59,8 @@ extension RunEngine {
                 }
             }
             instances[id] = instance
-            for target in fanInTargets[n] { instances[runInstance(target.node)].fanInOpen[target.edge] += 1 }
+            payloads[id] = held
+            for target in fanInTargets[n] { fanIns[runInstance(target.node)]?.open[target.edge] += 1 }
             if instance.remaining == 0 { ready.append(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
@@ -73,10 +73,10 @@ extension RunEngine {
         for id in ready where instances[id].state == .pending { makeReady(id) }
     }
 
-    func deliver(_ payload: Payload, to instance: inout Instance, slot: NodeInput.Slot) {
+    func deliver(_ payload: Payload, to held: inout Payloads, slot: NodeInput.Slot) {
         switch slot {
-        case .from(let i): instance.from[i] = payload
-        case .reference(let name, false): instance.references[name] = [payload]
+        case .from(let i): held.from[i] = payload
+        case .reference(let name, false): held.references[name] = [payload]
         case .reference: break
         }
     }
@@ -85,7 +85,7 @@ extension RunEngine {
     private func inputsExhausted() {
         for n in plan.runNodes {
             let id = runInstance(n)
-            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && instances[id].fanInOpen[e] == 0 {
+            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[id]?.open[e] == 0 {
                 satisfyFanIn(id, edge: e)
             }
         }
@@ -97,39 +97,43 @@ extension RunEngine {
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
             if let payload, case .reference(let name, true) = plan.nodes[target.node].inputs[target.edge].slot {
-                instances[id].fanInCollected[name, default: []].append((item, payload))
+                fanIns[id]?.collected[name, default: []].append((item, payload))
             }
-            instances[id].fanInOpen[target.edge] -= 1
-            if exhausted && instances[id].fanInOpen[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
+            fanIns[id]?.open[target.edge] -= 1
+            if exhausted && fanIns[id]?.open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
         }
     }
 
     private func satisfyFanIn(_ id: Int, edge: Int) {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
-        let collected = (instances[id].fanInCollected[name] ?? []).sorted { $0.item < $1.item }
-        instances[id].references[name] = collected.map(\.payload)
-        instances[id].fanInCollected[name] = nil
+        let collected = (fanIns[id]?.collected[name] ?? []).sorted { $0.item < $1.item }
+        payloads[id].references[name] = collected.map(\.payload)
+        fanIns[id]?.collected[name] = nil
         instances[id].remaining -= 1
         if instances[id].remaining == 0 { makeReady(id) }
     }
 
     /// Every node of the item in slot `s` has ended: report it and make room for the next item.
     func finishItem(_ s: Int) {
-        let slot = slots[s]
-        guard let item = slot.item else { return }
-        let status: ItemReport.Status = slot.failure != nil ? .failed : slot.cancelled ? .cancelled : .succeeded
+        guard slots[s].itemIndex >= 0 else { return }
+        let status: ItemReport.Status = slots[s].failure != nil ? .failed : slots[s].cancelled ? .cancelled : .succeeded
         switch status {
         case .succeeded: counts.succeeded += 1
         case .failed: counts.failed += 1
         case .cancelled: counts.cancelled += 1
         }
-        counts.bytes += slot.bytes
-        events?.yield(.itemFinished(ItemReport(
-            item: item, status: status, outputs: slot.outputs, bytesWritten: slot.bytes, failure: slot.failure,
-            duration: slot.started.map { now - $0 } ?? 0)))
+        counts.bytes += slots[s].bytes
+        if itemEvents, let item = slots[s].item {
+            events?.yield(.itemFinished(ItemReport(
+                item: item, status: status, outputs: slots[s].outputs, bytesWritten: slots[s].bytes,
+                failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0)))
+        }
         slots[s] = Slot()
-        for n in plan.itemNodes { instances[s * nodeCount + n] = Instance() }
+        for n in plan.itemNodes {
+            instances[s * nodeCount + n] = Instance()
+            payloads[s * nodeCount + n] = Payloads()
+        }
         liveItems -= 1
         freeSlots.append(s)
         if status == .failed && options.failFast { stop(.failedFast) }
@@ -169,7 +173,7 @@ extension RunEngine {
     /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,
     /// once no other thread touches the run, so a stop never walks nodes while holding it.
     func reportLeftovers(_ rest: (slots: [Slot], instances: [Instance])) {
-        guard let events else { return }
+        guard let events, options.eventDetail != .none else { return }
         let time = now
         for (s, slot) in rest.slots.enumerated() {
             guard let item = slot.item else { continue }

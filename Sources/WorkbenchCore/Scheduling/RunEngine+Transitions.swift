@@ -4,8 +4,11 @@ import Foundation
 extension RunEngine {
     func makeReady(_ id: Int) {
         instances[id].state = .ready
-        instances[id].version += 1
-        instances[id].readySince = options.agingInterval > 0 ? now : 0
+        // Versions come from one counter, so an entry left behind by a slot's previous item can
+        // never pass for the current one.
+        sequence += 1
+        instances[id].version = sequence
+        instances[id].readySince = agingInterval > 0 ? now : 0
         instances[id].waitingForRetry = false
         emitNode(id, .ready)
         push(id)
@@ -15,7 +18,7 @@ extension RunEngine {
     func push(_ id: Int) {
         let node = plan.nodes[node(of: id)]
         sequence += 1
-        let key = ReadyKey(qos: instances[id].qos, item: item(of: id).index, depth: node.depth, sequence: sequence,
+        let key = ReadyKey(qos: instances[id].qos, item: itemIndex(of: id), depth: node.depth, sequence: sequence,
                            instance: id, version: instances[id].version)
         if node.isIO {
             queues[node.queue].ioReady.push(key)
@@ -27,12 +30,20 @@ extension RunEngine {
     }
 
     /// A body returned (or was abandoned after a stop).
-    func endBody(_ job: Job, _ result: Result<Payload, any Error>) {
+    func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
         let n = node(of: id)
         let node = plan.nodes[n]
-        queues[node.queue].running -= 1
-        running.remove(id)
+        if releasesPermit { queues[node.queue].running -= 1 }
+        let position = instances[id].runningIndex
+        if position >= 0 && position < running.count && running[position] == id {
+            let last = running.removeLast()
+            if position < running.count {
+                running[position] = last
+                instances[last].runningIndex = position
+            }
+        }
+        instances[id].runningIndex = -1
         counts.nodesRun += 1
         if stopping {
             // Nothing moves on after a stop; a file already in place still counts.
@@ -43,7 +54,10 @@ extension RunEngine {
             checkDone()
             return
         }
-        instances[id].token = nil
+        if let token = tokens[id] {
+            tokens[id] = nil
+            if token.isReusable { spareTokens.append(token) }
+        }
         if node.isIO { startIO() }
         if instances[id].cancelRequested {
             finishNode(id, as: .cancelled)
@@ -64,17 +78,16 @@ extension RunEngine {
             slots[s].outputs.append(path)
             slots[s].bytes += count
         }
-        instances[id].from = []
-        instances[id].references = [:]
+        payloads[id] = Payloads()
         if plan.nodes[n].scope == .run { runOutputs[n] = payload }
-        for d in Set(plan.nodes[n].dependents) {
+        for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
             if dependent.scope == .run && plan.nodes[n].scope == .item {
                 continue // fan-in: handled by contribute() when the node finishes
             }
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    deliver(payload, to: &instances[target], slot: edge.slot)
+                    deliver(payload, to: &payloads[target], slot: edge.slot)
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
@@ -99,8 +112,7 @@ extension RunEngine {
         }
         let message = String(describing: error)
         if let s = slot(of: id), slots[s].failure == nil { slots[s].failure = (node.spec.id, message) }
-        instances[id].from = []
-        instances[id].references = [:]
+        payloads[id] = Payloads()
         mark(id, .failed, message: message)
         if node.scope == .run {
             // Every item that needs it fails; later items are skipped as they are instantiated.
@@ -131,7 +143,6 @@ extension RunEngine {
     /// Sets a terminal state first, so cascades that reach the node again leave it alone.
     func mark(_ id: Int, _ state: NodeState, message: String? = nil) {
         instances[id].state = state
-        instances[id].token = nil
         emitNode(id, state, message: message)
     }
 
@@ -153,7 +164,7 @@ extension RunEngine {
     /// then be needed by nobody.
     func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {
         let n = node(of: id)
-        for d in Set(plan.nodes[n].dependents) {
+        for d in plan.nodes[n].dependents {
             if plan.nodes[d].scope == .run && plan.nodes[n].scope == .item { continue } // fan-in leaves the item out
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending || instances[target].state == .ready {
                 let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
@@ -193,7 +204,7 @@ extension RunEngine {
         case .running:
             guard !instances[id].cancelRequested else { return }
             instances[id].cancelRequested = true
-            instances[id].token?.cancel()
+            tokens[id]?.cancel()
             skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
             releaseUpstream(of: id)
         default:
@@ -205,7 +216,7 @@ extension RunEngine {
         lock.lock()
         if !finished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
             instances[id].timedOut = true
-            instances[id].token?.cancel()
+            tokens[id]?.cancel()
         }
         lock.unlock()
     }

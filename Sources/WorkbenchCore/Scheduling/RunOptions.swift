@@ -2,6 +2,8 @@
 public struct RunOptions: Sendable {
     /// Which events the run's event stream carries.
     public enum EventDetail: Sendable {
+        /// Only `runFinished` (for callers who just await the result).
+        case none
         /// Run start, item ends and run end.
         case items
         /// Also every node state change (ready, running, succeeded, …).

@@ -13,20 +13,41 @@ struct RunPlan: Sendable {
         var isFanIn: Bool { if case .reference(_, true) = slot { return true } else { return false } }
     }
 
-    struct Node: Sendable {
+    /// A class, so that reading a node in the scheduler's hot path is one reference, not a copy
+    /// of the whole declaration.
+    final class Node: Sendable {
         let spec: NodeSpec
         let scope: NodeScope
         let queue: Int
         let isIO: Bool
-        var inputs: [Edge]
-        /// Downstream node indices (each once per edge).
-        var dependents: [Int] = []
-        var depth = 0
+        let inputs: [Edge]
+        /// Downstream node indices, each once.
+        let dependents: [Int]
+        /// Edges leaving this node (a dependent reading it twice counts twice): an instance's
+        /// initial count of waiters.
+        let outEdges: Int
+        let depth: Int
         /// The highest QoS rank among this node and everything downstream of it (priority inheritance).
-        var qos = 0
+        let qos: Int
         /// No node reads its output: its result is the point, so nobody-needs-it cancellation never applies.
-        var isSink: Bool { dependents.isEmpty }
-        var fromCount: Int { spec.from.count }
+        let isSink: Bool
+        let fromCount: Int
+        let timeout: Double?
+
+        init(spec: NodeSpec, queue: Int, inputs: [Edge], dependents: [Int], outEdges: Int, depth: Int, qos: Int) {
+            self.outEdges = outEdges
+            self.spec = spec
+            self.scope = spec.scope
+            self.queue = queue
+            self.isIO = spec.op.execution == .io
+            self.inputs = inputs
+            self.dependents = dependents
+            self.depth = depth
+            self.qos = qos
+            self.isSink = dependents.isEmpty
+            self.fromCount = spec.from.count
+            self.timeout = spec.timeout
+        }
     }
 
     let nodes: [Node]
@@ -45,25 +66,31 @@ struct RunPlan: Sendable {
             }
         }
         let index = Dictionary(uniqueKeysWithValues: preset.nodes.enumerated().map { ($1.id, $0) })
-        var nodes: [Node] = preset.nodes.map { spec in
-            let queue = preset.queues.firstIndex { $0.name == spec.queue } ?? 0
-            let edges = spec.inputs.compactMap { input -> Edge? in
-                guard let u = index[input.node] else { return nil }
-                return Edge(node: u, slot: input.slot, fromRunScope: false)
-            }
-            return Node(spec: spec, scope: spec.scope, queue: queue, isIO: spec.op.execution == .io, inputs: edges)
+        let specs = preset.nodes
+        let queueOf = specs.map { spec in preset.queues.firstIndex { $0.name == spec.queue } ?? 0 }
+        var edges: [[Edge]] = specs.map { spec in
+            spec.inputs.compactMap { input in index[input.node].map { Edge(node: $0, slot: input.slot, fromRunScope: false) } }
         }
+        var dependents = [[Int]](repeating: [], count: specs.count)
+        var outEdges = [Int](repeating: 0, count: specs.count)
+        var depth = [Int](repeating: 0, count: specs.count)
         // Nodes arrive upstream first, so one forward pass sets depth and one backward pass QoS.
-        for n in nodes.indices {
-            for e in nodes[n].inputs.indices {
-                let u = nodes[n].inputs[e].node
-                nodes[n].inputs[e].fromRunScope = nodes[u].scope == .run && nodes[n].scope == .item
-                nodes[u].dependents.append(n)
-                nodes[n].depth = max(nodes[n].depth, nodes[u].depth + 1)
+        for n in specs.indices {
+            for e in edges[n].indices {
+                let u = edges[n][e].node
+                edges[n][e].fromRunScope = specs[u].scope == .run && specs[n].scope == .item
+                if !dependents[u].contains(n) { dependents[u].append(n) }
+                outEdges[u] += 1
+                depth[n] = max(depth[n], depth[u] + 1)
             }
         }
-        for n in nodes.indices.reversed() {
-            nodes[n].qos = max(preset.queues[nodes[n].queue].qos.rank, nodes[n].dependents.map { nodes[$0].qos }.max() ?? 0)
+        var qos = [Int](repeating: 0, count: specs.count)
+        for n in specs.indices.reversed() {
+            qos[n] = max(preset.queues[queueOf[n]].qos.rank, dependents[n].map { qos[$0] }.max() ?? 0)
+        }
+        let nodes = specs.indices.map { n in
+            Node(spec: specs[n], queue: queueOf[n], inputs: edges[n], dependents: dependents[n], outEdges: outEdges[n],
+                 depth: depth[n], qos: qos[n])
         }
         self.nodes = nodes
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }

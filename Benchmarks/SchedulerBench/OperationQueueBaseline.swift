@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs a workload on Foundation's OperationQueue: one queue per stage, `addDependency` for edges.
+enum OperationQueueBaseline {
+    static func measure(_ workload: Workload) -> Measurement {
+        let body = Body(nanoseconds: workload.bodyNanoseconds)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cpu0 = cpuSeconds(), t0 = nanos()
+        var queues: [OperationQueue] = []
+        func queue(_ limit: Int) -> OperationQueue {
+            let q = OperationQueue()
+            q.maxConcurrentOperationCount = limit
+            queues.append(q)
+            return q
+        }
+        switch workload {
+        case .w1:
+            let q = queue(cores)
+            q.addOperations((0..<workload.tasks).map { _ in BlockOperation { body.run(lastStage: false) } }, waitUntilFinished: true)
+        case .w2, .w4:
+            let stages = Workload.chainLimits.map(queue)
+            if workload == .w4 {
+                body.cancel.withLock { $0 = { [stages] in for q in stages { q.cancelAllOperations() } } }
+            }
+            var perStage = [[Operation]](repeating: [], count: 5)
+            for _ in 0..<Workload.chains {
+                var previous: Operation?
+                for s in 0..<5 {
+                    let op = BlockOperation { body.run(lastStage: s == 4) }
+                    if let previous { op.addDependency(previous) }
+                    perStage[s].append(op)
+                    previous = op
+                }
+            }
+            for (s, ops) in perStage.enumerated() { stages[s].addOperations(ops, waitUntilFinished: false) }
+            for q in stages { q.waitUntilAllOperationsAreFinished() }
+        case .w3:
+            let q = queue(cores)
+            let root = BlockOperation { body.run(lastStage: false) }
+            let sink = BlockOperation { body.run(lastStage: false) }
+            var children: [Operation] = []
+            for _ in 0..<10_000 {
+                let child = BlockOperation { body.run(lastStage: false) }
+                child.addDependency(root)
+                sink.addDependency(child)
+                children.append(child)
+            }
+            q.addOperations([root] + children + [sink], waitUntilFinished: true)
+        }
+        let t1 = nanos()
+        var m = Measurement()
+        m.wall = Double(t1 - t0) / 1e9
+        m.cpu = cpuSeconds() - cpu0
+        m.bodies = body.bodies.load(ordering: .relaxed)
+        m.bodySeconds = Double(body.spent.load(ordering: .relaxed)) / 1e9
+        m.peakRSSKiB = peakRSSKiB()
+        if workload == .w4 {
+            m.toTenPercent = Double(body.tenPercentAt.load(ordering: .relaxed) - t0) / 1e9
+            m.cancelToDrained = Double(t1 - body.cancelAt.load(ordering: .relaxed)) / 1e9
+            m.startedAfterCancel = body.startedAfterCancel.load(ordering: .relaxed)
+        }
+        withExtendedLifetime(queues) {}
+        return m
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import WorkbenchCore
+
+/// Runs a workload as a preset on the workbench scheduler.
+enum OurScheduler {
+    private struct SpinStage: Stage {
+        let body: Body
+        let last: Bool
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            body.run(lastStage: last)
+            return .file(relativePath: "", byteCount: 0)
+        }
+    }
+
+    private static func registry(_ body: Body) -> OpRegistry {
+        let parameters = [
+            ParameterSpec("after", .reference(.file), "Runs after this node."),
+            ParameterSpec("all", .fanIn(.file), "Runs after every item's node."),
+            ParameterSpec("last", .bool, default: .bool(false), "The last stage of a chain."),
+            ParameterSpec("value", .string, "Lets the root run with run scope."),
+        ]
+        var registry = OpRegistry()
+        registry.register(OpDefinition(OpSpec(name: "spin", summary: "", input: nil, output: .file, defaultQueue: "cpu",
+                                              execution: .cpu, parameters: parameters, sourceParameter: "value")) { p in
+            SpinStage(body: body, last: p.bool("last") ?? false)
+        })
+        registry.register(OpDefinition(OpSpec(name: "spin.next", summary: "", input: .file, output: .file, defaultQueue: "cpu",
+                                              execution: .cpu, parameters: parameters)) { p in
+            SpinStage(body: body, last: p.bool("last") ?? false)
+        })
+        return registry
+    }
+
+    private static func preset(_ workload: Workload) -> (json: String, items: Int) {
+        switch workload {
+        case .w1:
+            return (#"{"version": 1, "graph": [{"op": "spin"}]}"#, 100_000)
+        case .w2, .w4:
+            let queues = Workload.chainLimits.enumerated().map { #""s\#($0)": {"concurrency": \#($1)}"# }.joined(separator: ", ")
+            let nodes = (0..<5).map { i in
+                #"{"id": "n\#(i)", "op": "\#(i == 0 ? "spin" : "spin.next")", "queue": "s\#(i)", "last": \#(i == 4)}"#
+            }
+            return (#"{"version": 1, "queues": {\#(queues)}, "graph": [\#(nodes.joined(separator: ", "))]}"#, Workload.chains)
+        case .w3:
+            return (#"""
+                {"version": 1, "graph": [
+                  {"id": "root", "op": "spin", "scope": "run", "value": "x"},
+                  {"id": "child", "op": "spin", "after": "@root"},
+                  {"id": "sink", "op": "spin", "scope": "run", "all": "@child[*]"}]}
+                """#, 10_000)
+        }
+    }
+
+    static func measure(_ workload: Workload) throws -> Measurement {
+        let body = Body(nanoseconds: workload.bodyNanoseconds)
+        let (json, count) = preset(workload)
+        let loaded = try PresetLoader(registry: registry(body)).load(json: Array(json.utf8), file: workload.rawValue,
+                                                                     baseDirectory: "/tmp")
+        let output = try OutputRoot(NSTemporaryDirectory() + "/scheduler-bench")
+        let items = ItemSource.generated(count: count) { Item(index: $0, name: "i", source: "s") }
+        let cpu0 = cpuSeconds(), t0 = nanos()
+        let workers = ProcessInfo.processInfo.environment["BENCH_WORKERS"].flatMap(Int.init)
+        let run = PresetRun.start(loaded, items: items, output: output, options: RunOptions(workers: workers, eventDetail: .none))
+        if workload == .w4 { body.cancel.withLock { $0 = { run.cancel() } } }
+        _ = run.waitUntilFinished()
+        let t1 = nanos()
+        var m = Measurement()
+        m.wall = Double(t1 - t0) / 1e9
+        m.cpu = cpuSeconds() - cpu0
+        m.bodies = body.bodies.load(ordering: .relaxed)
+        m.bodySeconds = Double(body.spent.load(ordering: .relaxed)) / 1e9
+        m.peakRSSKiB = peakRSSKiB()
+        if workload == .w4 {
+            m.toTenPercent = Double(body.tenPercentAt.load(ordering: .relaxed) - t0) / 1e9
+            m.cancelToDrained = Double(t1 - body.cancelAt.load(ordering: .relaxed)) / 1e9
+            m.startedAfterCancel = body.startedAfterCancel.load(ordering: .relaxed)
+        }
+        return m
+    }
+}

@@ -6,25 +6,26 @@ enum OurScheduler {
     private struct SpinStage: Stage {
         let body: Body
         let last: Bool
+        static let nothing = Payload.bytes(Bytes(Data(), origin: ""))
         func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
             body.run(lastStage: last)
-            return .file(relativePath: "", byteCount: 0)
+            return Self.nothing
         }
     }
 
     private static func registry(_ body: Body) -> OpRegistry {
         let parameters = [
-            ParameterSpec("after", .reference(.file), "Runs after this node."),
-            ParameterSpec("all", .fanIn(.file), "Runs after every item's node."),
+            ParameterSpec("after", .reference(.bytes), "Runs after this node."),
+            ParameterSpec("all", .fanIn(.bytes), "Runs after every item's node."),
             ParameterSpec("last", .bool, default: .bool(false), "The last stage of a chain."),
             ParameterSpec("value", .string, "Lets the root run with run scope."),
         ]
         var registry = OpRegistry()
-        registry.register(OpDefinition(OpSpec(name: "spin", summary: "", input: nil, output: .file, defaultQueue: "cpu",
+        registry.register(OpDefinition(OpSpec(name: "spin", summary: "", input: nil, output: .bytes, defaultQueue: "cpu",
                                               execution: .cpu, parameters: parameters, sourceParameter: "value")) { p in
             SpinStage(body: body, last: p.bool("last") ?? false)
         })
-        registry.register(OpDefinition(OpSpec(name: "spin.next", summary: "", input: .file, output: .file, defaultQueue: "cpu",
+        registry.register(OpDefinition(OpSpec(name: "spin.next", summary: "", input: .bytes, output: .bytes, defaultQueue: "cpu",
                                               execution: .cpu, parameters: parameters)) { p in
             SpinStage(body: body, last: p.bool("last") ?? false)
         })

@@ -55,27 +55,45 @@ public struct StageInputs: Sendable {
 
 /// What a stage body may know about the work it is doing.
 public struct StageContext: Sendable {
+    /// What every node of a run shares; one reference, so making a context per body stays cheap.
+    final class Shared: Sendable {
+        let output: OutputRoot
+        let logger: Logger
+        let baseDirectory: String
+
+        init(output: OutputRoot, logger: Logger, baseDirectory: String) {
+            self.output = output
+            self.logger = logger
+            self.baseDirectory = baseDirectory
+        }
+    }
+
     /// The item; for run-scope nodes a stand-in named "run" with an empty source.
     public let item: Item
     public let nodeID: String
     /// Raised when this node is cancelled, times out, or the run stops.
     public let cancellation: CancellationToken
-    public let output: OutputRoot
-    public let logger: Logger
-    /// The preset's folder, against which relative paths in parameters resolve.
-    public let baseDirectory: String
     /// 1 for the first attempt, more when the node is retried.
     public let attempt: Int
+    let shared: Shared
+
+    public var output: OutputRoot { shared.output }
+    public var logger: Logger { shared.logger }
+    /// The preset's folder, against which relative paths in parameters resolve.
+    public var baseDirectory: String { shared.baseDirectory }
 
     public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger,
                 baseDirectory: String = ".", attempt: Int = 1) {
+        self.init(item: item, nodeID: nodeID, cancellation: cancellation, attempt: attempt,
+                  shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory))
+    }
+
+    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, shared: Shared) {
         self.item = item
         self.nodeID = nodeID
         self.cancellation = cancellation
-        self.output = output
-        self.logger = logger
-        self.baseDirectory = baseDirectory
         self.attempt = attempt
+        self.shared = shared
     }
 
     /// `path` made absolute against the preset's folder (URLs and absolute paths unchanged).

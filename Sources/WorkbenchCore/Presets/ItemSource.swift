@@ -2,17 +2,36 @@ import Foundation
 
 /// Where a run's items come from, read lazily so a long list never sits in memory whole.
 public struct ItemSource: Sendable {
+    /// Hands out items one by one; one closure call per item, lighter than `AnyIterator`'s layers.
+    final class Cursor {
+        let next: () -> Item?
+        init(_ next: @escaping () -> Item?) { self.next = next }
+    }
+
     /// The number of items, when known in advance.
     public let count: Int?
-    private let make: @Sendable () -> AnyIterator<Item>
+    private let make: @Sendable () -> Cursor
 
-    public init(count: Int?, _ make: @escaping @Sendable () -> AnyIterator<Item>) {
+    init(count: Int?, cursor make: @escaping @Sendable () -> Cursor) {
         self.count = count
         self.make = make
     }
 
-    /// A fresh iterator over the items; the scheduler calls it once per run.
-    public func makeIterator() -> AnyIterator<Item> { make() }
+    /// Items from any iterator the closure makes (called once per run).
+    public init(count: Int?, _ make: @escaping @Sendable () -> AnyIterator<Item>) {
+        self.init(count: count) {
+            let iterator = make()
+            return Cursor { iterator.next() }
+        }
+    }
+
+    func makeCursor() -> Cursor { make() }
+
+    /// A fresh iterator over the items.
+    public func makeIterator() -> AnyIterator<Item> {
+        let cursor = make()
+        return AnyIterator { cursor.next() }
+    }
 
     /// Items held in memory.
     public static func list(_ items: [Item]) -> ItemSource {
@@ -21,14 +40,14 @@ public struct ItemSource: Sendable {
 
     /// `count` items made on demand by `item(index)`.
     public static func generated(count: Int, _ item: @escaping @Sendable (Int) -> Item) -> ItemSource {
-        ItemSource(count: count) {
+        ItemSource(count: count, cursor: {
             var next = 0
-            return AnyIterator {
+            return Cursor {
                 guard next < count else { return nil }
                 defer { next += 1 }
                 return item(next)
             }
-        }
+        })
     }
 
     /// One item per line of a text file, read as the run needs them (blank lines and `#` comments

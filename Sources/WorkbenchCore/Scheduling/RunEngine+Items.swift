@@ -37,7 +37,9 @@ extension RunEngine {
         slots[s] = Slot(item: item, itemIndex: item.index, unfinished: plan.itemNodes.count)
         liveItems += 1
         itemsStarted += 1
-        var ready: [Int] = []
+        var ready = readyScratch
+        ready.removeAll(keepingCapacity: true)
+        defer { readyScratch = ready }
         var blocked: [(Int, String)] = []
         for n in plan.itemNodes {
             let id = s * nodeCount + n

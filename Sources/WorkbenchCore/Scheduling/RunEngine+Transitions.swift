@@ -17,8 +17,7 @@ extension RunEngine {
     /// (Re)files a ready instance in its queue's heap under its current priority.
     func push(_ id: Int) {
         let node = plan.nodes[node(of: id)]
-        sequence += 1
-        let key = ReadyKey(qos: instances[id].qos, item: itemIndex(of: id), depth: node.depth, sequence: sequence,
+        let key = ReadyKey(qos: instances[id].qos, item: itemIndex(of: id), depth: node.depth,
                            instance: id, version: instances[id].version)
         if node.isIO {
             queues[node.queue].ioReady.push(key)
@@ -30,7 +29,7 @@ extension RunEngine {
     }
 
     /// A body returned (or was abandoned after a stop).
-    func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
+    func endBody(_ job: borrowing Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
         let n = node(of: id)
         let node = plan.nodes[n]

@@ -62,14 +62,17 @@ final class RunEngine: @unchecked Sendable {
         var averageBody = 1e-3
     }
 
-    /// A body about to run, with everything it needs outside the lock.
+    /// A body about to run: what was taken under the lock. The stage's inputs and context are
+    /// built from it outside the lock (see `execute`).
     struct Job: @unchecked Sendable {
         // Safe: built under the lock and then handed to exactly one thread.
         let instance: Int
+        let node: Int
         let stamp: Int
-        let stage: any Stage
-        let inputs: StageInputs
-        let context: StageContext
+        let attempt: Int
+        let item: Item
+        let held: Payloads
+        let token: CancellationToken
     }
 
     let plan: RunPlan
@@ -90,6 +93,7 @@ final class RunEngine: @unchecked Sendable {
     let fanInTargets: [[(node: Int, edge: Int)]]
     /// Whether node state changes are reported (read on every transition).
     let nodeEvents: Bool
+    let shared: StageContext.Shared
     let itemEvents: Bool
     let agingInterval: Double
 
@@ -101,7 +105,10 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var spareTokens: [CancellationToken] = []
     @exclusivity(unchecked) var slots: [Slot]
     @exclusivity(unchecked) var freeSlots: [Int]
-    @exclusivity(unchecked) var iterator: AnyIterator<Item>
+    @exclusivity(unchecked) var iterator: ItemSource.Cursor
+    /// Reused by `instantiate` so setting up an item allocates nothing.
+    @exclusivity(unchecked) var readyScratch: [Int] = []
+    @exclusivity(unchecked) var batchScratch: [Int] = []
     @exclusivity(unchecked) var exhausted = false
     @exclusivity(unchecked) var filling = false
     @exclusivity(unchecked) var liveItems = 0
@@ -149,11 +156,12 @@ final class RunEngine: @unchecked Sendable {
         payloads = Array(repeating: Payloads(), count: (window + 1) * plan.nodes.count)
         tokens = Array(repeating: nil, count: (window + 1) * plan.nodes.count)
         nodeEvents = options.eventDetail == .nodes && events != nil
+        shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory)
         itemEvents = options.eventDetail != .none && events != nil
         agingInterval = options.agingInterval
         slots = Array(repeating: Slot(), count: window)
         freeSlots = Array((0..<window).reversed())
-        iterator = items.makeIterator()
+        iterator = items.makeCursor()
         queues = Array(repeating: QueueRuntime(), count: plan.queues.count)
         runOutputs = Array(repeating: nil, count: plan.nodes.count)
         runSuspended = options.startSuspended
@@ -209,20 +217,22 @@ final class RunEngine: @unchecked Sendable {
     /// tiny bodies share the lock's cost and long ones still go one at a time.
     private func workerLoop() {
         var results: [Result<Payload, any Error>] = []
+        var jobs: [Job] = []
         lock.lock()
         while !finished {
             if let (q, ids) = pickCPU() {
                 queues[q].running += 1
-                let jobs = ids.map { beginBody($0, takesPermit: false) }
+                jobs.removeAll(keepingCapacity: true)
+                for id in ids { jobs.append(beginBody(id, takesPermit: false)) }
                 lock.unlock()
                 let started = Self.monotonicNanos()
                 results.removeAll(keepingCapacity: true)
-                for job in jobs { results.append(execute(job)) }
+                for index in jobs.indices { results.append(execute(jobs[index])) }
                 let perBody = Double(Self.monotonicNanos() - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
                 queues[q].running -= 1
                 queues[q].averageBody = queues[q].averageBody * 0.75 + perBody * 0.25
-                for (job, result) in zip(jobs, results) { endBody(job, result, releasesPermit: false) }
+                for index in jobs.indices { endBody(jobs[index], results[index], releasesPermit: false) }
                 if !pendingIO.isEmpty || summary != nil {
                     unlockAndFlush()
                     lock.lock()
@@ -236,11 +246,16 @@ final class RunEngine: @unchecked Sendable {
         lock.unlock()
     }
 
-    func execute(_ job: Job) -> Result<Payload, any Error> {
+    func execute(_ job: borrowing Job) -> Result<Payload, any Error> {
         // Cancelled between being picked and getting here: the body never starts.
-        if job.context.cancellation.isCancelled { return .failure(WorkbenchError.cancelled) }
+        if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
+        let node = plan.nodes[job.node]
+        let inputs = StageInputs(from: job.held.from.isEmpty ? [] : job.held.from.compactMap { $0 },
+                                 references: job.held.references)
+        let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
+                                   shared: shared)
         do {
-            return .success(try job.stage.run(job.inputs, context: job.context))
+            return .success(try node.stage.run(inputs, context: context))
         } catch {
             return .failure(error)
         }
@@ -287,8 +302,10 @@ final class RunEngine: @unchecked Sendable {
             best = (q, qos, head.depth, head.item)
         }
         guard let q = best?.queue else { return nil }
-        let size = max(1, min(16, Int(Self.batchTarget / max(queues[q].averageBody, 1e-9))))
-        var batch: [Int] = []
+        let size = max(1, min(Self.maxBatch, Int(Self.batchTarget / max(queues[q].averageBody, 1e-9))))
+        var batch = batchScratch
+        batch.removeAll(keepingCapacity: true)
+        defer { batchScratch = batch }
         var batchQoS: Int?
         // A batch keeps to one QoS class, so it never carries lower work ahead of another queue's.
         while batch.count < size, let head = peekCurrent(&queues[q].cpuReady), head.qos == (batchQoS ?? head.qos) {
@@ -303,6 +320,7 @@ final class RunEngine: @unchecked Sendable {
 
     /// About how long one batch of bodies may take (seconds).
     static let batchTarget = 20e-6
+    static let maxBatch = 16
 
     /// Drops stale entries (re-bucketed or no longer ready) and returns the current head.
     func peekCurrent(_ heap: inout PriorityHeap<ReadyKey>) -> ReadyKey? {
@@ -345,15 +363,17 @@ final class RunEngine: @unchecked Sendable {
                 self?.timeoutFired(id, stamp: stamp)
             }
         }
-        let held = payloads[id]
-        let inputs = StageInputs(from: held.from.isEmpty ? [] : held.from.compactMap { $0 }, references: held.references)
-        let context = StageContext(item: item(of: id), nodeID: node.spec.id, cancellation: token, output: output,
-                                   logger: logger, baseDirectory: baseDirectory, attempt: instances[id].attempt)
-        return Job(instance: id, stamp: stamps, stage: node.spec.stage, inputs: inputs, context: context)
+        return Job(instance: id, node: n, stamp: stamps, attempt: instances[id].attempt, item: item(of: id),
+                   held: payloads[id], token: token)
     }
 
-    func emitNode(_ id: Int, _ state: NodeState, message: String? = nil) {
-        guard nodeEvents, let events else { return }
+    @inline(__always)
+    func emitNode(_ id: Int, _ state: NodeState, message: @autoclosure () -> String? = nil) {
+        if nodeEvents { reportNode(id, state, message: message()) }
+    }
+
+    private func reportNode(_ id: Int, _ state: NodeState, message: String?) {
+        guard let events else { return }
         let node = plan.nodes[node(of: id)]
         events.yield(.node(NodeEvent(item: item(of: id), node: node.spec.id, queue: node.spec.queue, state: state,
                                      time: now, attempt: max(1, instances[id].attempt), message: message)))

@@ -33,6 +33,9 @@ struct RunPlan: Sendable {
         let isSink: Bool
         let fromCount: Int
         let timeout: Double?
+        /// Copied out of `spec` so the hot path reads them without copying the declaration.
+        let id: String
+        let stage: any Stage
 
         init(spec: NodeSpec, queue: Int, inputs: [Edge], dependents: [Int], outEdges: Int, depth: Int, qos: Int) {
             self.outEdges = outEdges
@@ -47,6 +50,8 @@ struct RunPlan: Sendable {
             self.isSink = dependents.isEmpty
             self.fromCount = spec.from.count
             self.timeout = spec.timeout
+            self.id = spec.id
+            self.stage = spec.stage
         }
     }
 

@@ -34,23 +34,23 @@ extension VipsImage {
 
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        vips_error_clear()
-        let status: Int32
-        switch options.format {
-        case .jpeg:
-            status = cvips_jpegsave_buffer(image, &buffer, &length, Int32(options.quality), options.strip ? 1 : 0)
-        case .png:
-            status = cvips_pngsave_buffer(image, &buffer, &length, Int32(options.compression), options.strip ? 1 : 0)
-        case .webp:
-            status = cvips_webpsave_buffer(image, &buffer, &length, Int32(options.quality),
-                                           options.lossless ? 1 : 0, options.strip ? 1 : 0)
-        }
+        let (status, message) = VipsErrorLog.call({ () -> Int32 in
+            switch options.format {
+            case .jpeg:
+                return cvips_jpegsave_buffer(image, &buffer, &length, Int32(options.quality), options.strip ? 1 : 0)
+            case .png:
+                return cvips_pngsave_buffer(image, &buffer, &length, Int32(options.compression), options.strip ? 1 : 0)
+            case .webp:
+                return cvips_webpsave_buffer(image, &buffer, &length, Int32(options.quality),
+                                             options.lossless ? 1 : 0, options.strip ? 1 : 0)
+            }
+        }, failed: { $0 != 0 })
         if token.isCancelled {
             g_free(buffer)
             throw .cancelled
         }
         guard status == 0, let buffer else {
-            throw .encodeFailed(format: options.format.displayName, message: Self.takeErrorMessage())
+            throw .encodeFailed(format: options.format.displayName, message: message ?? "libvips gave no message")
         }
         // Data takes ownership of libvips' buffer and frees it with g_free.
         return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })

@@ -30,11 +30,11 @@ extension VipsImage {
     /// Multiplies every pixel's first three bands by `matrix`; the result is float.
     func recomb(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
         let coefficients = matrix.flattened
-        vips_error_clear()
-        guard let matrixImage = coefficients.withUnsafeBufferPointer({
-            vips_image_new_matrix_from_array(3, 3, $0.baseAddress, Int32($0.count))
-        }) else {
-            throw .operationFailed(operation: "recomb", message: Self.takeErrorMessage())
+        let (made, message) = VipsErrorLog.call({
+            coefficients.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 3, $0.baseAddress, Int32($0.count)) }
+        }, failed: { $0 == nil })
+        guard let matrixImage = made else {
+            throw .operationFailed(operation: "recomb", message: message ?? "libvips gave no message")
         }
         let m = VipsImage(owning: matrixImage)
         return try derive("recomb") { cvips_recomb(pointer, $0, m.pointer) }
@@ -43,9 +43,9 @@ extension VipsImage {
     /// The mean of every pixel of every band. Evaluates the image.
     func average() throws(VipsError) -> Double {
         var value = 0.0
-        vips_error_clear()
-        guard cvips_avg(pointer, &value) == 0 else {
-            throw .operationFailed(operation: "avg", message: Self.takeErrorMessage())
+        let (status, message) = VipsErrorLog.call({ cvips_avg(pointer, &value) }, failed: { $0 != 0 })
+        guard status == 0 else {
+            throw .operationFailed(operation: "avg", message: message ?? "libvips gave no message")
         }
         return value
     }

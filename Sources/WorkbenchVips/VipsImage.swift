@@ -34,13 +34,14 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// Decodes an image from encoded bytes. The format is sniffed from the content.
     static func load(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        vips_error_clear()
-        let image = bytes.data.withUnsafeBytes { buffer in
-            cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
-                                              sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn)
-        }
+        let (image, message) = VipsErrorLog.call({
+            bytes.data.withUnsafeBytes { buffer in
+                cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
+                                                  sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn)
+            }
+        }, failed: { $0 == nil })
         guard let image else {
-            throw .decodeFailed(origin: bytes.origin, message: takeErrorMessage())
+            throw .decodeFailed(origin: bytes.origin, message: message ?? "libvips gave no message")
         }
         return VipsImage(owning: image)
     }
@@ -49,10 +50,9 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     func derive(_ operation: String,
                 _ call: (UnsafeMutablePointer<UnsafeMutablePointer<CVips.VipsImage>?>) -> Int32) throws(VipsError) -> VipsImage {
         var out: UnsafeMutablePointer<CVips.VipsImage>?
-        vips_error_clear()
-        let status = call(&out)
+        let (status, message) = VipsErrorLog.call({ call(&out) }, failed: { $0 != 0 })
         guard status == 0, let out else {
-            throw .operationFailed(operation: operation, message: Self.takeErrorMessage())
+            throw .operationFailed(operation: operation, message: message ?? "libvips gave no message")
         }
         return VipsImage(owning: out)
     }

@@ -34,12 +34,12 @@ enum OperationQueueBaseline {
             }
             for (s, ops) in perStage.enumerated() { stages[s].addOperations(ops, waitUntilFinished: false) }
             for q in stages { q.waitUntilAllOperationsAreFinished() }
-        case .w3:
+        case .w3, .w3x10:
             let q = queue(cores)
             let root = BlockOperation { body.run(lastStage: false) }
             let sink = BlockOperation { body.run(lastStage: false) }
             var children: [Operation] = []
-            for _ in 0..<10_000 {
+            for _ in 0..<workload.children {
                 let child = BlockOperation { body.run(lastStage: false) }
                 child.addDependency(root)
                 sink.addDependency(child)

@@ -42,13 +42,13 @@ enum OurScheduler {
                 #"{"id": "n\#(i)", "op": "\#(i == 0 ? "spin" : "spin.next")", "queue": "s\#(i)", "last": \#(i == 4)}"#
             }
             return (#"{"version": 1, "queues": {\#(queues)}, "graph": [\#(nodes.joined(separator: ", "))]}"#, Workload.chains)
-        case .w3:
+        case .w3, .w3x10:
             return (#"""
                 {"version": 1, "graph": [
                   {"id": "root", "op": "spin", "scope": "run", "value": "x"},
                   {"id": "child", "op": "spin", "after": "@root"},
                   {"id": "sink", "op": "spin", "scope": "run", "all": "@child[*]"}]}
-                """#, 10_000)
+                """#, workload.children)
         }
     }
 

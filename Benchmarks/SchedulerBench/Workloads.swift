@@ -14,12 +14,16 @@ enum Workload: String, CaseIterable {
     case w3 = "W3"
     /// W2 with 50 µs bodies, cancelled once 10% of the chains are complete.
     case w4 = "W4"
+    /// W3 with 100,000 children: with W3, shows the cost is linear in the fan-out.
+    case w3x10 = "W3x10"
+
+    var children: Int { self == .w3x10 ? 100_000 : 10_000 }
 
     var tasks: Int {
         switch self {
         case .w1: return 100_000
         case .w2, .w4: return 100_000
-        case .w3: return 10_002
+        case .w3, .w3x10: return children + 2
         }
     }
 

@@ -20,6 +20,7 @@ if arguments.count >= 4, arguments[1] == "measure", let workload = Workload(rawV
 }
 
 let runs = arguments.dropFirst().first.flatMap(Int.init) ?? 3
+let measurementLimit = 60.0
 let chosen = arguments.dropFirst().compactMap { Workload(rawValue: $0) }
 let workloads = chosen.isEmpty ? Workload.allCases : chosen
 
@@ -31,8 +32,12 @@ func measureInChild(_ workload: Workload, _ impl: String) -> Measurement? {
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch { return nil }
+    // OperationQueue is quadratic in fan-in; give up on a measurement after a minute.
+    let watchdog = DispatchWorkItem { process.terminate() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + measurementLimit, execute: watchdog)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    watchdog.cancel()
     return Measurement(line: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
@@ -58,7 +63,10 @@ for workload in workloads {
     let wall = results.mapValues { median($0.map(\.wall)) }
     let cpu = results.mapValues { median($0.map(\.cpu)) }
     for (impl, name) in [("ours", "workbench"), ("oq", "OperationQueue")] {
-        guard let ms = results[impl], !ms.isEmpty else { continue }
+        guard let ms = results[impl], !ms.isEmpty else {
+            print("| \(workload.rawValue) | \(name) | > \(Int(measurementLimit)) (stopped) | | | | | | |")
+            continue
+        }
         let bodies = Double(max(1, median(ms.map { Double($0.bodies) }).rounded()))
         let overhead = median(ms.map { ($0.cpu - $0.bodySeconds) / Double(max(1, $0.bodies)) * 1e6 })
         let rss = median(ms.map { Double($0.peakRSSKiB) / 1024 })

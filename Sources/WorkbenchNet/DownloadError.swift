@@ -20,7 +20,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .tooLarge(let url, let limit):
             return "\(url) is larger than \(limit) bytes; raise the download node's \"maxBytes\" to allow it."
         case .timedOut(let url, let seconds):
-            return "\(url) did not finish within \(Self.format(seconds)) s; raise the download node's \"timeout\" or check the server."
+            return "\(url) did not answer in time (\(Self.format(seconds)) s); raise the download node's \"timeout\" (or \"connectTimeout\") or check the server."
         case .unsupportedScheme(let url):
             return "\"\(url)\" is not an http or https URL; only those are downloaded (redirects to other schemes are refused)."
         case .transport(let url, let code, let message):

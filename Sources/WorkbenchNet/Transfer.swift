@@ -8,7 +8,8 @@ import WorkbenchCore
 /// the server declares a Content-Length), and cancellation aborts from the progress callback.
 struct Transfer {
     struct Limits: Sendable {
-        var timeout: Double
+        /// Seconds for the whole transfer, or nil for no limit (the node's timeout, if any).
+        var timeout: Double?
         var connectTimeout: Double
         var maxBytes: Int
         var maxRedirects: Int
@@ -51,7 +52,7 @@ struct Transfer {
             _ = ccurl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
             _ = ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
             _ = ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, limits.maxRedirects)
-            _ = ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000))
+            _ = ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int((limits.timeout ?? 0) * 1000))
             _ = ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
             _ = ccurl_setopt_long(handle, CURLOPT_MAXFILESIZE_LARGE, limits.maxBytes)
             _ = ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -78,7 +79,7 @@ struct Transfer {
         case CURLE_WRITE_ERROR where sink.exceeded:
             throw .tooLarge(url: url, limit: limits.maxBytes)
         case CURLE_OPERATION_TIMEDOUT:
-            throw .timedOut(url: url, seconds: limits.timeout)
+            throw .timedOut(url: url, seconds: limits.timeout ?? limits.connectTimeout)
         case CURLE_UNSUPPORTED_PROTOCOL:
             throw .unsupportedScheme(url: url)
         default:

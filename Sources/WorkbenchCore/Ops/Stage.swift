@@ -75,6 +75,8 @@ public struct StageContext: Sendable {
     public let cancellation: CancellationToken
     /// 1 for the first attempt, more when the node is retried.
     public let attempt: Int
+    /// The node's `timeout` in seconds, for engines with deadlines of their own (nil: none).
+    public let timeout: Double?
     let shared: Shared
 
     public var output: OutputRoot { shared.output }
@@ -83,16 +85,17 @@ public struct StageContext: Sendable {
     public var baseDirectory: String { shared.baseDirectory }
 
     public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger,
-                baseDirectory: String = ".", attempt: Int = 1) {
-        self.init(item: item, nodeID: nodeID, cancellation: cancellation, attempt: attempt,
+                baseDirectory: String = ".", attempt: Int = 1, timeout: Double? = nil) {
+        self.init(item: item, nodeID: nodeID, cancellation: cancellation, attempt: attempt, timeout: timeout,
                   shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory))
     }
 
-    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, shared: Shared) {
+    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, timeout: Double?, shared: Shared) {
         self.item = item
         self.nodeID = nodeID
         self.cancellation = cancellation
         self.attempt = attempt
+        self.timeout = timeout
         self.shared = shared
     }
 

@@ -253,7 +253,7 @@ final class RunEngine: @unchecked Sendable {
         let inputs = StageInputs(from: job.held.from.isEmpty ? [] : job.held.from.compactMap { $0 },
                                  references: job.held.references)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
-                                   shared: shared)
+                                   timeout: node.timeout, shared: shared)
         do {
             return .success(try node.stage.run(inputs, context: context))
         } catch {

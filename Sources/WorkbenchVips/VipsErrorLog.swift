@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// libvips keeps one error buffer for the whole process. Clearing it before each call (the usual
 /// pattern) wipes the message of a call failing on another thread at the same moment. Instead,
-/// each call notes where the buffer ends when it starts and, if it fails, takes what was added
+/// each call notes what the buffer holds when it starts and, if it fails, takes what was added
 /// since (which may include another call's message, never lose its own); the buffer is cleared
 /// when no call is in flight.
 enum VipsErrorLog {
@@ -14,9 +14,9 @@ enum VipsErrorLog {
 
     /// Runs a libvips call; `failed` tells from its result whether it failed.
     static func call<T>(_ body: () -> T, failed: (T) -> Bool) -> (T, String?) {
-        let mark = inFlight.withLock { count -> Int in
+        let before = inFlight.withLock { count -> String in
             count += 1
-            return strlen(vips_error_buffer())
+            return String(cString: vips_error_buffer())
         }
         let result = body()
         let message = inFlight.withLock { count -> String? in
@@ -25,8 +25,8 @@ enum VipsErrorLog {
             defer { if count == 0 || strlen(vips_error_buffer()) > 6000 { vips_error_clear() } }
             guard failed(result) else { return nil }
             let text = String(cString: vips_error_buffer())
-            let utf8 = Array(text.utf8)
-            let own = mark <= utf8.count ? String(decoding: utf8[mark...], as: UTF8.self) : text
+            // libvips itself clears the buffer in places (loader sniffing); then all of it is new.
+            let own = text.hasPrefix(before) ? String(text.dropFirst(before.count)) : text
             return tidy(own.isEmpty ? text : own)
         }
         return (result, message)

@@ -124,6 +124,37 @@ import WorkbenchVips
         #expect(try server.requestCounts().values.reduce(0, +) < 12)
     }
 
+    @Test func secondInterruptExitsAtOnceWithoutLeftovers() throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("sigint2")
+        let preset = try writePreset("""
+            {"version": 1, "graph": [{"op": "download", "timeout": 60}, {"op": "write", "path": "{index}.jpg"}]}
+            """, in: folder)
+        let out = folder.appendingPathComponent("out")
+        let process = try CLIProcess(["run", preset, "--out", out.path, server.url("slow/Bridge.jpg?delay=30"),
+                                      server.url("slow/Wine.jpg?delay=30")])
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? server.requestCounts().count) ?? 0 < 2 && ContinuousClock.now < deadline { usleep(20_000) }
+        process.interrupt()
+        usleep(100_000)
+        process.interrupt()
+        let result = process.wait()
+        #expect(result.status == 130)
+        #expect(Fixtures.files(in: out).isEmpty)
+    }
+
+    @Test func failFastStopsAtTheFirstFailure() throws {
+        let server = try TestServer()
+        let out = try Fixtures.temporaryDirectory("failfast")
+        let result = try CLIProcess.run([
+            "run", Fixtures.presets.appendingPathComponent("classic-photos.json").path, "--out", out.path, "--fail-fast",
+            "--jobs", "1", server.url("status/404"), server.url("slow/Bridge.jpg?delay=2"), server.url("slow/Wine.jpg?delay=2"),
+        ])
+        #expect(result.status == 1)
+        #expect(result.lines.last?.hasPrefix("Stopped at the first failure: ") == true, "\(result.stdout)")
+        #expect(Fixtures.files(in: out).isEmpty)
+    }
+
     @Test func pathTraversalIsRefused() throws {
         let folder = try Fixtures.temporaryDirectory("traversal")
         let bad = try writePreset("""

@@ -103,15 +103,15 @@ struct Harness {
     @Test func taskCancellationStopsTheRun() async throws {
         let h = try Harness("""
             {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 20}]}
-            """, items: 1000, options: RunOptions())
+            """, items: 10_000, options: RunOptions())
         let task = Task { await h.run.result }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
         let summary = await task.value
         #expect(summary.ending == .interrupted)
-        // 1000 items of 20 ms on two workers take 10 s; the cancelled run stops far earlier.
-        #expect(h.probe.starts.count < 1000)
-        #expect(summary.succeeded < 1000)
+        // 10,000 items of 20 ms on two workers take 100 s; the cancelled run stops far earlier.
+        #expect(h.probe.starts.filter { $0.node == "x" }.count < 5000)
+        #expect(summary.succeeded < 5000)
     }
 
     @Test func depthFirstProgress() async throws {
@@ -204,5 +204,28 @@ struct Harness {
         #expect(whole.probe.starts.isEmpty)
         whole.run.resume()
         #expect(await whole.finish().0.succeeded == 5)
+    }
+}
+
+@Suite struct RunEventTests {
+    @Test func everyTransitionIsAnEventWithATimestamp() async throws {
+        let h = try Harness("""
+            {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 1}]}
+            """, items: 5)
+        let (summary, events) = await h.finish()
+        guard case .runStarted(let count, let perItem)? = events.first else { Issue.record("no runStarted first"); return }
+        #expect(count == 5 && perItem == 2)
+        guard case .runFinished(let last)? = events.last else { Issue.record("no runFinished last"); return }
+        #expect(last.succeeded == summary.succeeded)
+        let nodes = Harness.nodes(events)
+        for item in 0..<5 {
+            for node in ["test.source", "x"] {
+                let states = nodes.filter { $0.item.index == item && $0.node == node }
+                #expect(states.map(\.state) == [.ready, .running, .succeeded], "\(item)/\(node)")
+                #expect(zip(states, states.dropFirst()).allSatisfy { $0.time <= $1.time })
+            }
+        }
+        #expect(zip(nodes, nodes.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(Harness.items(events).count == 5)
     }
 }

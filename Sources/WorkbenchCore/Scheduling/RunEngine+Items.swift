@@ -10,7 +10,10 @@ extension RunEngine {
         instance.waiters = node.outEdges
         instances[id] = instance
         payloads[id] = Payloads(from: Array(repeating: nil, count: node.fromCount))
-        if node.inputs.contains(where: \.isFanIn) { fanIns[id] = FanIn(open: Array(repeating: 0, count: node.inputs.count)) }
+        if node.inputs.contains(where: \.isFanIn) {
+            fanIns[n] = FanIn(open: Array(repeating: 0, count: node.inputs.count),
+                              collected: Array(repeating: [], count: node.inputs.count))
+        }
     }
 
     /// Instantiates items until the window is full or the input list ends.
@@ -62,7 +65,7 @@ extension RunEngine {
             }
             instances[id] = instance
             payloads[id] = held
-            for target in fanInTargets[n] { fanIns[runInstance(target.node)]?.open[target.edge] += 1 }
+            for target in fanInTargets[n] { fanIns[target.node]?.open[target.edge] += 1 }
             if instance.remaining == 0 { ready.append(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
@@ -87,7 +90,7 @@ extension RunEngine {
     private func inputsExhausted() {
         for n in plan.runNodes {
             let id = runInstance(n)
-            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[id]?.open[e] == 0 {
+            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[n]?.open[e] == 0 {
                 satisfyFanIn(id, edge: e)
             }
         }
@@ -98,20 +101,19 @@ extension RunEngine {
         for target in fanInTargets[u] {
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
-            if let payload, case .reference(let name, true) = plan.nodes[target.node].inputs[target.edge].slot {
-                fanIns[id]?.collected[name, default: []].append((item, payload))
-            }
-            fanIns[id]?.open[target.edge] -= 1
-            if exhausted && fanIns[id]?.open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
+            if let payload { fanIns[target.node]?.collected[target.edge].append((item, payload)) }
+            fanIns[target.node]?.open[target.edge] -= 1
+            if exhausted && fanIns[target.node]?.open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
         }
     }
 
     private func satisfyFanIn(_ id: Int, edge: Int) {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
-        let collected = (fanIns[id]?.collected[name] ?? []).sorted { $0.item < $1.item }
+        let n = node(of: id)
+        let collected = (fanIns[n]?.collected[edge] ?? []).sorted { $0.item < $1.item }
         payloads[id].references[name] = collected.map(\.payload)
-        fanIns[id]?.collected[name] = nil
+        fanIns[n]?.collected[edge] = []
         instances[id].remaining -= 1
         if instances[id].remaining == 0 { makeReady(id) }
     }

@@ -65,17 +65,7 @@ enum OurScheduler {
         if workload == .w4 { body.cancel.withLock { $0 = { run.cancel() } } }
         _ = run.waitUntilFinished()
         let t1 = nanos()
-        var m = Measurement()
-        m.wall = Double(t1 - t0) / 1e9
-        m.cpu = cpuSeconds() - cpu0
-        m.bodies = body.bodies.load(ordering: .relaxed)
-        m.bodySeconds = Double(body.spent.load(ordering: .relaxed)) / 1e9
-        m.peakRSSKiB = peakRSSKiB()
-        if workload == .w4 {
-            m.toTenPercent = Double(body.tenPercentAt.load(ordering: .relaxed) - t0) / 1e9
-            m.cancelToDrained = Double(t1 - body.cancelAt.load(ordering: .relaxed)) / 1e9
-            m.startedAfterCancel = body.startedAfterCancel.load(ordering: .relaxed)
-        }
+        let m = Measurement(workload, body: body, start: t0, end: t1, cpuAtStart: cpu0)
         return m
     }
 }

@@ -50,6 +50,20 @@ struct Measurement {
 
     init() {}
 
+    /// What a finished run of `workload` measured, from the body's counters and the clocks.
+    init(_ workload: Workload, body: Body, start t0: UInt64, end t1: UInt64, cpuAtStart cpu0: Double) {
+        wall = Double(t1 - t0) / 1e9
+        cpu = cpuSeconds() - cpu0
+        bodies = body.bodies.load(ordering: .relaxed)
+        bodySeconds = Double(body.spent.load(ordering: .relaxed)) / 1e9
+        peakRSSKiB = processPeakRSSKiB()
+        if workload == .w4 {
+            toTenPercent = Double(body.tenPercentAt.load(ordering: .relaxed) - t0) / 1e9
+            cancelToDrained = Double(t1 - body.cancelAt.load(ordering: .relaxed)) / 1e9
+            startedAfterCancel = body.startedAfterCancel.load(ordering: .relaxed)
+        }
+    }
+
     init?(line: String) {
         var fields: [String: String] = [:]
         for part in line.split(separator: " ") {
@@ -83,7 +97,7 @@ func cpuSeconds() -> Double {
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-func peakRSSKiB() -> Int {
+func processPeakRSSKiB() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return Int(usage.ru_maxrss)

@@ -61,7 +61,9 @@ enum OurScheduler {
         let items = ItemSource.generated(count: count) { Item(index: $0, name: "i", source: "s") }
         let cpu0 = cpuSeconds(), t0 = nanos()
         let workers = ProcessInfo.processInfo.environment["BENCH_WORKERS"].flatMap(Int.init)
-        let run = PresetRun.start(loaded, items: items, output: output, options: RunOptions(workers: workers, eventDetail: .none))
+        let window = ProcessInfo.processInfo.environment["BENCH_WINDOW"].flatMap(Int.init) ?? 256
+        let run = PresetRun.start(loaded, items: items, output: output,
+                                  options: RunOptions(workers: workers, window: window, eventDetail: .none))
         if workload == .w4 { body.cancel.withLock { $0 = { run.cancel() } } }
         _ = run.waitUntilFinished()
         let t1 = nanos()

@@ -91,7 +91,7 @@ enum TestOps {
             if context.attempt <= failTimes { throw PlannedFailure(isRetryable: retryable) }
             guard case .bytes(let first)? = inputs.first else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes") }
             var data = first.data
-            for other in inputs.references["other"] ?? [] { if case .bytes(let b) = other { data += b.data } }
+            for other in inputs.references("other") { if case .bytes(let b) = other { data += b.data } }
             return .bytes(Bytes(data, origin: first.origin))
         }
     }
@@ -102,7 +102,7 @@ enum TestOps {
         func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
             probe.enter("collect", context)
             defer { probe.leave("collect") }
-            let parts = (inputs.references["all"] ?? []).compactMap { payload -> String? in
+            let parts = inputs.references("all").compactMap { payload -> String? in
                 if case .bytes(let b) = payload { return String(decoding: b.data, as: UTF8.self) } else { return nil }
             }
             return .bytes(Bytes(Data(parts.joined(separator: ",").utf8), origin: "collect"))

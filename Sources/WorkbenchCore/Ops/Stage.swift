@@ -37,20 +37,47 @@ public enum Payload: Sendable {
 }
 
 /// The payloads a node receives: its `from` inputs and its reference parameters.
+///
+/// Stored the way the scheduler holds them (slots in edge order, names shared by every instance
+/// of the node), so handing them to a body copies nothing.
 public struct StageInputs: Sendable {
-    /// Payloads of the `from` list, in order.
-    public var from: [Payload]
-    /// Reference parameters by name: one payload for `"@id"`, every item's (in item order,
-    /// failed items left out) for a fan-in `"@id[*]"`.
-    public var references: [String: [Payload]]
+    let fromSlots: [Payload?]
+    /// Names of the single references (`"@id"`), aligned with `referenceSlots`.
+    let referenceNames: [String]
+    let referenceSlots: [Payload?]
+    /// Fan-ins (`"@id[*]"`) by parameter name.
+    let lists: [String: [Payload]]
 
-    public init(from: [Payload] = [], references: [String: [Payload]] = [:]) {
-        self.from = from
-        self.references = references
+    init(fromSlots: [Payload?], referenceNames: [String], referenceSlots: [Payload?], lists: [String: [Payload]]) {
+        self.fromSlots = fromSlots
+        self.referenceNames = referenceNames
+        self.referenceSlots = referenceSlots
+        self.lists = lists
     }
 
+    /// Inputs for calling a stage directly: `from` payloads, and references by name.
+    public init(from: [Payload] = [], references: [String: [Payload]] = [:]) {
+        self.init(fromSlots: from, referenceNames: [], referenceSlots: [], lists: references)
+    }
+
+    /// Payloads of the `from` list, in order.
+    public var from: [Payload] { fromSlots.compactMap { $0 } }
+
     /// The first `from` payload: the input of a one-input op.
-    public var first: Payload? { from.first }
+    public var first: Payload? { fromSlots.first ?? nil }
+
+    /// The payload of reference parameter `name` (`"@id"`).
+    public func reference(_ name: String) -> Payload? {
+        if let i = referenceNames.firstIndex(of: name) { return referenceSlots[i] }
+        return lists[name]?.first
+    }
+
+    /// Every payload of parameter `name`: all items' outputs (in item order, failed items left
+    /// out) for a fan-in `"@id[*]"`, or the one payload of a reference.
+    public func references(_ name: String) -> [Payload] {
+        if let list = lists[name] { return list }
+        return reference(name).map { [$0] } ?? []
+    }
 }
 
 /// What a stage body may know about the work it is doing.

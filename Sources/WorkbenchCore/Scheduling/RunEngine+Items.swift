@@ -9,7 +9,7 @@ extension RunEngine {
         // Run-scope nodes that items read from are needed as long as items may come.
         instance.waiters = node.outEdges
         instances[id] = instance
-        payloads[id] = Payloads(from: Array(repeating: nil, count: node.fromCount))
+        payloads[id] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
         if node.inputs.contains(where: \.isFanIn) {
             fanIns[n] = FanIn(open: Array(repeating: 0, count: node.inputs.count),
                               collected: Array(repeating: [], count: node.inputs.count))
@@ -51,11 +51,11 @@ extension RunEngine {
             instance.qos = node.qos
             instance.remaining = node.inputs.count
             instance.waiters = node.outEdges
-            var held = Payloads(from: node.fromCount == 0 ? [] : Array(repeating: nil, count: node.fromCount))
+            var held = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
             for edge in node.inputs where edge.fromRunScope {
                 switch instances[runInstance(edge.node)].state {
                 case .succeeded:
-                    if let payload = runOutputs[edge.node] { deliver(payload, to: &held, slot: edge.slot) }
+                    if let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
                     instance.remaining -= 1
                 case .failed, .cancelled, .skipped:
                     blocked.append((id, plan.nodes[edge.node].spec.id))
@@ -78,10 +78,10 @@ extension RunEngine {
         for id in ready where instances[id].state == .pending { makeReady(id) }
     }
 
-    func deliver(_ payload: Payload, to held: inout Payloads, slot: NodeInput.Slot) {
-        switch slot {
+    func deliver(_ payload: Payload, to held: inout Payloads, edge: RunPlan.Edge) {
+        switch edge.slot {
         case .from(let i): held.from[i] = payload
-        case .reference(let name, false): held.references[name] = [payload]
+        case .reference(_, false): held.references[edge.singleIndex] = payload
         case .reference: break
         }
     }
@@ -111,8 +111,12 @@ extension RunEngine {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
         let n = node(of: id)
-        let collected = (fanIns[n]?.collected[edge] ?? []).sorted { $0.item < $1.item }
-        payloads[id].references[name] = collected.map(\.payload)
+        var collected = fanIns[n]?.collected[edge] ?? []
+        // Items mostly end in order; sort only when they did not.
+        if zip(collected, collected.dropFirst()).contains(where: { $0.item > $1.item }) {
+            collected.sort { $0.item < $1.item }
+        }
+        payloads[id].lists[name] = collected.map(\.payload)
         fanIns[n]?.collected[edge] = []
         instances[id].remaining -= 1
         if instances[id].remaining == 0 { makeReady(id) }

@@ -29,7 +29,7 @@ extension RunEngine {
     }
 
     /// A body returned (or was abandoned after a stop).
-    func endBody(_ job: borrowing Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
+    func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
         let n = node(of: id)
         let node = plan.nodes[n]
@@ -86,7 +86,7 @@ extension RunEngine {
             }
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    deliver(payload, to: &payloads[target], slot: edge.slot)
+                    deliver(payload, to: &payloads[target], edge: edge)
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }

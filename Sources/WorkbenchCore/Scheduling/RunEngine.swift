@@ -32,7 +32,15 @@ final class RunEngine: @unchecked Sendable {
     /// The payloads an instance has received so far.
     struct Payloads {
         var from: [Payload?] = []
-        var references: [String: [Payload]] = [:]
+        /// Single references, by the edge's `singleIndex`.
+        var references: [Payload?] = []
+        /// Fan-ins, by parameter name.
+        var lists: [String: [Payload]] = [:]
+
+        init(from: Int = 0, references: Int = 0) {
+            if from > 0 { self.from = Array(repeating: nil, count: from) }
+            if references > 0 { self.references = Array(repeating: nil, count: references) }
+        }
     }
 
     /// A run-scope node's fan-in edges, by input index: items still to contribute, and what they gave.
@@ -64,8 +72,9 @@ final class RunEngine: @unchecked Sendable {
 
     /// A body about to run: what was taken under the lock. The stage's inputs and context are
     /// built from it outside the lock (see `execute`).
-    struct Job: @unchecked Sendable {
-        // Safe: built under the lock and then handed to exactly one thread.
+    /// A class, so a job moves between the lists of a batch as one reference.
+    final class Job: @unchecked Sendable {
+        // Safe: built under the lock, immutable, then handed to exactly one thread.
         let instance: Int
         let node: Int
         let stamp: Int
@@ -73,6 +82,16 @@ final class RunEngine: @unchecked Sendable {
         let item: Item
         let held: Payloads
         let token: CancellationToken
+
+        init(instance: Int, node: Int, stamp: Int, attempt: Int, item: Item, held: Payloads, token: CancellationToken) {
+            self.instance = instance
+            self.node = node
+            self.stamp = stamp
+            self.attempt = attempt
+            self.item = item
+            self.held = held
+            self.token = token
+        }
     }
 
     let plan: RunPlan
@@ -248,12 +267,12 @@ final class RunEngine: @unchecked Sendable {
         lock.unlock()
     }
 
-    func execute(_ job: borrowing Job) -> Result<Payload, any Error> {
+    func execute(_ job: Job) -> Result<Payload, any Error> {
         // Cancelled between being picked and getting here: the body never starts.
         if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
         let node = plan.nodes[job.node]
-        let inputs = StageInputs(from: job.held.from.isEmpty ? [] : job.held.from.compactMap { $0 },
-                                 references: job.held.references)
+        let inputs = StageInputs(fromSlots: job.held.from, referenceNames: node.singleReferenceNames,
+                                 referenceSlots: job.held.references, lists: job.held.lists)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
                                    timeout: node.timeout, shared: shared)
         do {

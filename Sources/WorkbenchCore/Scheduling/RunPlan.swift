@@ -9,6 +9,8 @@ struct RunPlan: Sendable {
         let slot: NodeInput.Slot
         /// An item-scope node reading a run-scope node's output.
         var fromRunScope: Bool
+        /// For a single reference (`"@id"`): its position among the node's single references.
+        var singleIndex = -1
         /// A run-scope node collecting every item's output.
         var isFanIn: Bool { if case .reference(_, true) = slot { return true } else { return false } }
     }
@@ -32,6 +34,8 @@ struct RunPlan: Sendable {
         /// No node reads its output: its result is the point, so nobody-needs-it cancellation never applies.
         let isSink: Bool
         let fromCount: Int
+        /// Names of the single references, in the order of their `singleIndex`.
+        let singleReferenceNames: [String]
         let timeout: Double?
         /// Copied out of `spec` so the hot path reads them without copying the declaration.
         let id: String
@@ -49,6 +53,9 @@ struct RunPlan: Sendable {
             self.qos = qos
             self.isSink = dependents.isEmpty
             self.fromCount = spec.from.count
+            self.singleReferenceNames = inputs.compactMap { edge in
+                if case .reference(let name, false) = edge.slot { return name } else { return nil }
+            }
             self.timeout = spec.timeout
             self.id = spec.id
             self.stage = spec.stage
@@ -74,7 +81,16 @@ struct RunPlan: Sendable {
         let specs = preset.nodes
         let queueOf = specs.map { spec in preset.queues.firstIndex { $0.name == spec.queue } ?? 0 }
         var edges: [[Edge]] = specs.map { spec in
-            spec.inputs.compactMap { input in index[input.node].map { Edge(node: $0, slot: input.slot, fromRunScope: false) } }
+            var singles = 0
+            return spec.inputs.compactMap { input in
+                guard let u = index[input.node] else { return nil }
+                var edge = Edge(node: u, slot: input.slot, fromRunScope: false)
+                if case .reference(_, false) = input.slot {
+                    edge.singleIndex = singles
+                    singles += 1
+                }
+                return edge
+            }
         }
         var dependents = [[Int]](repeating: [], count: specs.count)
         var outEdges = [Int](repeating: 0, count: specs.count)

@@ -35,6 +35,16 @@ final class ConditionLock: @unchecked Sendable {
     /// Releases the lock, sleeps until signalled, and takes the lock again. Call with the lock held.
     func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Like `wait()`, but returns after `nanoseconds` at the latest.
+    func wait(nanoseconds: Int) {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let total = Int(deadline.tv_nsec) + nanoseconds
+        deadline.tv_sec += total / 1_000_000_000
+        deadline.tv_nsec = total % 1_000_000_000
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
     func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
 

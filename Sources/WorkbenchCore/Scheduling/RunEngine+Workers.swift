@@ -13,7 +13,7 @@ extension RunEngine {
         checkDone()
         unlockAndFlush()
         for index in 0..<workerCount {
-            let thread = Thread { [self] in workerLoop() }
+            let thread = Thread { [self] in workerLoop(index: index) }
             thread.name = "workbench.cpu.\(index)"
             thread.start()
         }
@@ -21,11 +21,16 @@ extension RunEngine {
 
     /// A CPU worker: takes a batch of ready nodes from the best queue under one permit, runs them
     /// one after another outside the lock, and ends them all under one lock acquisition. Batches
-    /// are as long as about `batchTarget` seconds of that queue's recent bodies (at most 16), so
-    /// tiny bodies share the lock's cost and long ones still go one at a time.
-    func workerLoop() {
+    /// are as long as about `batchTarget` seconds of that queue's recent bodies (at most
+    /// `maxBatch`), so tiny bodies share the lock's cost and long ones still go one at a time.
+    ///
+    /// When bodies are so short that a worker spends longer waiting for the lock than running
+    /// them, an extra worker only burns CPU: workers other than the first then step aside for
+    /// `standDownNanos` and try again.
+    func workerLoop(index: Int) {
         var results: [Result<Payload, any Error>] = []
         var jobs: [Job] = []
+        var waiting = 0.0, working = 0.0
         lock.lock()
         while !finished {
             if let (q, ids) = pickCPU() {
@@ -36,14 +41,24 @@ extension RunEngine {
                 let started = Self.monotonicNanos()
                 results.removeAll(keepingCapacity: true)
                 for index in jobs.indices { results.append(execute(jobs[index])) }
-                let perBody = Double(Self.monotonicNanos() - started) * 1e-9 / Double(jobs.count)
+                let ended = Self.monotonicNanos()
+                let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
+                if index > 0 {
+                    waiting = waiting * 0.8 + Double(Self.monotonicNanos() - ended) * 0.2
+                    working = working * 0.8 + Double(ended - started) * 0.2
+                }
                 queues[q].running -= 1
                 queues[q].averageBody = queues[q].averageBody * 0.75 + perBody * 0.25
                 for index in jobs.indices { endBody(jobs[index], results[index], releasesPermit: false) }
                 if !pendingIO.isEmpty || summary != nil {
                     unlockAndFlush()
                     lock.lock()
+                }
+                if index > 0 && waiting > working && !finished {
+                    lock.wait(nanoseconds: Self.standDownNanos)
+                    waiting = 0
+                    working = 0
                 }
                 continue
             }
@@ -128,6 +143,8 @@ extension RunEngine {
 
     /// About how long one batch of bodies may take (seconds); measured best between 20 and 50 µs.
     static let batchTarget = 40e-6
+    /// How long a worker that found the lock busier than its work steps aside.
+    static let standDownNanos = 2_000_000
     static let maxBatch = 32
 
     /// Drops stale entries (re-bucketed or no longer ready) and returns the current head.

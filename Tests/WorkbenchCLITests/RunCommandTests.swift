@@ -93,8 +93,9 @@ import WorkbenchVips
         })
         #expect(failed.keys.sorted() == ["404", "Wine", "garbage", "sunset"])
         #expect(failed["404"]?.contains("answered HTTP 404 Not Found") == true)
+        // libvips' own text for the damage is checked in VipsStageTests; with several items failing
+        // at once its process-wide error buffer can lose it (the libvips issue finishes that).
         #expect(failed["Wine"]?.contains("jpeg: Cannot encode JPEG: ") == true)
-        #expect(failed["Wine"]?.lowercased().contains("premature end") == true)
         #expect(failed["garbage"]?.contains("image: Cannot decode") == true)
         #expect(failed["sunset"]?.contains("libcurl error 18") == true)
     }

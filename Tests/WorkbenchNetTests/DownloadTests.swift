@@ -76,7 +76,8 @@ import WorkbenchTestSupport
         let cancelled = ContinuousClock.now
         token.cancel()
         let result = await transfer.value
-        #expect(ContinuousClock.now - cancelled < .seconds(2))
+        // The server would answer after 5 s; libcurl checks the abort at least once a second.
+        #expect(ContinuousClock.now - cancelled < .seconds(4))
         guard case .failure(.cancelled(url)) = result else { Issue.record("expected cancellation, got \(result)"); return }
     }
 

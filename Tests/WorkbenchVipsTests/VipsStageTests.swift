@@ -8,8 +8,9 @@ import WorkbenchTestSupport
 
 private typealias Image = WorkbenchVips.VipsImage
 
-/// Runs the module's stages directly on real images with real libvips.
-@Suite struct VipsStageTests {
+/// Runs the module's stages directly on real images with real libvips. Serialized: libvips keeps
+/// one error buffer per process, and these tests read its messages.
+@Suite(.serialized) struct VipsStageTests {
     private func context(_ token: CancellationToken = CancellationToken()) throws -> StageContext {
         StageContext(item: Item(index: 0, source: "test.jpg"), nodeID: "node", cancellation: token,
                      output: try OutputRoot(try Fixtures.temporaryDirectory("vips").path), logger: Logger(label: "test"))

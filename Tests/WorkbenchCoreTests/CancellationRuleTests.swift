@@ -151,3 +151,18 @@ import Testing
         #expect(!h.probe.started.contains { $0.hasSuffix("/mark") })
     }
 }
+
+@Suite struct RunScopeTests {
+    @Test func aGraphOfRunScopeNodesRunsOnceAndEnds() async throws {
+        let h = try Harness("""
+            {"version": 1, "graph": [
+              {"id": "a", "op": "test.source", "scope": "run", "value": "A"},
+              {"id": "b", "op": "test.work", "scope": "run", "from": "a"},
+              {"id": "save", "op": "write", "scope": "run", "path": "a.txt", "from": "b"}]}
+            """, items: 3)
+        let (summary, _) = await h.finish()
+        #expect(summary.succeeded == 3 && summary.bytesWritten == 1)
+        #expect(h.probe.started == ["-1/a", "-1/b"])
+        #expect(try String(contentsOfFile: h.run.outputPath("a.txt"), encoding: .utf8) == "A")
+    }
+}

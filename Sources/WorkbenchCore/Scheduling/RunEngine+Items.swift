@@ -76,6 +76,8 @@ extension RunEngine {
             settle(id)
         }
         for id in ready where instances[id].state == .pending { makeReady(id) }
+        // A graph of run-scope nodes only: the item has nothing of its own to do.
+        if plan.itemNodes.isEmpty { finishItem(s) }
     }
 
     func deliver(_ payload: Payload, to held: inout Payloads, edge: RunPlan.Edge) {

@@ -73,9 +73,13 @@ extension RunEngine {
 
     private func succeed(_ id: Int, with payload: Payload) {
         let n = node(of: id)
-        if case .file(let path, let count) = payload, let s = slot(of: id) {
-            slots[s].outputs.append(path)
-            slots[s].bytes += count
+        if case .file(let path, let count) = payload {
+            if let s = slot(of: id) {
+                slots[s].outputs.append(path)
+                slots[s].bytes += count
+            } else {
+                counts.bytes += count // a run-scope file (e.g. a contact sheet) belongs to no item
+            }
         }
         payloads[id] = Payloads()
         if plan.nodes[n].scope == .run { runOutputs[n] = payload }

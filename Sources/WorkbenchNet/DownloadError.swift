@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// Why a download failed. Each case names the URL.
 public enum DownloadError: Error, Sendable, CustomStringConvertible {
     /// The server answered with an HTTP error status.
@@ -49,4 +51,18 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
+}
+
+extension DownloadError: RetryableError {
+    /// Network failures, timeouts, HTTP 5xx and 429 may pass on a second try; other answers will not.
+    public var isRetryable: Bool {
+        switch self {
+        case .http(let status, _): return status >= 500 || status == 429
+        case .transport, .timedOut: return true
+        case .tooLarge, .unsupportedScheme, .cancelled: return false
+        }
+    }
+
+    /// The server's Retry-After is not read yet (the downloads issue adds it).
+    public var retryAfter: Double? { nil }
 }

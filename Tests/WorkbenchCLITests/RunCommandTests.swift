@@ -156,6 +156,21 @@ import WorkbenchVips
         #expect(Fixtures.files(in: out).isEmpty)
     }
 
+    @Test func serverErrorsAreRetriedAndClientErrorsAreNot() throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("retry")
+        let preset = try writePreset("""
+            {"version": 1, "graph": [{"op": "download", "retries": 2, "retryDelay": 0.05},
+                                     {"op": "write", "path": "{index}.bin"}]}
+            """, in: folder)
+        let result = try CLIProcess.run(["run", preset, "--out", folder.appendingPathComponent("out").path,
+                                         server.url("status/503"), server.url("status/404")])
+        #expect(result.status == 1)
+        let counts = try server.requestCounts()
+        #expect(counts["/status/503"] == 3)
+        #expect(counts["/status/404"] == 1)
+    }
+
     @Test func pathTraversalIsRefused() throws {
         let folder = try Fixtures.temporaryDirectory("traversal")
         let bad = try writePreset("""

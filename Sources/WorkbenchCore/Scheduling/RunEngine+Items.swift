@@ -46,13 +46,14 @@ extension RunEngine {
         var blocked: [(Int, String)] = []
         for n in plan.itemNodes {
             let id = s * nodeCount + n
-            let node = plan.nodes[n]
+            let node = plan.traits[n]
             var instance = Instance()
             instance.qos = node.qos
-            instance.remaining = node.inputs.count
+            instance.remaining = node.inputCount
             instance.waiters = node.outEdges
-            var held = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
-            for edge in node.inputs where edge.fromRunScope {
+            var held = Payloads(from: node.fromCount, references: node.referenceCount)
+            if node.readsRunScope {
+            for edge in plan.nodes[n].inputs where edge.fromRunScope {
                 switch instances[runInstance(edge.node)].state {
                 case .succeeded:
                     if let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
@@ -62,6 +63,7 @@ extension RunEngine {
                 default:
                     break
                 }
+            }
             }
             instances[id] = instance
             payloads[id] = held

@@ -16,7 +16,7 @@ extension RunEngine {
 
     /// (Re)files a ready instance in its queue's heap under its current priority.
     func push(_ id: Int) {
-        let node = plan.nodes[node(of: id)]
+        let node = plan.traits[node(of: id)]
         let key = ReadyKey(qos: instances[id].qos, item: itemIndex(of: id), depth: node.depth,
                            instance: id, version: instances[id].version)
         if node.isIO {
@@ -32,7 +32,7 @@ extension RunEngine {
     func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
         let n = node(of: id)
-        let node = plan.nodes[n]
+        let node = plan.traits[n]
         if releasesPermit { queues[node.queue].running -= 1 }
         let position = instances[id].runningIndex
         if position >= 0 && position < running.count && running[position] == id {
@@ -61,7 +61,7 @@ extension RunEngine {
         if instances[id].cancelRequested {
             finishNode(id, as: .cancelled)
         } else if instances[id].timedOut {
-            fail(id, with: SchedulerError.timedOut(node: node.spec.id, seconds: node.spec.timeout ?? 0))
+            fail(id, with: SchedulerError.timedOut(node: plan.nodes[n].id, seconds: node.timeout ?? 0))
         } else {
             switch result {
             case .success(let payload): succeed(id, with: payload)
@@ -82,7 +82,8 @@ extension RunEngine {
             }
         }
         payloads[id] = Payloads()
-        if plan.nodes[n].scope == .run { runOutputs[n] = payload }
+        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if plan.traits[n].hasDependents {
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
             if dependent.scope == .run && plan.nodes[n].scope == .item {
@@ -95,6 +96,7 @@ extension RunEngine {
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
             }
+        }
         }
         finishNode(id, as: .succeeded, payload: payload)
     }

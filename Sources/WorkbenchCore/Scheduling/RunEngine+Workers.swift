@@ -170,7 +170,7 @@ extension RunEngine {
 
     func beginBody(_ id: Int, takesPermit: Bool = true) -> Job {
         let n = node(of: id)
-        let node = plan.nodes[n]
+        let node = plan.traits[n]
         if takesPermit { queues[node.queue].running += 1 }
         instances[id].runningIndex = running.count
         running.append(id)

@@ -62,7 +62,24 @@ struct RunPlan: Sendable {
         }
     }
 
+    /// A node's scalars, copied out of `Node` so the hot path reads them without reference counting.
+    struct Traits: Sendable {
+        let queue: Int
+        let isIO: Bool
+        let isRun: Bool
+        let depth: Int
+        let qos: Int
+        let inputCount: Int
+        let outEdges: Int
+        let fromCount: Int
+        let referenceCount: Int
+        let readsRunScope: Bool
+        let hasDependents: Bool
+        let timeout: Double?
+    }
+
     let nodes: [Node]
+    let traits: [Traits]
     let queues: [QueueSpec]
     /// Permits per queue.
     let limits: [Int]
@@ -114,6 +131,12 @@ struct RunPlan: Sendable {
                  depth: depth[n], qos: qos[n])
         }
         self.nodes = nodes
+        traits = nodes.map { node in
+            Traits(queue: node.queue, isIO: node.isIO, isRun: node.scope == .run, depth: node.depth, qos: node.qos,
+                   inputCount: node.inputs.count, outEdges: node.outEdges, fromCount: node.fromCount,
+                   referenceCount: node.singleReferenceNames.count, readsRunScope: node.inputs.contains { $0.fromRunScope },
+                   hasDependents: !node.dependents.isEmpty, timeout: node.timeout)
+        }
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }
         runNodes = nodes.indices.filter { nodes[$0].scope == .run }
     }

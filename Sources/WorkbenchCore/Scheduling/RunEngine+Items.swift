@@ -12,6 +12,7 @@ extension RunEngine {
         payloads[id] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
         if node.inputs.contains(where: \.isFanIn) {
             fanIns[n] = FanIn(open: Array(repeating: 0, count: node.inputs.count),
+                              items: Array(repeating: [], count: node.inputs.count),
                               collected: Array(repeating: [], count: node.inputs.count))
         }
     }
@@ -51,12 +52,12 @@ extension RunEngine {
             instance.qos = node.qos
             instance.remaining = node.inputCount
             instance.waiters = node.outEdges
-            var held = Payloads(from: node.fromCount, references: node.referenceCount)
+            var held = Payloads(from: node.fromCount, references: node.sharesRunReferences ? 0 : node.referenceCount)
             if node.readsRunScope {
             for edge in plan.nodes[n].inputs where edge.fromRunScope {
                 switch instances[runInstance(edge.node)].state {
                 case .succeeded:
-                    if let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
+                    if !node.sharesRunReferences, let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
                     instance.remaining -= 1
                 case .failed, .cancelled, .skipped:
                     blocked.append((id, plan.nodes[edge.node].spec.id))
@@ -67,7 +68,7 @@ extension RunEngine {
             }
             instances[id] = instance
             payloads[id] = held
-            for target in fanInTargets[n] { fanIns[target.node]?.open[target.edge] += 1 }
+            for target in fanInTargets[n] { fanIns[target.node].open[target.edge] += 1 }
             if instance.remaining == 0 { ready.append(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
@@ -94,7 +95,7 @@ extension RunEngine {
     private func inputsExhausted() {
         for n in plan.runNodes {
             let id = runInstance(n)
-            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[n]?.open[e] == 0 {
+            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[n].open[e] == 0 {
                 satisfyFanIn(id, edge: e)
             }
         }
@@ -105,9 +106,12 @@ extension RunEngine {
         for target in fanInTargets[u] {
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
-            if let payload { fanIns[target.node]?.collected[target.edge].append((item, payload)) }
-            fanIns[target.node]?.open[target.edge] -= 1
-            if exhausted && fanIns[target.node]?.open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
+            if let payload {
+                fanIns[target.node].items[target.edge].append(item)
+                fanIns[target.node].collected[target.edge].append(payload)
+            }
+            fanIns[target.node].open[target.edge] -= 1
+            if exhausted && fanIns[target.node].open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
         }
     }
 
@@ -115,13 +119,15 @@ extension RunEngine {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
         let n = node(of: id)
-        var collected = fanIns[n]?.collected[edge] ?? []
+        let items = fanIns[n].items[edge]
+        var collected = fanIns[n].collected[edge]
+        fanIns[n].items[edge] = []
+        fanIns[n].collected[edge] = []
         // Items mostly end in order; sort only when they did not.
-        if zip(collected, collected.dropFirst()).contains(where: { $0.item > $1.item }) {
-            collected.sort { $0.item < $1.item }
+        if items.indices.dropFirst().contains(where: { items[$0 - 1] > items[$0] }) {
+            collected = items.indices.sorted { items[$0] < items[$1] }.map { collected[$0] }
         }
-        payloads[id].lists[name] = collected.map(\.payload)
-        fanIns[n]?.collected[edge] = []
+        payloads[id].lists[name] = collected
         instances[id].remaining -= 1
         if instances[id].remaining == 0 { makeReady(id) }
     }

@@ -90,8 +90,9 @@ extension RunEngine {
                 continue // fan-in: handled by contribute() when the node finishes
             }
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
+                let shared = plan.traits[d].sharesRunReferences
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    deliver(payload, to: &payloads[target], edge: edge)
+                    if !(shared && edge.singleIndex >= 0) { deliver(payload, to: &payloads[target], edge: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }

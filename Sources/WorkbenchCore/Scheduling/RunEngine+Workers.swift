@@ -188,7 +188,18 @@ extension RunEngine {
                 self?.timeoutFired(id, stamp: stamp)
             }
         }
+        var held = payloads[id]
+        if node.sharesRunReferences { held.references = sharedRunReferences(of: n) }
         return Job(instance: id, node: n, stamp: stamps, attempt: instances[id].attempt, item: item(of: id),
-                   held: payloads[id], token: token)
+                   held: held, token: token)
+    }
+
+    /// The run-scope payloads node `n` refers to; they exist once the node is ready.
+    private func sharedRunReferences(of n: Int) -> [Payload?] {
+        if let cached = sharedReferences[n] { return cached }
+        var references = [Payload?](repeating: nil, count: plan.traits[n].referenceCount)
+        for edge in plan.nodes[n].inputs where edge.singleIndex >= 0 { references[edge.singleIndex] = runOutputs[edge.node] }
+        sharedReferences[n] = references
+        return references
     }
 }

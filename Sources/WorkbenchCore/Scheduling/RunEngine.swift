@@ -45,8 +45,10 @@ final class RunEngine: @unchecked Sendable {
 
     /// A run-scope node's fan-in edges, by input index: items still to contribute, and what they gave.
     struct FanIn {
-        var open: [Int]
-        var collected: [[(item: Int, payload: Payload)]]
+        var open: [Int] = []
+        /// Per input: contributing item indices and their payloads, in arrival order.
+        var items: [[Int]] = []
+        var collected: [[Payload]] = []
     }
 
     struct Slot {
@@ -120,12 +122,14 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var payloads: [Payloads]
     @exclusivity(unchecked) var tokens: [CancellationToken?]
     /// By node index (run-scope fan-in nodes only).
-    @exclusivity(unchecked) var fanIns: [FanIn?]
+    @exclusivity(unchecked) var fanIns: [FanIn]
     /// Tokens of bodies that ended without cancellation, for reuse.
     @exclusivity(unchecked) var spareTokens: [CancellationToken] = []
     @exclusivity(unchecked) var slots: [Slot]
     @exclusivity(unchecked) var freeSlots: [Int]
     @exclusivity(unchecked) var iterator: ItemSource.Cursor
+    /// For nodes whose references all come from run scope: those payloads, built once for all items.
+    @exclusivity(unchecked) var sharedReferences: [[Payload?]?]
     /// Reused by `instantiate` so setting up an item allocates nothing.
     @exclusivity(unchecked) var readyScratch: [Int] = []
     @exclusivity(unchecked) var batchScratch: [Int] = []
@@ -175,7 +179,8 @@ final class RunEngine: @unchecked Sendable {
         instances = Array(repeating: Instance(), count: (window + 1) * plan.nodes.count)
         payloads = Array(repeating: Payloads(), count: (window + 1) * plan.nodes.count)
         tokens = Array(repeating: nil, count: (window + 1) * plan.nodes.count)
-        fanIns = Array(repeating: nil, count: plan.nodes.count)
+        fanIns = Array(repeating: FanIn(), count: plan.nodes.count)
+        sharedReferences = Array(repeating: nil, count: plan.nodes.count)
         nodeEvents = options.eventDetail == .nodes && events != nil
         shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory)
         itemEvents = options.eventDetail != .none && events != nil

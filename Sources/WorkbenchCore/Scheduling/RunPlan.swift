@@ -74,6 +74,8 @@ struct RunPlan: Sendable {
         let fromCount: Int
         let referenceCount: Int
         let readsRunScope: Bool
+        /// Every single reference comes from a run-scope node: one shared copy serves all items.
+        let sharesRunReferences: Bool
         let hasDependents: Bool
         let timeout: Double?
     }
@@ -135,6 +137,8 @@ struct RunPlan: Sendable {
             Traits(queue: node.queue, isIO: node.isIO, isRun: node.scope == .run, depth: node.depth, qos: node.qos,
                    inputCount: node.inputs.count, outEdges: node.outEdges, fromCount: node.fromCount,
                    referenceCount: node.singleReferenceNames.count, readsRunScope: node.inputs.contains { $0.fromRunScope },
+                   sharesRunReferences: node.scope == .item && !node.singleReferenceNames.isEmpty
+                       && node.inputs.allSatisfy { $0.singleIndex < 0 || $0.fromRunScope },
                    hasDependents: !node.dependents.isEmpty, timeout: node.timeout)
         }
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }

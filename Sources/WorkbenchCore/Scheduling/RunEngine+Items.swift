@@ -41,7 +41,9 @@ extension RunEngine {
         slots[s] = Slot(item: item, itemIndex: item.index, unfinished: plan.itemNodes.count)
         liveItems += 1
         itemsStarted += 1
+        // Taken out (not copied) so the buffer stays uniquely referenced and is reused.
         var ready = readyScratch
+        readyScratch = []
         ready.removeAll(keepingCapacity: true)
         defer { readyScratch = ready }
         var blocked: [(Int, String)] = []

@@ -71,9 +71,9 @@ extension RunEngine {
         checkDone()
     }
 
-    private func succeed(_ id: Int, with payload: Payload) {
+    private func succeed(_ id: Int, with payload: borrowing Payload) {
         let n = node(of: id)
-        if case .file(let path, let count) = payload {
+        if case .file(let path, let count) = copy payload {
             if let s = slot(of: id) {
                 slots[s].outputs.append(path)
                 slots[s].bytes += count
@@ -82,7 +82,7 @@ extension RunEngine {
             }
         }
         payloads[id] = Payloads()
-        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if plan.traits[n].isRun { runOutputs[n] = copy payload }
         if plan.traits[n].hasDependents {
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
@@ -92,14 +92,18 @@ extension RunEngine {
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 let shared = plan.traits[d].sharesRunReferences
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    if !(shared && edge.singleIndex >= 0) { deliver(payload, to: &payloads[target], edge: edge) }
+                    if !(shared && edge.singleIndex >= 0) { deliver(copy payload, to: &payloads[target], edge: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
             }
         }
         }
-        finishNode(id, as: .succeeded, payload: payload)
+        if fanInTargets[n].isEmpty {
+            finishNode(id, as: .succeeded)
+        } else {
+            finishNode(id, as: .succeeded, payload: copy payload)
+        }
     }
 
     private func fail(_ id: Int, with error: any Error) {

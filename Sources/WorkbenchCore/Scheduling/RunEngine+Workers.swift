@@ -127,6 +127,7 @@ extension RunEngine {
         guard let q = best?.queue else { return nil }
         let size = max(1, min(Self.maxBatch, Int(Self.batchTarget / max(queues[q].averageBody, 1e-9))))
         var batch = batchScratch
+        batchScratch = []
         batch.removeAll(keepingCapacity: true)
         defer { batchScratch = batch }
         var batchQoS: Int?

@@ -9,7 +9,10 @@ public protocol ImageHandle: Sendable {
 }
 
 /// Encoded bytes: a download, a file read, or an encoder's output.
-public struct Bytes: Sendable {
+///
+/// A class: payloads are handed from node to node many times, and a reference is cheaper to
+/// pass along than the `Data` and `String` it holds.
+public final class Bytes: Sendable {
     public let data: Data
     /// Where the bytes came from (URL or path), for messages.
     public let origin: String

@@ -104,13 +104,13 @@ extension RunEngine {
     }
 
     /// An item's contribution to a fan-in ended (with a payload if it succeeded).
-    func contribute(_ payload: Payload?, from u: Int, item: Int) {
+    func contribute(_ payload: borrowing Payload?, from u: Int, item: Int) {
         for target in fanInTargets[u] {
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
-            if let payload {
+            if case .some(let value) = copy payload {
                 fanIns[target.node].items[target.edge].append(item)
-                fanIns[target.node].collected[target.edge].append(payload)
+                fanIns[target.node].collected[target.edge].append(value)
             }
             fanIns[target.node].open[target.edge] -= 1
             if exhausted && fanIns[target.node].open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }

@@ -145,7 +145,7 @@ extension RunEngine {
     }
 
     /// Records a terminal state and settles it at once (for nodes with nothing left downstream).
-    func finishNode(_ id: Int, as state: NodeState, message: String? = nil, payload: Payload? = nil) {
+    func finishNode(_ id: Int, as state: NodeState, message: String? = nil, payload: consuming Payload? = nil) {
         mark(id, state, message: message)
         settle(id, payload: payload)
     }
@@ -158,7 +158,7 @@ extension RunEngine {
 
     /// Feeds fan-ins and counts the node off its item, finishing the item after its last node.
     /// Called last, because finishing an item frees its slot for the next item.
-    func settle(_ id: Int, payload: Payload? = nil) {
+    func settle(_ id: Int, payload: consuming Payload? = nil) {
         let n = node(of: id)
         guard let s = slot(of: id) else { return }
         let state = instances[id].state

@@ -8,7 +8,7 @@ extension RunEngine {
         // never pass for the current one.
         sequence += 1
         instances[id].version = sequence
-        instances[id].readySince = agingInterval > 0 ? now : 0
+        instances[id].readySince = recentNow
         instances[id].waitingForRetry = false
         emitNode(id, .ready)
         push(id)
@@ -233,6 +233,7 @@ extension RunEngine {
 
     func retryFired(_ id: Int, stamp: Int) {
         lock.lock()
+        recentNow = now
         if !finished, !stopping, instances[id].waitingForRetry, instances[id].stamp == stamp {
             makeReady(id)
         }

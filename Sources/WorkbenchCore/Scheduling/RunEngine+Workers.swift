@@ -44,6 +44,7 @@ extension RunEngine {
                 let ended = Self.monotonicNanos()
                 let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
+                if agingInterval > 0 { recentNow = now }
                 if index > 0 {
                     waiting = waiting * 0.8 + Double(Self.monotonicNanos() - ended) * 0.2
                     working = working * 0.8 + Double(ended - started) * 0.2
@@ -98,6 +99,7 @@ extension RunEngine {
             IOThreads.shared.run(limit: ioPermits) { [self] in
                 let result = execute(job)
                 lock.lock()
+                recentNow = now
                 endBody(job, result)
                 unlockAndFlush()
             }
@@ -115,6 +117,7 @@ extension RunEngine {
         guard !runSuspended, !stopping else { return nil }
         var best: (queue: Int, qos: Int, depth: Int, item: Int)?
         let time = agingInterval > 0 ? now : 0
+        recentNow = time
         for q in queues.indices where !queues[q].suspended && queues[q].running < plan.limits[q] {
             guard let head = peekCurrent(&queues[q].cpuReady) else { continue }
             var qos = head.qos

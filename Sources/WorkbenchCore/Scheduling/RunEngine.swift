@@ -144,6 +144,9 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var finished = false
     @exclusivity(unchecked) var idleWorkers = 0
     @exclusivity(unchecked) var sequence = 0
+    /// `now` as last read under the lock (once per batch): nodes made ready record it as the
+    /// start of their wait, which is all aging needs.
+    @exclusivity(unchecked) var recentNow = 0.0
     @exclusivity(unchecked) var stamps = 0
     /// Instances whose body is handed out; each knows its position here (`Instance.runningIndex`).
     @exclusivity(unchecked) var running: [Int] = []

@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "workbench", targets: ["WorkbenchCLI"]),
         .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
+        .library(name: "WorkbenchVips", targets: ["WorkbenchVips"]),
+        .library(name: "WorkbenchNet", targets: ["WorkbenchNet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

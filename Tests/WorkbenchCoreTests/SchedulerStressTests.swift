@@ -32,7 +32,12 @@ private struct SeededRandom: RandomNumberGenerator {
             let from = ids.randomElement(using: &random)!
             var node = #"{"id": "n\#(i)", "op": "test.work", "queue": "\#(queue)", "label": "\#(queue)", "from": "\#(from)", "ms": \#(Int.random(in: 0...2, using: &random)), "retryable": false"#
             var ups = [from]
-            if Int.random(in: 0..<4, using: &random) == 0 { node += #", "failFor": "x\#(Int.random(in: 0...9, using: &random))""# }
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0, 1: node += #", "failFor": "x\#(Int.random(in: 0...9, using: &random))""#
+            case 2: node = node.replacingOccurrences(of: #""retryable": false"#, with: #""failTimes": 1, "retries": 2, "retryDelay": 0.001"#)
+            case 3: node += #", "timeout": 0.5"#
+            default: break
+            }
             if Int.random(in: 0..<3, using: &random) == 0 {
                 let other = (ids + (upstream["shared"] != nil ? ["shared"] : [])).randomElement(using: &random)!
                 node += #", "other": "@\#(other)""#

@@ -150,8 +150,9 @@ extension RunEngine {
                 failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0)))
         }
         slots[s] = Slot()
-        for n in plan.itemNodes {
-            instances[s * nodeCount + n] = Instance()
+        // Instances keep their terminal state until the next item overwrites them (no stale heap
+        // entry can match a terminal instance); payloads are let go now.
+        for n in plan.itemNodes where !payloads[s * nodeCount + n].isEmpty {
             payloads[s * nodeCount + n] = Payloads()
         }
         liveItems -= 1

@@ -153,6 +153,7 @@ extension RunEngine {
     /// Sets a terminal state first, so cascades that reach the node again leave it alone.
     func mark(_ id: Int, _ state: NodeState, message: String? = nil) {
         instances[id].state = state
+        instances[id].waitingForRetry = false
         emitNode(id, state, message: message)
     }
 
@@ -234,7 +235,8 @@ extension RunEngine {
     func retryFired(_ id: Int, stamp: Int) {
         lock.lock()
         recentNow = now
-        if !finished, !stopping, instances[id].waitingForRetry, instances[id].stamp == stamp {
+        if !finished, !stopping, instances[id].state == .pending, instances[id].waitingForRetry,
+           instances[id].stamp == stamp {
             makeReady(id)
         }
         unlockAndFlush()

@@ -37,6 +37,8 @@ final class RunEngine: @unchecked Sendable {
         /// Fan-ins, by parameter name.
         var lists: [String: [Payload]] = [:]
 
+        var isEmpty: Bool { from.isEmpty && references.isEmpty && lists.isEmpty }
+
         init(from: Int = 0, references: Int = 0) {
             if from > 0 { self.from = Array(repeating: nil, count: from) }
             if references > 0 { self.references = Array(repeating: nil, count: references) }

@@ -10,11 +10,6 @@ extension RunEngine {
         instance.waiters = node.outEdges
         instances[id] = instance
         payloads[id] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
-        if node.inputs.contains(where: \.isFanIn) {
-            fanIns[n] = FanIn(open: Array(repeating: 0, count: node.inputs.count),
-                              items: Array(repeating: [], count: node.inputs.count),
-                              collected: Array(repeating: [], count: node.inputs.count))
-        }
     }
 
     /// Instantiates items until the window is full or the input list ends.
@@ -70,7 +65,7 @@ extension RunEngine {
             }
             instances[id] = instance
             payloads[id] = held
-            for target in fanInTargets[n] { fanIns[target.node].open[target.edge] += 1 }
+            for target in fanInTargets[n] { fanInOpen[target.slot] += 1 }
             if instance.remaining == 0 { ready.append(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
@@ -97,7 +92,7 @@ extension RunEngine {
     private func inputsExhausted() {
         for n in plan.runNodes {
             let id = runInstance(n)
-            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanIns[n].open[e] == 0 {
+            for (e, edge) in plan.nodes[n].inputs.enumerated() where edge.isFanIn && fanInOpen[fanInSlot[n][e]] == 0 {
                 satisfyFanIn(id, edge: e)
             }
         }
@@ -109,22 +104,22 @@ extension RunEngine {
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
             if case .some(let value) = copy payload {
-                fanIns[target.node].items[target.edge].append(item)
-                fanIns[target.node].collected[target.edge].append(value)
+                fanInItems[target.slot].append(item)
+                fanInPayloads[target.slot].append(value)
             }
-            fanIns[target.node].open[target.edge] -= 1
-            if exhausted && fanIns[target.node].open[target.edge] == 0 { satisfyFanIn(id, edge: target.edge) }
+            fanInOpen[target.slot] -= 1
+            if exhausted && fanInOpen[target.slot] == 0 { satisfyFanIn(id, edge: target.edge) }
         }
     }
 
     private func satisfyFanIn(_ id: Int, edge: Int) {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
-        let n = node(of: id)
-        let items = fanIns[n].items[edge]
-        var collected = fanIns[n].collected[edge]
-        fanIns[n].items[edge] = []
-        fanIns[n].collected[edge] = []
+        let slot = fanInSlot[node(of: id)][edge]
+        let items = fanInItems[slot]
+        var collected = fanInPayloads[slot]
+        fanInItems[slot] = []
+        fanInPayloads[slot] = []
         // Items mostly end in order; sort only when they did not.
         if items.indices.dropFirst().contains(where: { items[$0 - 1] > items[$0] }) {
             collected = items.indices.sorted { items[$0] < items[$1] }.map { collected[$0] }

@@ -163,8 +163,8 @@ extension RunEngine {
         let n = node(of: id)
         guard let s = slot(of: id) else { return }
         let state = instances[id].state
-        if !fanInTargets[n].isEmpty, let item = slots[s].item {
-            contribute(state == .succeeded ? payload : nil, from: n, item: item.index)
+        if !fanInTargets[n].isEmpty {
+            contribute(state == .succeeded ? payload : nil, from: n, item: slots[s].itemIndex)
         }
         if state == .cancelled { slots[s].cancelled = true }
         slots[s].unfinished -= 1

@@ -45,13 +45,6 @@ final class RunEngine: @unchecked Sendable {
         }
     }
 
-    /// A run-scope node's fan-in edges, by input index: items still to contribute, and what they gave.
-    struct FanIn {
-        var open: [Int] = []
-        /// Per input: contributing item indices and their payloads, in arrival order.
-        var items: [[Int]] = []
-        var collected: [[Payload]] = []
-    }
 
     struct Slot {
         var item: Item?
@@ -113,7 +106,9 @@ final class RunEngine: @unchecked Sendable {
     let startNanos: UInt64
     let events: AsyncStream<RunEvent>.Continuation?
     /// For item node u: the run-scope fan-in nodes and input indices it feeds.
-    let fanInTargets: [[(node: Int, edge: Int)]]
+    let fanInTargets: [[(node: Int, edge: Int, slot: Int)]]
+    /// For run node n and input e: its fan-in slot (index into the `fanIn…` arrays), or -1.
+    let fanInSlot: [[Int]]
     /// Whether node state changes are reported (read on every transition).
     let nodeEvents: Bool
     let shared: StageContext.Shared
@@ -124,7 +119,11 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var payloads: [Payloads]
     @exclusivity(unchecked) var tokens: [CancellationToken?]
     /// By node index (run-scope fan-in nodes only).
-    @exclusivity(unchecked) var fanIns: [FanIn]
+    /// Per fan-in slot (one per run-scope node's fan-in input): items still to contribute, and
+    /// the contributing item indices and payloads in arrival order.
+    @exclusivity(unchecked) var fanInOpen: [Int]
+    @exclusivity(unchecked) var fanInItems: [[Int]]
+    @exclusivity(unchecked) var fanInPayloads: [[Payload]]
     /// Tokens of bodies that ended without cancellation, for reuse.
     @exclusivity(unchecked) var spareTokens: [CancellationToken] = []
     @exclusivity(unchecked) var slots: [Slot]
@@ -176,15 +175,24 @@ final class RunEngine: @unchecked Sendable {
             io += limit
         }
         ioPermits = max(1, io)
-        var targets = [[(node: Int, edge: Int)]](repeating: [], count: plan.nodes.count)
+        var targets = [[(node: Int, edge: Int, slot: Int)]](repeating: [], count: plan.nodes.count)
+        var slotsByInput = plan.nodes.map { [Int](repeating: -1, count: $0.inputs.count) }
+        var fanInCount = 0
         for (d, node) in plan.nodes.enumerated() {
-            for (e, edge) in node.inputs.enumerated() where edge.isFanIn { targets[edge.node].append((d, e)) }
+            for (e, edge) in node.inputs.enumerated() where edge.isFanIn {
+                targets[edge.node].append((d, e, fanInCount))
+                slotsByInput[d][e] = fanInCount
+                fanInCount += 1
+            }
         }
         fanInTargets = targets
+        fanInSlot = slotsByInput
+        fanInOpen = Array(repeating: 0, count: fanInCount)
+        fanInItems = Array(repeating: [], count: fanInCount)
+        fanInPayloads = Array(repeating: [], count: fanInCount)
         instances = Array(repeating: Instance(), count: (window + 1) * plan.nodes.count)
         payloads = Array(repeating: Payloads(), count: (window + 1) * plan.nodes.count)
         tokens = Array(repeating: nil, count: (window + 1) * plan.nodes.count)
-        fanIns = Array(repeating: FanIn(), count: plan.nodes.count)
         sharedReferences = Array(repeating: nil, count: plan.nodes.count)
         nodeEvents = options.eventDetail == .nodes && events != nil
         shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory)

@@ -9,8 +9,8 @@ extension RunEngine {
         var dropped: [QueueRuntime] = []
         for q in queues.indices {
             dropped.append(queues[q])
-            queues[q].cpuReady = PriorityHeap()
-            queues[q].ioReady = PriorityHeap()
+            queues[q].cpuReady = ReadyQueue()
+            queues[q].ioReady = ReadyQueue()
         }
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
         for id in running { tokens[id]?.cancel() }

@@ -152,7 +152,7 @@ extension RunEngine {
     static let maxBatch = 32
 
     /// Drops stale entries (re-bucketed or no longer ready) and returns the current head.
-    func peekCurrent(_ heap: inout PriorityHeap<ReadyKey>) -> ReadyKey? {
+    func peekCurrent(_ heap: inout ReadyQueue) -> ReadyKey? {
         while let head = heap.peek {
             let instance = instances[head.instance]
             if instance.state == .ready && instance.version == head.version { return head }

@@ -61,8 +61,8 @@ final class RunEngine: @unchecked Sendable {
     struct QueueRuntime {
         var running = 0
         var suspended = false
-        var cpuReady = PriorityHeap<ReadyKey>()
-        var ioReady = PriorityHeap<ReadyKey>()
+        var cpuReady = ReadyQueue()
+        var ioReady = ReadyQueue()
         /// Recent seconds per body; starts high so the first bodies go one at a time.
         var averageBody = 1e-3
     }

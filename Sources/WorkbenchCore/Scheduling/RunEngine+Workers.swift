@@ -24,9 +24,9 @@ extension RunEngine {
     /// are as long as about `batchTarget` seconds of that queue's recent bodies (at most
     /// `maxBatch`), so tiny bodies share the lock's cost and long ones still go one at a time.
     ///
-    /// When bodies are so short that a worker spends longer waiting for the lock than running
-    /// them, an extra worker only burns CPU: workers other than the first then step aside for
-    /// `standDownNanos` and try again.
+    /// When bodies are so short that a worker spends more than half as long waiting for the lock
+    /// as running them, an extra worker mostly burns CPU: workers other than the first then step
+    /// aside for `standDownNanos` and try again.
     func workerLoop(index: Int) {
         var results: [Result<Payload, any Error>] = []
         var jobs: [Job] = []
@@ -56,7 +56,7 @@ extension RunEngine {
                     unlockAndFlush()
                     lock.lock()
                 }
-                if index > 0 && waiting > working && !finished {
+                if index > 0 && waiting * 2 > working && !finished {
                     lock.wait(nanoseconds: Self.standDownNanos)
                     waiting = 0
                     working = 0

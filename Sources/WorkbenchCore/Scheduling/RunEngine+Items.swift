@@ -36,11 +36,6 @@ extension RunEngine {
         slots[s] = Slot(item: item, itemIndex: item.index, unfinished: plan.itemNodes.count)
         liveItems += 1
         itemsStarted += 1
-        // Taken out (not copied) so the buffer stays uniquely referenced and is reused.
-        var ready = readyScratch
-        readyScratch = []
-        ready.removeAll(keepingCapacity: true)
-        defer { readyScratch = ready }
         var blocked: [(Int, String)] = []
         for n in plan.itemNodes {
             let id = s * nodeCount + n
@@ -66,7 +61,8 @@ extension RunEngine {
             instances[id] = instance
             payloads[id] = held
             for target in fanInTargets[n] { fanInOpen[target.slot] += 1 }
-            if instance.remaining == 0 { ready.append(id) }
+            // A node ready at once reads only run-scope outputs, so nothing skipped below is upstream of it.
+            if instance.remaining == 0 { makeReady(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
             let message = "skipped because \"\(cause)\" did not succeed"
@@ -75,7 +71,6 @@ extension RunEngine {
             skipDownstream(of: id, cause: cause)
             settle(id)
         }
-        for id in ready where instances[id].state == .pending { makeReady(id) }
         // A graph of run-scope nodes only: the item has nothing of its own to do.
         if plan.itemNodes.isEmpty { finishItem(s) }
     }

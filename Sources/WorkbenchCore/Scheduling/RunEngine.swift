@@ -131,8 +131,6 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var iterator: ItemSource.Cursor
     /// For nodes whose references all come from run scope: those payloads, built once for all items.
     @exclusivity(unchecked) var sharedReferences: [[Payload?]?]
-    /// Reused by `instantiate` so setting up an item allocates nothing.
-    @exclusivity(unchecked) var readyScratch: [Int] = []
     @exclusivity(unchecked) var batchScratch: [Int] = []
     @exclusivity(unchecked) var exhausted = false
     @exclusivity(unchecked) var filling = false

@@ -25,8 +25,8 @@ extension RunEngine {
     /// `maxBatch`), so tiny bodies share the lock's cost and long ones still go one at a time.
     ///
     /// When bodies are so short that a worker spends more than half as long waiting for the lock
-    /// as running them, or they take under `tinyBody` each, an extra worker mostly burns CPU:
-    /// workers other than the first then step aside for `standDownNanos` and try again.
+    /// as running them, an extra worker mostly burns CPU: workers other than the first then step
+    /// aside for `standDownNanos` and try again.
     func workerLoop(index: Int) {
         var results: [Result<Payload, any Error>] = []
         var jobs: [Job] = []
@@ -56,7 +56,7 @@ extension RunEngine {
                     unlockAndFlush()
                     lock.lock()
                 }
-                if index > 0 && (waiting * 2 > working || onlyTinyWorkWaits()) && !finished {
+                if index > 0 && waiting * 2 > working && !finished {
                     lock.wait(nanoseconds: Self.standDownNanos)
                     waiting = 0
                     working = 0
@@ -147,13 +147,6 @@ extension RunEngine {
 
     /// About how long one batch of bodies may take (seconds); measured best between 20 and 50 µs.
     static let batchTarget = 40e-6
-    /// Bodies shorter than this (seconds) cost less than coordinating a second worker for them.
-    static let tinyBody = 2e-6
-
-    /// Whether every queue with CPU work waiting has bodies under `tinyBody` lately.
-    func onlyTinyWorkWaits() -> Bool {
-        queues.allSatisfy { $0.cpuReady.isEmpty || $0.averageBody < Self.tinyBody }
-    }
     /// How long a worker that found the lock busier than its work steps aside.
     static let standDownNanos = 2_000_000
     static let maxBatch = 32

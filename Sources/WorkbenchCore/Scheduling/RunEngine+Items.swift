@@ -33,7 +33,10 @@ extension RunEngine {
     }
 
     private func instantiate(_ item: Item, in s: Int) {
-        slots[s] = Slot(item: item, itemIndex: item.index, unfinished: plan.itemNodes.count)
+        // Field by field: the slot was cleared when its last item finished.
+        slots[s].item = item
+        slots[s].itemIndex = item.index
+        slots[s].unfinished = plan.itemNodes.count
         liveItems += 1
         itemsStarted += 1
         var blocked: [(Int, String)] = []
@@ -139,7 +142,13 @@ extension RunEngine {
                 item: item, status: status, outputs: slots[s].outputs, bytesWritten: slots[s].bytes,
                 failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0)))
         }
-        slots[s] = Slot()
+        slots[s].item = nil
+        slots[s].itemIndex = -1
+        slots[s].failure = nil
+        if !slots[s].outputs.isEmpty { slots[s].outputs.removeAll(keepingCapacity: true) }
+        slots[s].bytes = 0
+        slots[s].cancelled = false
+        slots[s].started = nil
         // Instances keep their terminal state until the next item overwrites them (no stale heap
         // entry can match a terminal instance); payloads are let go now.
         for n in plan.itemNodes where !payloads[s * nodeCount + n].isEmpty {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// A decoded image as the scheduler sees it; engines provide the concrete type.
-public protocol ImageHandle: Sendable {
+public protocol ImageHandle: AnyObject, Sendable {
     var width: Int { get }
     var height: Int { get }
     var bands: Int { get }

@@ -36,11 +36,12 @@ extension RunEngine {
         // Field by field: the slot was cleared when its last item finished.
         slots[s].item = item
         slots[s].itemIndex = item.index
-        slots[s].unfinished = plan.itemNodes.count
+        slots[s].unfinished = itemNodes.count
         liveItems += 1
         itemsStarted += 1
         var blocked: [(Int, String)] = []
-        for n in plan.itemNodes {
+        for k in 0..<itemNodes.count {
+            let n = itemNodes[k]
             let id = s * nodeCount + n
             let node = plan.traits[n]
             var instance = Instance()
@@ -48,22 +49,34 @@ extension RunEngine {
             instance.remaining = node.inputCount
             instance.waiters = node.outEdges
             var held = Payloads(from: node.fromCount, references: node.sharesRunReferences ? 0 : node.referenceCount)
-            if node.readsRunScope {
-            for edge in plan.nodes[n].inputs where edge.fromRunScope {
-                switch instances[runInstance(edge.node)].state {
-                case .succeeded:
-                    if !node.sharesRunReferences, let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
-                    instance.remaining -= 1
-                case .failed, .cancelled, .skipped:
-                    blocked.append((id, plan.nodes[edge.node].spec.id))
-                default:
-                    break
+            if node.sharesRunReferences {
+                // Nothing to deliver per item: only count the run-scope inputs that are done.
+                let range = runInputRanges[n]
+                for r in range.start..<range.end {
+                    let u = runInputs[r]
+                    switch instances[runInstance(u)].state {
+                    case .succeeded: instance.remaining -= 1
+                    case .failed, .cancelled, .skipped: blocked.append((id, plan.nodes[u].spec.id))
+                    default: break
+                    }
                 }
-            }
+            } else if node.readsRunScope {
+                for edge in plan.nodes[n].inputs where edge.fromRunScope {
+                    switch instances[runInstance(edge.node)].state {
+                    case .succeeded:
+                        if let payload = runOutputs[edge.node] { deliver(payload, to: &held, edge: edge) }
+                        instance.remaining -= 1
+                    case .failed, .cancelled, .skipped:
+                        blocked.append((id, plan.nodes[edge.node].spec.id))
+                    default:
+                        break
+                    }
+                }
             }
             instances[id] = instance
             payloads[id] = held
-            for target in fanInTargets[n] { fanInOpen[target.slot] += 1 }
+            let fanIns = fanInRanges[n]
+            for t in fanIns.start..<fanIns.end { fanInOpen[fanInTargets[t].slot] += 1 }
             // A node ready at once reads only run-scope outputs, so nothing skipped below is upstream of it.
             if instance.remaining == 0 { makeReady(id) }
         }
@@ -75,7 +88,7 @@ extension RunEngine {
             settle(id)
         }
         // A graph of run-scope nodes only: the item has nothing of its own to do.
-        if plan.itemNodes.isEmpty { finishItem(s) }
+        if itemNodes.count == 0 { finishItem(s) }
     }
 
     func deliver(_ payload: Payload, to held: inout Payloads, edge: RunPlan.Edge) {
@@ -97,14 +110,13 @@ extension RunEngine {
     }
 
     /// An item's contribution to a fan-in ended (with a payload if it succeeded).
-    func contribute(_ payload: borrowing Payload?, from u: Int, item: Int) {
-        for target in fanInTargets[u] {
+    func contribute(_ payload: Payload?, from u: Int, item: Int) {
+        let range = fanInRanges[u]
+        for t in range.start..<range.end {
+            let target = fanInTargets[t]
             let id = runInstance(target.node)
             guard !instances[id].state.isTerminal else { continue }
-            if case .some(let value) = copy payload {
-                fanInItems[target.slot].append(item)
-                fanInPayloads[target.slot].append(value)
-            }
+            if let payload { fanInEntries[target.slot].append(FanInEntry(item: item, payload: payload)) }
             fanInOpen[target.slot] -= 1
             if exhausted && fanInOpen[target.slot] == 0 { satisfyFanIn(id, edge: target.edge) }
         }
@@ -114,15 +126,13 @@ extension RunEngine {
         guard instances[id].state == .pending,
               case .reference(let name, true) = plan.nodes[node(of: id)].inputs[edge].slot else { return }
         let slot = fanInSlot[node(of: id)][edge]
-        let items = fanInItems[slot]
-        var collected = fanInPayloads[slot]
-        fanInItems[slot] = []
-        fanInPayloads[slot] = []
+        var entries = fanInEntries[slot]
+        fanInEntries[slot] = []
         // Items mostly end in order; sort only when they did not.
-        if items.indices.dropFirst().contains(where: { items[$0 - 1] > items[$0] }) {
-            collected = items.indices.sorted { items[$0] < items[$1] }.map { collected[$0] }
+        if entries.indices.dropFirst().contains(where: { entries[$0 - 1].item > entries[$0].item }) {
+            entries.sort { $0.item < $1.item }
         }
-        payloads[id].lists[name] = collected
+        payloads[id].lists[name] = entries.map(\.payload)
         instances[id].remaining -= 1
         if instances[id].remaining == 0 { makeReady(id) }
     }
@@ -151,8 +161,8 @@ extension RunEngine {
         slots[s].started = nil
         // Instances keep their terminal state until the next item overwrites them (no stale heap
         // entry can match a terminal instance); payloads are let go now.
-        for n in plan.itemNodes where !payloads[s * nodeCount + n].isEmpty {
-            payloads[s * nodeCount + n] = Payloads()
+        for k in 0..<itemNodes.count where !payloads[s * nodeCount + itemNodes[k]].isEmpty {
+            payloads[s * nodeCount + itemNodes[k]] = Payloads()
         }
         liveItems -= 1
         freeSlots.append(s)

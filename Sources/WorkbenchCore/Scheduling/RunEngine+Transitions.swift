@@ -71,9 +71,9 @@ extension RunEngine {
         checkDone()
     }
 
-    private func succeed(_ id: Int, with payload: borrowing Payload) {
+    private func succeed(_ id: Int, with payload: Payload) {
         let n = node(of: id)
-        if case .file(let path, let count) = copy payload {
+        if case .file(let path, let count) = payload {
             if let s = slot(of: id) {
                 slots[s].outputs.append(path)
                 slots[s].bytes += count
@@ -82,8 +82,8 @@ extension RunEngine {
             }
         }
         payloads[id] = Payloads()
-        if plan.traits[n].isRun { runOutputs[n] = copy payload }
-        if plan.traits[n].hasDependents {
+        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if plan.traits[n].deliversDownstream {
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
             if dependent.scope == .run && plan.nodes[n].scope == .item {
@@ -92,17 +92,17 @@ extension RunEngine {
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 let shared = plan.traits[d].sharesRunReferences
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    if !(shared && edge.singleIndex >= 0) { deliver(copy payload, to: &payloads[target], edge: edge) }
+                    if !(shared && edge.singleIndex >= 0) { deliver(payload, to: &payloads[target], edge: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
             }
         }
         }
-        if fanInTargets[n].isEmpty {
+        if fanInRanges[n].start == fanInRanges[n].end {
             finishNode(id, as: .succeeded)
         } else {
-            finishNode(id, as: .succeeded, payload: copy payload)
+            finishNode(id, as: .succeeded, payload: payload)
         }
     }
 
@@ -145,7 +145,7 @@ extension RunEngine {
     }
 
     /// Records a terminal state and settles it at once (for nodes with nothing left downstream).
-    func finishNode(_ id: Int, as state: NodeState, message: String? = nil, payload: consuming Payload? = nil) {
+    func finishNode(_ id: Int, as state: NodeState, message: String? = nil, payload: Payload? = nil) {
         mark(id, state, message: message)
         settle(id, payload: payload)
     }
@@ -159,11 +159,11 @@ extension RunEngine {
 
     /// Feeds fan-ins and counts the node off its item, finishing the item after its last node.
     /// Called last, because finishing an item frees its slot for the next item.
-    func settle(_ id: Int, payload: consuming Payload? = nil) {
+    func settle(_ id: Int, payload: Payload? = nil) {
         let n = node(of: id)
         guard let s = slot(of: id) else { return }
         let state = instances[id].state
-        if !fanInTargets[n].isEmpty {
+        if fanInRanges[n].start != fanInRanges[n].end {
             contribute(state == .succeeded ? payload : nil, from: n, item: slots[s].itemIndex)
         }
         if state == .cancelled { slots[s].cancelled = true }

@@ -31,16 +31,23 @@ extension RunEngine {
         var results: [Result<Payload, any Error>] = []
         var jobs: [Job] = []
         var waiting = 0.0, working = 0.0
+        var copies = WorkerNodes(plan: plan, shared: shared)
         lock.lock()
         while !finished {
             if let (q, ids) = pickCPU() {
                 queues[q].running += 1
                 jobs.removeAll(keepingCapacity: true)
-                for id in ids { jobs.append(beginBody(id, takesPermit: false)) }
+                for id in ids {
+                    let job = beginBody(id, takesPermit: false, attachesSharedReferences: false)
+                    if plan.traits[job.node].sharesRunReferences && copies.needsSharedReferences(job.node) {
+                        copies.adoptSharedReferences(job.node, sharedRunReferences(of: job.node))
+                    }
+                    jobs.append(job)
+                }
                 lock.unlock()
                 let started = Self.monotonicNanos()
                 results.removeAll(keepingCapacity: true)
-                for index in jobs.indices { results.append(execute(jobs[index])) }
+                for index in jobs.indices { results.append(copies.run(jobs[index])) }
                 let ended = Self.monotonicNanos()
                 let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
@@ -70,16 +77,23 @@ extension RunEngine {
         lock.unlock()
     }
 
+    /// Runs an I/O body (CPU workers use their own copies, see `WorkerNodes`).
     func execute(_ job: Job) -> Result<Payload, any Error> {
+        let node = plan.nodes[job.node]
+        return Self.call(job, stage: node.stage, id: node.id, referenceNames: node.singleReferenceNames,
+                         references: job.held.references, timeout: node.timeout, shared: shared)
+    }
+
+    static func call(_ job: Job, stage: borrowing any Stage, id: String, referenceNames: [String], references: [Payload?],
+                     timeout: Double?, shared: StageContext.Shared) -> Result<Payload, any Error> {
         // Cancelled between being picked and getting here: the body never starts.
         if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
-        let node = plan.nodes[job.node]
-        let inputs = StageInputs(fromSlots: job.held.from, referenceNames: node.singleReferenceNames,
-                                 referenceSlots: job.held.references, lists: job.held.lists)
-        let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
-                                   timeout: node.timeout, shared: shared)
+        let inputs = StageInputs(fromSlots: job.held.from, referenceNames: referenceNames,
+                                 referenceSlots: references, lists: job.held.lists)
+        let context = StageContext(item: job.item, nodeID: id, cancellation: job.token, attempt: job.attempt,
+                                   timeout: timeout, shared: shared)
         do {
-            return .success(try node.stage.run(inputs, context: context))
+            return .success(try stage.run(inputs, context: context))
         } catch {
             return .failure(error)
         }
@@ -172,7 +186,7 @@ extension RunEngine {
         }
     }
 
-    func beginBody(_ id: Int, takesPermit: Bool = true) -> Job {
+    func beginBody(_ id: Int, takesPermit: Bool = true, attachesSharedReferences: Bool = true) -> Job {
         let n = node(of: id)
         let node = plan.traits[n]
         if takesPermit { queues[node.queue].running += 1 }
@@ -193,13 +207,13 @@ extension RunEngine {
             }
         }
         var held = payloads[id]
-        if node.sharesRunReferences { held.references = sharedRunReferences(of: n) }
+        if node.sharesRunReferences && attachesSharedReferences { held.references = sharedRunReferences(of: n) }
         return Job(instance: id, node: n, stamp: stamps, attempt: instances[id].attempt, item: item(of: id),
                    held: held, token: token)
     }
 
     /// The run-scope payloads node `n` refers to; they exist once the node is ready.
-    private func sharedRunReferences(of n: Int) -> [Payload?] {
+    func sharedRunReferences(of n: Int) -> [Payload?] {
         if let cached = sharedReferences[n] { return cached }
         var references = [Payload?](repeating: nil, count: plan.traits[n].referenceCount)
         for edge in plan.nodes[n].inputs where edge.singleIndex >= 0 { references[edge.singleIndex] = runOutputs[edge.node] }

@@ -29,6 +29,13 @@ final class RunEngine: @unchecked Sendable {
         var waitingForRetry = false
     }
 
+    /// One item's output collected for a fan-in; kept with the item's index so the list can be
+    /// put in item order.
+    struct FanInEntry {
+        let item: Int
+        let payload: Payload
+    }
+
     /// The payloads an instance has received so far.
     struct Payloads {
         var from: [Payload?] = []
@@ -105,8 +112,15 @@ final class RunEngine: @unchecked Sendable {
     /// Monotonic nanoseconds at the start; `now` is measured from it.
     let startNanos: UInt64
     let events: AsyncStream<RunEvent>.Continuation?
-    /// For item node u: the run-scope fan-in nodes and input indices it feeds.
-    let fanInTargets: [[(node: Int, edge: Int, slot: Int)]]
+    /// For item node u, `fanInTargets[fanInRanges[u]]`: the run-scope fan-in nodes and input
+    /// indices it feeds, and their fan-in slots.
+    let fanInTargets: RawTable<(node: Int, edge: Int, slot: Int)>
+    let fanInRanges: RawTable<(start: Int, end: Int)>
+    /// For item node n, `runInputs[runInputRanges[n]]`: the run-scope nodes it reads.
+    let runInputs: RawTable<Int>
+    let runInputRanges: RawTable<(start: Int, end: Int)>
+    /// `plan.itemNodes` as a raw table.
+    let itemNodes: RawTable<Int>
     /// For run node n and input e: its fan-in slot (index into the `fanIn…` arrays), or -1.
     let fanInSlot: [[Int]]
     /// Whether node state changes are reported (read on every transition).
@@ -122,8 +136,7 @@ final class RunEngine: @unchecked Sendable {
     /// Per fan-in slot (one per run-scope node's fan-in input): items still to contribute, and
     /// the contributing item indices and payloads in arrival order.
     @exclusivity(unchecked) var fanInOpen: [Int]
-    @exclusivity(unchecked) var fanInItems: [[Int]]
-    @exclusivity(unchecked) var fanInPayloads: [[Payload]]
+    @exclusivity(unchecked) var fanInEntries: [[FanInEntry]]
     /// Tokens of bodies that ended without cancellation, for reuse.
     @exclusivity(unchecked) var spareTokens: [CancellationToken] = []
     @exclusivity(unchecked) var slots: [Slot]
@@ -183,11 +196,14 @@ final class RunEngine: @unchecked Sendable {
                 fanInCount += 1
             }
         }
-        fanInTargets = targets
+        (fanInTargets, fanInRanges) = Self.flatten(targets)
+        (runInputs, runInputRanges) = Self.flatten(plan.nodes.map { node in
+            node.inputs.filter(\.fromRunScope).map(\.node)
+        })
+        itemNodes = RawTable(plan.itemNodes)
         fanInSlot = slotsByInput
         fanInOpen = Array(repeating: 0, count: fanInCount)
-        fanInItems = Array(repeating: [], count: fanInCount)
-        fanInPayloads = Array(repeating: [], count: fanInCount)
+        fanInEntries = Array(repeating: [], count: fanInCount)
         instances = Array(repeating: Instance(), count: (window + 1) * plan.nodes.count)
         payloads = Array(repeating: Payloads(), count: (window + 1) * plan.nodes.count)
         tokens = Array(repeating: nil, count: (window + 1) * plan.nodes.count)
@@ -203,6 +219,25 @@ final class RunEngine: @unchecked Sendable {
         runOutputs = Array(repeating: nil, count: plan.nodes.count)
         runSuspended = options.startSuspended
         startNanos = Self.monotonicNanos()
+    }
+
+    deinit {
+        fanInTargets.free()
+        fanInRanges.free()
+        runInputs.free()
+        runInputRanges.free()
+        itemNodes.free()
+    }
+
+    /// Lists per node as one table plus each node's range in it.
+    private static func flatten<T: BitwiseCopyable>(_ lists: [[T]]) -> (RawTable<T>, RawTable<(start: Int, end: Int)>) {
+        var ranges: [(start: Int, end: Int)] = []
+        var start = 0
+        for list in lists {
+            ranges.append((start, start + list.count))
+            start += list.count
+        }
+        return (RawTable(lists.flatMap { $0 }), RawTable(ranges))
     }
 
     static func monotonicNanos() -> UInt64 {

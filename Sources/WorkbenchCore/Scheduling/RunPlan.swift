@@ -76,7 +76,9 @@ struct RunPlan: Sendable {
         let readsRunScope: Bool
         /// Every single reference comes from a run-scope node: one shared copy serves all items.
         let sharesRunReferences: Bool
-        let hasDependents: Bool
+        /// Some dependent takes this node's output when it succeeds; fan-ins, which collect it
+        /// when the item ends, do not count.
+        let deliversDownstream: Bool
         let timeout: Double?
     }
 
@@ -139,7 +141,8 @@ struct RunPlan: Sendable {
                    referenceCount: node.singleReferenceNames.count, readsRunScope: node.inputs.contains { $0.fromRunScope },
                    sharesRunReferences: node.scope == .item && !node.singleReferenceNames.isEmpty
                        && node.inputs.allSatisfy { $0.singleIndex < 0 || $0.fromRunScope },
-                   hasDependents: !node.dependents.isEmpty, timeout: node.timeout)
+                   deliversDownstream: node.dependents.contains { !(nodes[$0].scope == .run && node.scope == .item) },
+                   timeout: node.timeout)
         }
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }
         runNodes = nodes.indices.filter { nodes[$0].scope == .run }

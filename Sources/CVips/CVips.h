@@ -33,14 +33,6 @@ static inline VipsImage *cvips_image_new_from_copied_bytes(const void *data, siz
     return image;
 }
 
-static inline int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height) {
-    return vips_thumbnail_image(in, out, width, "height", height, NULL);
-}
-
-static inline int cvips_resize(VipsImage *in, VipsImage **out, double scale) {
-    return vips_resize(in, out, scale, NULL);
-}
-
 static inline int cvips_recomb(VipsImage *in, VipsImage **out, VipsImage *matrix) {
     return vips_recomb(in, out, matrix, NULL);
 }
@@ -80,5 +72,74 @@ static inline int cvips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, i
                                        gboolean strip) {
     return vips_pngsave_buffer(in, buf, len, "compression", compression, "strip", strip, NULL);
 }
+
+// --- Introspection and generic calls (GLib's type and cast macros as functions) ---
+
+static inline GType cvips_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType cvips_type_int(void) { return G_TYPE_INT; }
+static inline GType cvips_type_uint64(void) { return G_TYPE_UINT64; }
+static inline GType cvips_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType cvips_type_string(void) { return G_TYPE_STRING; }
+static inline gboolean cvips_type_is_enum(GType type) { return G_TYPE_IS_ENUM(type); }
+static inline gboolean cvips_type_is_flags(GType type) { return G_TYPE_IS_FLAGS(type); }
+static inline gboolean cvips_type_is_abstract(GType type) { return G_TYPE_IS_ABSTRACT(type); }
+
+static inline GType cvips_pspec_value_type(GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
+
+static inline void cvips_pspec_int(GParamSpec *pspec, int *min, int *max, int *def) {
+    GParamSpecInt *p = G_PARAM_SPEC_INT(pspec);
+    *min = p->minimum; *max = p->maximum; *def = p->default_value;
+}
+static inline void cvips_pspec_uint64(GParamSpec *pspec, guint64 *min, guint64 *max, guint64 *def) {
+    GParamSpecUInt64 *p = G_PARAM_SPEC_UINT64(pspec);
+    *min = p->minimum; *max = p->maximum; *def = p->default_value;
+}
+static inline void cvips_pspec_double(GParamSpec *pspec, double *min, double *max, double *def) {
+    GParamSpecDouble *p = G_PARAM_SPEC_DOUBLE(pspec);
+    *min = p->minimum; *max = p->maximum; *def = p->default_value;
+}
+static inline gboolean cvips_pspec_boolean_default(GParamSpec *pspec) {
+    return G_PARAM_SPEC_BOOLEAN(pspec)->default_value;
+}
+static inline int cvips_pspec_enum_default(GParamSpec *pspec) { return G_PARAM_SPEC_ENUM(pspec)->default_value; }
+static inline guint cvips_pspec_flags_default(GParamSpec *pspec) { return G_PARAM_SPEC_FLAGS(pspec)->default_value; }
+static inline const char *cvips_pspec_string_default(GParamSpec *pspec) {
+    return G_PARAM_SPEC_STRING(pspec)->default_value;
+}
+
+static inline VipsObject *cvips_operation_object(VipsOperation *operation) { return VIPS_OBJECT(operation); }
+static inline GObject *cvips_operation_gobject(VipsOperation *operation) { return G_OBJECT(operation); }
+static inline void cvips_operation_unref(VipsOperation *operation) { g_object_unref(operation); }
+static inline void cvips_object_unref(gpointer object) { g_object_unref(object); }
+
+// The enum or flags values of a type: the class is kept referenced for the process's life, as
+// libvips does for its own types.
+static inline GEnumClass *cvips_enum_class(GType type) { return G_ENUM_CLASS(g_type_class_ref(type)); }
+static inline GFlagsClass *cvips_flags_class(GType type) { return G_FLAGS_CLASS(g_type_class_ref(type)); }
+
+static inline void cvips_value_set_image(GValue *value, VipsImage *image) { g_value_set_object(value, image); }
+static inline VipsImage *cvips_value_dup_image(const GValue *value) { return VIPS_IMAGE(g_value_dup_object(value)); }
+static inline void cvips_value_set_interpolate(GValue *value, VipsInterpolate *interpolate) {
+    g_value_set_object(value, interpolate);
+}
+// A blob with its own copy of the bytes.
+static inline void cvips_value_set_blob_copy(GValue *value, const void *data, size_t length) {
+    VipsBlob *blob = vips_blob_copy(data, length);
+    g_value_set_boxed(value, blob);
+    vips_area_unref(VIPS_AREA(blob));
+}
+static inline const void *cvips_value_blob_data(const GValue *value, size_t *length) {
+    VipsBlob *blob = g_value_get_boxed(value);
+    if (blob == NULL) { *length = 0; return NULL; }
+    return vips_blob_get(blob, length);
+}
+static inline void cvips_value_set_images(GValue *value, VipsImage **images, int count) {
+    vips_value_set_array_image(value, count);
+    VipsImage **slots = vips_value_get_array_image(value, NULL);
+    for (int i = 0; i < count; i++) { slots[i] = images[i]; g_object_ref(images[i]); }
+}
+
+// Blocks loaders and savers libvips marks as untrusted (fuzzed less, larger attack surface).
+static inline void cvips_block_untrusted(gboolean block) { vips_block_untrusted_set(block); }
 
 #endif

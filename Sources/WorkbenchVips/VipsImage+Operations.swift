@@ -3,14 +3,6 @@ import WorkbenchKernels
 
 /// The operations the built-in stages use, each a thin typed call into libvips.
 extension VipsImage {
-    func thumbnail(width: Int, height: Int) throws(VipsError) -> VipsImage {
-        try derive("thumbnail_image") { cvips_thumbnail_image(pointer, $0, Int32(width), Int32(height)) }
-    }
-
-    func resize(scale: Double) throws(VipsError) -> VipsImage {
-        try derive("resize") { cvips_resize(pointer, $0, scale) }
-    }
-
     func colourspace(_ space: VipsInterpretation) throws(VipsError) -> VipsImage {
         try derive("colourspace") { cvips_colourspace(pointer, $0, space) }
     }

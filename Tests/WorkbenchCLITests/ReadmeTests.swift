@@ -11,7 +11,8 @@ import WorkbenchVips
 
     @Test func everyOpAndParameterIsDocumented() throws {
         let table = readme.components(separatedBy: "### Ops").dropFirst().first ?? ""
-        for spec in (CoreOps.all + NetStages.all + VipsStages.all).map(\.spec) {
+        // libvips' own operations are documented by libvips and listed by `workbench filters`.
+        for spec in (CoreOps.all + NetStages.all + VipsStages.all).map(\.spec) where !spec.name.hasPrefix("vips.") {
             let row = table.split(separator: "\n").first { $0.hasPrefix("| `\(spec.name)` |") }
             #expect(row != nil, "README lacks a row for \(spec.name)")
             for parameter in spec.parameters {

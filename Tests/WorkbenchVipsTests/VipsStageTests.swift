@@ -35,6 +35,10 @@ private typealias Image = WorkbenchVips.VipsImage
         return bytes.data
     }
 
+    private func shrink(_ image: Image, _ width: Int, _ height: Int) throws -> Image {
+        try VipsOperationCall.image("thumbnail_image", image, ["width": .int(width), "height": .int(height)])
+    }
+
     private func encode(_ image: Image, _ format: EncodeFormat) throws -> Data {
         try image.encode(EncodeOptions(format: format, quality: 90, strip: false, lossless: false, compression: 6),
                          cancellation: CancellationToken())
@@ -45,7 +49,7 @@ private typealias Image = WorkbenchVips.VipsImage
         #expect(jpeg.width == 1600 && jpeg.height == 900 && jpeg.bands == 3)
         #expect(jpeg.loader == "jpegload_source")
         // PNG bytes that claim to be a JPEG by name.
-        let png = try encode(jpeg.thumbnail(width: 64, height: 64), .png)
+        let png = try encode(shrink(jpeg, 64, 64), .png)
         let decoded = try image(run(DecodeStage(failOn: VIPS_FAIL_ON_ERROR, sequential: true, maxPixels: 100_000_000),
                                     .bytes(Bytes(png, origin: "liar.jpg"))))
         #expect(decoded.loader == "pngload_source")
@@ -84,13 +88,22 @@ private typealias Image = WorkbenchVips.VipsImage
         }
     }
 
-    @Test func thumbnailAndResizeSizes() throws {
+    @Test func thumbnailFitsContainCoverAndFill() throws {
+        // Wine.jpg is a 1068×1600 portrait.
         let decoded = Payload.image(try Image.decode(sample("Wine.jpg").data, origin: "Wine.jpg"))
-        let thumb = try image(run(ThumbnailImageStage(width: 512, height: ThumbnailImageStage.unboundedHeight), decoded))
-        #expect((thumb.width, thumb.height) == (512, 767))
-        let boxed = try image(run(ThumbnailImageStage(width: 512, height: 300), decoded))
-        #expect((boxed.width, boxed.height) == (200, 300))
-        let half = try image(run(ResizeStage(scale: 0.25), decoded))
+        func fit(_ width: Int?, _ height: Int?, _ fit: ResizeStage.Fit = .contain, upscale: Bool = false) throws -> (Int, Int) {
+            let out = try image(run(ResizeStage(width: width, height: height, fit: fit, crop: "centre", upscale: upscale, scale: nil), decoded))
+            return (out.width, out.height)
+        }
+        #expect(try fit(512, nil) == (512, 767))
+        #expect(try fit(nil, 300) == (200, 300))
+        #expect(try fit(512, 300) == (200, 300))
+        #expect(try fit(512, 300, .cover) == (512, 300))
+        #expect(try fit(512, 300, .fill) == (512, 300))
+        // No enlarging unless asked.
+        #expect(try fit(4000, nil) == (1068, 1600))
+        #expect(try fit(3200, nil, upscale: true) == (3200, 4794))
+        let half = try image(run(ResizeStage(width: nil, height: nil, fit: .contain, crop: "centre", upscale: false, scale: 0.25), decoded))
         #expect((half.width, half.height) == (267, 400))
     }
 
@@ -116,7 +129,7 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     @Test func encodesEachFormat() throws {
-        let small = try Image.decode(sample().data, origin: "Bridge.jpg").thumbnail(width: 100, height: 100)
+        let small = try shrink(Image.decode(sample().data, origin: "Bridge.jpg"), 100, 100)
         #expect(try encode(small, .jpeg).starts(with: [0xFF, 0xD8, 0xFF]))
         #expect(try encode(small, .png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let webp = try encode(small, .webp)

@@ -12,6 +12,16 @@ public enum ParameterType: Sendable, Equatable {
     case reference(PayloadKind)
     /// Every item's output of an item-scope node, written `"@id[*]"`, for run-scope nodes (fan-in).
     case fanIn(PayloadKind)
+    /// Several outputs: a list of `"@id"` references, or one fan-in `"@id[*]"`.
+    case references(PayloadKind)
+    /// An image: a reference `"@id"`, or a matrix written as a list of rows of numbers.
+    case imageOrMatrix
+    /// A set of words, written `"a|b"` or `["a", "b"]`.
+    case flags([String])
+    /// Integers: a list, or one integer.
+    case integers
+    /// Numbers: a list, or one number (e.g. a colour `[255, 0, 0]` or a grey `128`).
+    case numbers
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -28,6 +38,12 @@ public enum ParameterType: Sendable, Equatable {
         case .pathTemplate: return "a path template"
         case .reference(let kind): return "a reference \"@id\" to a node producing \(kind.article)"
         case .fanIn(let kind): return "a fan-in \"@id[*]\" of a node producing \(kind.article)"
+        case .references(let kind): return "a list of references [\"@id\", …] or a fan-in \"@id[*]\" of nodes producing \(kind.article)s"
+            .replacingOccurrences(of: "an images", with: "images").replacingOccurrences(of: "a written files", with: "written files")
+        case .imageOrMatrix: return "an image reference \"@id\" or a matrix [[…], …]"
+        case .flags(let words): return "a set of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + " (as \"a|b\" or a list)"
+        case .integers: return "a list of integers (or one)"
+        case .numbers: return "a list of numbers (or one)"
         }
     }
 }
@@ -38,6 +54,8 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
     case int(Int)
     case double(Double)
     case string(String)
+    /// Lists: numbers, words, references, or a matrix's rows.
+    case list([ParameterValue])
 
     public var description: String {
         switch self {
@@ -45,6 +63,7 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
         case .int(let i): return String(i)
         case .double(let d): return String(d)
         case .string(let s): return "\"\(s)\""
+        case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
         }
     }
 }
@@ -59,15 +78,23 @@ public struct ParameterSpec: Sendable {
     public let summary: String
     /// Other spellings accepted for this parameter (e.g. `quality` for `Q`).
     public let aliases: [String]
+    /// Still accepted, with a warning at load.
+    public let isDeprecated: Bool
+    /// Whether an omitted parameter is given `defaultValue`, or left to the op, which decides
+    /// itself (libvips computes some defaults from the image; its declared ones are shown only).
+    public let passesDefault: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
-                default defaultValue: ParameterValue? = nil, aliases: [String] = [], _ summary: String) {
+                default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
+                deprecated: Bool = false, _ summary: String) {
+        self.passesDefault = passesDefault
         self.name = name
         self.type = type
         self.isRequired = required
         self.defaultValue = defaultValue
         self.summary = summary
         self.aliases = aliases
+        self.isDeprecated = deprecated
     }
 }
 
@@ -99,10 +126,22 @@ public struct OpSpec: Sendable {
     /// For source ops: the parameter that names the input instead of the item (`url`, `path`);
     /// required when the node has run scope, where there is no item.
     public let sourceParameter: String?
+    /// Still offered, with a warning at load.
+    public let isDeprecated: Bool
+    /// Checks that involve several parameters (e.g. "give width or height"); returns what is
+    /// wrong, or nil. Runs at load, after each parameter was checked on its own.
+    public let check: (@Sendable (ParameterValues) -> String?)?
+    /// Evaluates its image input once, top to bottom (libvips' sequential operations, encoders),
+    /// so a decoder upstream may stream.
+    public let readsSequentially: Bool
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
                 defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
-                defaultTimeout: Double? = nil, sourceParameter: String? = nil) {
+                defaultTimeout: Double? = nil, sourceParameter: String? = nil, deprecated: Bool = false,
+                readsSequentially: Bool = false, check: (@Sendable (ParameterValues) -> String?)? = nil) {
+        self.isDeprecated = deprecated
+        self.readsSequentially = readsSequentially
+        self.check = check
         self.name = name
         self.summary = summary
         self.input = input

@@ -30,6 +30,11 @@ public struct ParameterValues: Sendable {
         return nil
     }
 
+    public func list(_ name: String) -> [ParameterValue]? {
+        if case .list(let v) = values[name] { return v }
+        return nil
+    }
+
     public func string(_ name: String) -> String? {
         if case .string(let v) = values[name] { return v }
         return nil

@@ -76,10 +76,10 @@ public struct StageInputs: Sendable {
     }
 
     /// Every payload of parameter `name`: all items' outputs (in item order, failed items left
-    /// out) for a fan-in `"@id[*]"`, or the one payload of a reference.
+    /// out) for a fan-in `"@id[*]"`, else the payloads of its references in the order written.
     public func references(_ name: String) -> [Payload] {
         if let list = lists[name] { return list }
-        return reference(name).map { [$0] } ?? []
+        return referenceNames.indices.compactMap { referenceNames[$0] == name ? referenceSlots[$0] : nil }
     }
 }
 
@@ -154,10 +154,28 @@ public protocol RetryableError: Error {
 /// An op as the registry holds it: its declaration and how to bind it to parameters.
 public struct OpDefinition: Sendable {
     public let spec: OpSpec
-    public let makeStage: @Sendable (ParameterValues) -> any Stage
+    public let makeStage: @Sendable (ParameterValues, NodeFacts) -> any Stage
 
     public init(_ spec: OpSpec, makeStage: @escaping @Sendable (ParameterValues) -> any Stage) {
         self.spec = spec
-        self.makeStage = makeStage
+        self.makeStage = { parameters, _ in makeStage(parameters) }
+    }
+
+    /// For stages that adapt to where their node sits in the graph.
+    public init(_ spec: OpSpec, makeStageInGraph: @escaping @Sendable (ParameterValues, NodeFacts) -> any Stage) {
+        self.spec = spec
+        self.makeStage = makeStageInGraph
+    }
+}
+
+/// What the graph tells a stage about its node, found when the preset is linked.
+public struct NodeFacts: Sendable {
+    /// The node's image is evaluated once, top to bottom: one consumer reads it through `from`,
+    /// reads sequentially, and the same holds for that consumer's image, down to an encoder.
+    /// A decoder streams (sequential access) only then.
+    public let outputIsReadOnce: Bool
+
+    public init(outputIsReadOnce: Bool = false) {
+        self.outputIsReadOnce = outputIsReadOnce
     }
 }

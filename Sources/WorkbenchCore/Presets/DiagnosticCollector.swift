@@ -5,7 +5,8 @@ final class DiagnosticCollector {
 
     init(file: String) { self.file = file }
 
-    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    var hasErrors: Bool { errorCount > 0 }
+    var errorCount: Int { diagnostics.count { $0.severity == .error } }
 
     func error(_ path: String, at location: SourceLocation?, _ message: String) {
         diagnostics.append(Diagnostic(.error, file: file, path: path, location: location, message: message))

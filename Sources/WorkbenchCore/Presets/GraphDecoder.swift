@@ -45,11 +45,17 @@ struct GraphDecoder {
             return nil
         }
         guard let definition = registry[opName] else {
+            let names = registry.names
             collector.error(join(path, "op"), at: opLocation, "unknown op \"\(opName)\""
-                + DidYouMean.hint(for: opName, among: registry.names) + " (known ops: " + registry.names.joined(separator: ", ") + ")")
+                + DidYouMean.hint(for: opName, among: names)
+                + (names.count <= 20 ? " (known ops: " + names.joined(separator: ", ") + ")"
+                   : " (\"workbench filters\" lists all \(names.count))"))
             return nil
         }
         let spec = definition.spec
+        if spec.isDeprecated {
+            collector.warning(join(path, "op"), at: opLocation, "\"\(opName)\" is deprecated in libvips and may be removed; \"workbench filters \(opName)\" says what replaces it")
+        }
 
         var id = opName
         var idLocation = location
@@ -117,14 +123,24 @@ struct GraphDecoder {
         }
         let retryDelay = number(value["retryDelay"], path: join(path, "retryDelay"), range: 0...3600)
 
+        let errorsBefore = collector.errorCount
         let parameters = decodeParameters(members, spec: spec, path: path, nodeLocation: location)
+        // Combinations are judged only when every parameter was valid on its own.
+        if let check = spec.check, collector.errorCount == errorsBefore, let problem = check(parameters) {
+            collector.error(path, at: location, "\(opName): \(problem)")
+        }
         var references: [(parameter: String, value: String, location: SourceLocation)] = []
         for parameter in spec.parameters {
             switch parameter.type {
-            case .reference, .fanIn:
+            case .reference, .fanIn, .imageOrMatrix, .references:
+                let member = members.first { spec.parameter(named: $0.key)?.name == parameter.name }
                 if let text = parameters.string(parameter.name) {
-                    let member = members.first { spec.parameter(named: $0.key)?.name == parameter.name }
                     references.append((parameter.name, text, member?.value.location ?? location))
+                } else if case .references = parameter.type, let list = parameters.list(parameter.name),
+                          case .array(let elements, _)? = member?.value {
+                    for (value, element) in zip(list, elements) {
+                        if case .string(let text) = value { references.append((parameter.name, text, element.location)) }
+                    }
                 }
             default:
                 break
@@ -167,6 +183,10 @@ struct GraphDecoder {
                 continue
             }
             seen[parameter.name] = member.key
+            if parameter.isDeprecated {
+                collector.warning(join(path, member.key), at: member.keyLocation,
+                                  "parameter \"\(member.key)\" of \"\(spec.name)\" is deprecated and may be removed")
+            }
             if let value = ParameterCoercion.coerce(member.value, to: parameter.type, path: join(path, member.key), collector) {
                 values[parameter.name] = value
             }
@@ -175,7 +195,7 @@ struct GraphDecoder {
             if parameter.isRequired {
                 collector.error(join(path, parameter.name), at: nodeLocation,
                                 "missing required parameter \"\(parameter.name)\" for op \"\(spec.name)\" (\(parameter.type.summary): \(parameter.summary))")
-            } else if let defaultValue = parameter.defaultValue {
+            } else if let defaultValue = parameter.defaultValue, parameter.passesDefault {
                 values[parameter.name] = defaultValue
             }
         }

@@ -34,6 +34,7 @@ struct GraphLinker {
             collector.warning(draft.path, at: draft.location,
                               "the result of \"\(draft.id)\" is not used by any node; add a \"write\" after it to keep it")
         }
+        let facts = Self.facts(ordered)
         return ordered.map { draft in
             let inputs = draft.from.enumerated().map { NodeInput(node: $1.id, slot: .from($0)) }
                 + draft.references.map {
@@ -42,8 +43,28 @@ struct GraphLinker {
             return NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, scope: draft.scope,
                             from: draft.from.map(\.id), inputs: inputs, parameters: draft.parameters,
                             timeout: draft.timeout, retry: draft.retry,
-                            stage: draft.definition.makeStage(draft.parameters), path: draft.path)
+                            stage: draft.definition.makeStage(draft.parameters, facts[draft.id] ?? NodeFacts()), path: draft.path)
         }
+    }
+
+    /// Graph facts per node id (see `NodeFacts`), from the last node back.
+    private static func facts(_ ordered: [NodeDraft]) -> [String: NodeFacts] {
+        var consumers: [String: [(draft: NodeDraft, viaFrom: Bool)]] = [:]
+        for draft in ordered {
+            for upstream in draft.from { consumers[upstream.id, default: []].append((draft, true)) }
+            for reference in draft.references { consumers[referencedID(reference.value), default: []].append((draft, false)) }
+        }
+        var readOnce: [String: Bool] = [:]
+        for draft in ordered.reversed() {
+            let readers = consumers[draft.id] ?? []
+            guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope,
+                  reader.draft.definition.spec.readsSequentially else {
+                readOnce[draft.id] = false
+                continue
+            }
+            readOnce[draft.id] = reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true
+        }
+        return readOnce.mapValues { NodeFacts(outputIsReadOnce: $0) }
     }
 
     private func checkFrom(_ draft: NodeDraft, byID: [String: NodeDraft], ids: [String]) {
@@ -106,7 +127,8 @@ struct GraphLinker {
             let fanIn = reference.value.hasSuffix("[*]")
             let expected: PayloadKind
             switch parameter.type {
-            case .reference(let kind), .fanIn(let kind): expected = kind
+            case .reference(let kind), .fanIn(let kind), .references(let kind): expected = kind
+            case .imageOrMatrix: expected = .image
             default: continue
             }
             if upstream.id == draft.id {

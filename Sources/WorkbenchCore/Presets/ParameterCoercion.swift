@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a JSON value into a parameter value of the declared type, or reports why it can't.
 enum ParameterCoercion {
     static func coerce(_ value: JSONValue, to type: ParameterType, path: String,
@@ -36,6 +38,80 @@ enum ParameterCoercion {
                 return fail(" (write \"@\", the node's id and [*])")
             }
             return .string(s)
+        case .references:
+            if case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1 { return .string(s) }
+            guard case .array(let elements, _) = value, !elements.isEmpty else {
+                return fail(" (write [\"@a\", \"@b\"] or \"@id[*]\")")
+            }
+            var references: [ParameterValue] = []
+            for (i, element) in elements.enumerated() {
+                guard case .string(let s, _) = element, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") else {
+                    collector.error("\(path)[\(i)]", at: element.location,
+                                    "expected a reference \"@id\", found \(DiagnosticCollector.describe(element))")
+                    return nil
+                }
+                references.append(.string(s))
+            }
+            return .list(references)
+        case .imageOrMatrix:
+            if case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") { return .string(s) }
+            guard case .array(let rows, _) = value, !rows.isEmpty else {
+                return fail(" (write \"@\" and the node's id, or a matrix such as [[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]])")
+            }
+            // One row may be written flat: [1, 2, 1].
+            let nested = rows.allSatisfy { if case .array = $0 { return true } else { return false } }
+            var matrix: [ParameterValue] = []
+            for (r, row) in (nested ? rows : [value]).enumerated() {
+                guard case .array(let cells, _) = row else { return fail() }
+                var numbers: [ParameterValue] = []
+                for cell in cells {
+                    guard case .number(let n, _, _) = cell else {
+                        collector.error(nested ? "\(path)[\(r)]" : path, at: cell.location,
+                                        "expected a number in the matrix, found \(DiagnosticCollector.describe(cell))")
+                        return nil
+                    }
+                    numbers.append(.double(n))
+                }
+                matrix.append(.list(numbers))
+            }
+            let width = matrix.first.map { if case .list(let l) = $0 { return l.count } else { return 0 } } ?? 0
+            guard width > 0, matrix.allSatisfy({ if case .list(let l) = $0 { return l.count == width } else { return false } }) else {
+                return fail(" (every row of a matrix needs the same number of entries)")
+            }
+            return .list(matrix)
+        case .flags(let words):
+            var chosen: [String]
+            switch value {
+            case .string(let s, _): chosen = s.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .array(let elements, _):
+                chosen = []
+                for element in elements {
+                    guard case .string(let s, _) = element else { return fail() }
+                    chosen.append(s)
+                }
+            default: return fail()
+            }
+            if let unknown = chosen.first(where: { !words.contains($0) }) {
+                collector.error(path, at: value.location, "unknown flag \"\(unknown)\"" + DidYouMean.hint(for: unknown, among: words)
+                                + " (expected \(type.summary))")
+                return nil
+            }
+            return .list(chosen.map { .string($0) })
+        case .integers, .numbers:
+            let elements: [JSONValue]
+            if case .array(let list, _) = value { elements = list } else { elements = [value] }
+            var numbers: [ParameterValue] = []
+            for element in elements {
+                guard case .number(let n, _, _) = element else { return fail() }
+                if type == .integers {
+                    guard n.rounded() == n, let i = Int(exactly: n) else { return fail() }
+                    numbers.append(.int(i))
+                } else {
+                    numbers.append(.double(n))
+                }
+            }
+            guard !numbers.isEmpty else { return fail() }
+            return .list(numbers)
         case .pathTemplate:
             guard case .string(let s, _) = value else { return fail() }
             do {

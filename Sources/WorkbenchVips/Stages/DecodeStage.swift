@@ -14,16 +14,17 @@ struct DecodeStage: Stage {
         parameters: [
             ParameterSpec("fail_on", .choice(["none", "truncated", "error", "warning"]), default: .string("truncated"),
                           "How much damage fails the item: \"truncated\" fails on cut-off files, \"error\" on any decoder error."),
-            ParameterSpec("access", .choice(["sequential", "random"]), default: .string("sequential"),
-                          "\"sequential\" streams top to bottom with little memory; \"random\" allows any later operation."),
+            ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
+                          "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
             ParameterSpec("maxPixels", .int(1...Int(Int32.max)), default: .int(100_000_000),
                           "Refuse images with more pixels than this (decompression bombs); checked from the header."),
         ])
 
-    static let definition = OpDefinition(spec) { p in
-        DecodeStage(failOn: failOnChoices[p.string("fail_on") ?? "truncated"] ?? VIPS_FAIL_ON_TRUNCATED,
-                    sequential: p.string("access") != "random",
-                    maxPixels: p.int("maxPixels") ?? 100_000_000)
+    static let definition = OpDefinition(spec) { p, facts in
+        let access = p.string("access") ?? "auto"
+        return DecodeStage(failOn: failOnChoices[p.string("fail_on") ?? "truncated"] ?? VIPS_FAIL_ON_TRUNCATED,
+                           sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
+                           maxPixels: p.int("maxPixels") ?? 100_000_000)
     }
 
     let failOn: VipsFailOn

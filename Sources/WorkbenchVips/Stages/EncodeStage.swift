@@ -11,7 +11,7 @@ struct EncodeStage: Stage {
             ParameterSpec("strip", .bool, default: .bool(false), "Drop metadata (EXIF, XMP, ICC profile)."),
             ParameterSpec("lossless", .bool, default: .bool(false), "WebP: encode losslessly."),
             ParameterSpec("compression", .int(0...9), default: .int(6), "PNG: zlib compression level."),
-        ])
+        ], readsSequentially: true)
 
     static let definition = OpDefinition(spec) { p in
         EncodeStage(options: EncodeOptions(

@@ -1,19 +1,71 @@
 import WorkbenchCore
 
-/// `resize`: scales the image by a factor with libvips' `resize`.
+/// `resize` and `thumbnail`: scale by a factor, or fit a width and/or height (contain, cover or
+/// fill), never enlarging unless asked. libvips' `thumbnail_image` and `resize` do the work.
 struct ResizeStage: Stage {
-    static let spec = OpSpec(
-        name: "resize", summary: "Scales the image by a factor (0.5 halves it).",
-        input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
-        parameters: [
-            ParameterSpec("scale", .double(0.0001...100), required: true, "Scale factor for both axes."),
-        ])
+    enum Fit: String, CaseIterable, Sendable {
+        /// Inside the box, keeping the aspect ratio.
+        case contain
+        /// Covering the box, keeping the aspect ratio, then cropped to it.
+        case cover
+        /// Exactly the box, stretched.
+        case fill
+    }
 
-    static let definition = OpDefinition(spec) { p in ResizeStage(scale: p.double("scale") ?? 1) }
+    /// libvips' convention for "no limit" on one axis (pyvips passes the same value).
+    static let unbounded = 10_000_000
 
-    let scale: Double
+    static func spec(name: String) -> OpSpec {
+        OpSpec(
+            name: name, summary: "Fits the image to a width and/or height, or scales it by a factor.",
+            input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
+            parameters: [
+                ParameterSpec("width", .int(1...unbounded), "Target width in pixels."),
+                ParameterSpec("height", .int(1...unbounded), "Target height in pixels."),
+                ParameterSpec("fit", .choice(Fit.allCases.map(\.rawValue)), default: .string("contain"),
+                              "\"contain\" fits inside width × height, \"cover\" fills it and crops, \"fill\" stretches to it."),
+                ParameterSpec("crop", .choice(["centre", "attention", "entropy"]), default: .string("centre"),
+                              "With fit \"cover\": what to keep; \"attention\" and \"entropy\" find the interesting part (smart crop)."),
+                ParameterSpec("upscale", .bool, default: .bool(false), "Enlarge images smaller than the target."),
+                ParameterSpec("scale", .double(0.0001...100), "Scale factor for both axes, instead of width and height."),
+            ],
+            readsSequentially: true,
+            check: { p in
+                let sized = p.int("width") != nil || p.int("height") != nil
+                if p.double("scale") != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
+                if !sized { return "give \"width\", \"height\" or both (or \"scale\")" }
+                if p.string("fit") != "contain" && (p.int("width") == nil || p.int("height") == nil) {
+                    return "fit \"\(p.string("fit") ?? "")\" needs both \"width\" and \"height\""
+                }
+                return nil
+            })
+    }
+
+    static let definitions = ["resize", "thumbnail"].map { name in
+        OpDefinition(spec(name: name)) { p in
+            ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.string("fit") ?? "") ?? .contain,
+                        crop: p.string("crop") ?? "centre", upscale: p.bool("upscale") ?? false, scale: p.double("scale"))
+        }
+    }
+
+    let width: Int?
+    let height: Int?
+    let fit: Fit
+    let crop: String
+    let upscale: Bool
+    let scale: Double?
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        .image(try VipsStages.image(inputs, context).resize(scale: scale))
+        let image = try VipsStages.image(inputs, context)
+        if let scale {
+            return .image(try VipsOperationCall.image("resize", image, ["scale": .double(scale)]))
+        }
+        var arguments: [String: VipsArgumentValue] = [
+            "width": .int(width ?? Self.unbounded),
+            "height": .int(height ?? Self.unbounded),
+            "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
+        ]
+        if fit == .cover { arguments["crop"] = .string(crop) }
+        return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))
     }
 }

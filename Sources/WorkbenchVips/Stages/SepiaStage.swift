@@ -9,7 +9,7 @@ struct SepiaStage: Stage {
         input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
             ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
-        ])
+        ], readsSequentially: true)
 
     static let definition = OpDefinition(spec) { p in SepiaStage(intensity: p.double("intensity") ?? 1) }
 
@@ -33,10 +33,10 @@ struct SepiaStage: Stage {
 
 /// The ops this module provides, and what their stages share.
 public enum VipsStages {
-    public static let all: [OpDefinition] = [
-        DecodeStage.definition, EncodeStage.definition, ThumbnailImageStage.definition,
-        ResizeStage.definition, SepiaStage.definition,
-    ]
+    /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
+    public static let all: [OpDefinition] = VipsOperationOps.all + [
+        DecodeStage.definition, EncodeStage.definition, SepiaStage.definition,
+    ] + ResizeStage.definitions
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

@@ -1,0 +1,186 @@
+import CVips
+import Foundation
+
+/// A value for one libvips argument, in the form libvips takes it.
+enum VipsArgumentValue: @unchecked Sendable {
+    // Safe: the images are immutable `VipsImage`s (see there); the rest are values.
+    case bool(Bool)
+    case int(Int)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case enumeration(Int)
+    case flags(Int)
+    case image(VipsImage)
+    case images([VipsImage])
+    case ints([Int])
+    case doubles([Double])
+    case blob(Data)
+    case interpolate(String)
+}
+
+/// What a call returned: its required outputs by argument name.
+struct VipsCallOutputs {
+    var images: [String: VipsImage] = [:]
+    var blobs: [String: Data] = [:]
+    /// Numbers, words and lists, ready to be written as JSON.
+    var values: [String: any Sendable] = [:]
+}
+
+/// Runs any libvips operation by nickname with named arguments: the generic call pyvips makes.
+enum VipsOperationCall {
+    static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgument, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
+        try VipsRuntime.start()
+        let nick = info.nickname
+        guard let created = vips_operation_new(nick) else {
+            throw .operationFailed(operation: nick, message: VipsImage.takeErrorMessage())
+        }
+        var operation: UnsafeMutablePointer<VipsOperation>? = created
+        for (argument, value) in arguments {
+            do throws(VipsError) {
+                try set(argument, value, on: created)
+            } catch {
+                cvips_operation_unref(created)
+                throw error
+            }
+        }
+        // Building with a required input unset aborts the process inside libvips: check first.
+        if let missing = info.arguments.first(where: {
+            $0.isInput && $0.isRequired && vips_object_argument_isset(cvips_operation_object(created), $0.property) == 0
+        }) {
+            cvips_operation_unref(created)
+            throw .operationFailed(operation: nick, message: "required argument \"\(missing.name)\" is not set")
+        }
+        let (status, message) = VipsErrorLog.call({ vips_cache_operation_buildp(&operation) }, failed: { $0 != 0 })
+        guard status == 0, let built = operation else {
+            if let operation {
+                vips_object_unref_outputs(cvips_operation_object(operation))
+                cvips_operation_unref(operation)
+            }
+            throw .operationFailed(operation: nick, message: message ?? "libvips gave no message")
+        }
+        defer {
+            vips_object_unref_outputs(cvips_operation_object(built))
+            cvips_operation_unref(built)
+        }
+        var outputs = VipsCallOutputs()
+        for argument in info.arguments where argument.isOutput && argument.isRequired {
+            read(argument, of: built, into: &outputs)
+        }
+        return outputs
+    }
+
+    private static func set(_ argument: VipsArgument, _ value: VipsArgumentValue,
+                            on operation: UnsafeMutablePointer<VipsOperation>) throws(VipsError) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, argument.type)
+        defer { g_value_unset(&gvalue) }
+        switch value {
+        case .bool(let b): g_value_set_boolean(&gvalue, b ? 1 : 0)
+        case .int(let i): g_value_set_int(&gvalue, Int32(clamping: i))
+        case .uint64(let u): g_value_set_uint64(&gvalue, guint64(u))
+        case .double(let d): g_value_set_double(&gvalue, d)
+        case .string(let s): g_value_set_string(&gvalue, s)
+        case .enumeration(let e): g_value_set_enum(&gvalue, Int32(clamping: e))
+        case .flags(let f): g_value_set_flags(&gvalue, UInt32(truncatingIfNeeded: f))
+        case .image(let image): cvips_value_set_image(&gvalue, image.pointer)
+        case .images(let images):
+            var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = images.map(\.pointer)
+            pointers.withUnsafeMutableBufferPointer { cvips_value_set_images(&gvalue, $0.baseAddress, Int32($0.count)) }
+            withExtendedLifetime(images) {}
+        case .ints(let list):
+            let values = list.map { Int32(clamping: $0) }
+            values.withUnsafeBufferPointer { vips_value_set_array_int(&gvalue, $0.baseAddress, Int32($0.count)) }
+        case .doubles(let list):
+            list.withUnsafeBufferPointer { vips_value_set_array_double(&gvalue, $0.baseAddress, Int32($0.count)) }
+        case .blob(let data):
+            data.withUnsafeBytes { cvips_value_set_blob_copy(&gvalue, $0.baseAddress, $0.count) }
+        case .interpolate(let name):
+            guard let interpolate = vips_interpolate_new(name) else {
+                vips_error_clear()
+                throw .operationFailed(operation: argument.name, message: "unknown interpolator \"\(name)\"")
+            }
+            cvips_value_set_interpolate(&gvalue, interpolate)
+            cvips_object_unref(interpolate)
+        }
+        g_object_set_property(cvips_operation_gobject(operation), argument.property, &gvalue)
+    }
+
+    private static func read(_ argument: VipsArgument, of operation: UnsafeMutablePointer<VipsOperation>,
+                             into outputs: inout VipsCallOutputs) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, argument.type)
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(cvips_operation_gobject(operation), argument.property, &gvalue)
+        switch argument.kind {
+        case .image:
+            if let image = cvips_value_dup_image(&gvalue) { outputs.images[argument.name] = VipsImage(owning: image) }
+        case .blob:
+            var length = 0
+            if let data = cvips_value_blob_data(&gvalue, &length) { outputs.blobs[argument.name] = Data(bytes: data, count: length) }
+        case .bool: outputs.values[argument.name] = g_value_get_boolean(&gvalue) != 0
+        case .int: outputs.values[argument.name] = Int(g_value_get_int(&gvalue))
+        case .uint64: outputs.values[argument.name] = UInt64(g_value_get_uint64(&gvalue))
+        case .double: outputs.values[argument.name] = g_value_get_double(&gvalue)
+        case .string: outputs.values[argument.name] = g_value_get_string(&gvalue).map { String(cString: $0) } ?? ""
+        case .enumeration(let values, _):
+            let raw = Int(g_value_get_enum(&gvalue))
+            outputs.values[argument.name] = values.nick(of: raw) ?? String(raw)
+        case .doubles:
+            var count: Int32 = 0
+            if let array = vips_value_get_array_double(&gvalue, &count) {
+                outputs.values[argument.name] = Array(UnsafeBufferPointer(start: array, count: Int(count)))
+            }
+        case .ints:
+            var count: Int32 = 0
+            if let array = vips_value_get_array_int(&gvalue, &count) {
+                outputs.values[argument.name] = UnsafeBufferPointer(start: array, count: Int(count)).map { Int($0) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Runs operation `nick` with `input` as its image input and other arguments by libvips name;
+    /// returns its output image. What the friendly filters are made of.
+    static func image(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:]) throws(VipsError) -> VipsImage {
+        guard let info = VipsIntrospection.operations[nick] else {
+            throw .operationFailed(operation: nick, message: "this libvips has no such operation")
+        }
+        var arguments: [(VipsArgument, VipsArgumentValue)] = []
+        if let input, let main = info.mainInput { arguments.append((main, .image(input))) }
+        for (name, value) in named {
+            guard let argument = info.arguments.first(where: { $0.name == name && $0.isInput }) else {
+                throw .operationFailed(operation: nick, message: "no argument \"\(name)\"")
+            }
+            // Enum values may be given by nickname, as in presets.
+            if case .enumeration(let values, _) = argument.kind, case .string(let nick) = value {
+                guard let raw = values.value(of: nick) else {
+                    throw .operationFailed(operation: nick, message: "\"\(nick)\" is not a value of \"\(name)\"")
+                }
+                arguments.append((argument, .enumeration(raw)))
+            } else {
+                arguments.append((argument, value))
+            }
+        }
+        let outputs = try run(info, arguments)
+        guard let output = info.arguments.first(where: { $0.isOutput && $0.isRequired && $0.kind.isImage }),
+              let image = outputs.images[output.name] else {
+            throw .operationFailed(operation: nick, message: "it returned no image")
+        }
+        return image
+    }
+
+    /// A libvips matrix image from rows of numbers (masks for `conv`, matrices for `recomb`).
+    static func matrix(_ rows: [[Double]]) throws(VipsError) -> VipsImage {
+        let width = rows.first?.count ?? 0
+        let cells = rows.flatMap { $0 }
+        let (made, message) = VipsErrorLog.call({
+            cells.withUnsafeBufferPointer {
+                vips_image_new_matrix_from_array(Int32(width), Int32(rows.count), $0.baseAddress, Int32($0.count))
+            }
+        }, failed: { $0 == nil })
+        guard let made else { throw .operationFailed(operation: "matrix", message: message ?? "libvips gave no message") }
+        return VipsImage(owning: made)
+    }
+}

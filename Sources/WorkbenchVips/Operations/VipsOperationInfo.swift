@@ -1,0 +1,97 @@
+import CVips
+
+/// What libvips declares about one argument of an operation.
+public struct VipsArgument: Sendable {
+    /// The argument's type, with its range, choices and default where libvips declares them.
+    public enum Kind: Sendable {
+        case bool(default: Bool)
+        case int(min: Int, max: Int, default: Int)
+        case uint64(min: UInt64, max: UInt64, default: UInt64)
+        case double(min: Double, max: Double, default: Double)
+        case string(default: String?)
+        /// One value of a libvips enum, by nickname.
+        case enumeration(VipsEnumeration, default: String?)
+        /// A set of libvips flags, by nickname.
+        case flags(VipsEnumeration, default: [String])
+        case image
+        case images
+        case ints
+        case doubles
+        case blob
+        case interpolate
+        /// A `VipsSource` or `VipsTarget`: streams the generic call does not offer.
+        case stream
+        case unsupported(String)
+    }
+
+    /// libvips' name with `_` for `-` (as pyvips and the C API spell it), e.g. `compositing_space`.
+    public let name: String
+    /// The GObject property name as libvips declares it, e.g. `compositing-space`.
+    let property: String
+    public let summary: String
+    public let kind: Kind
+    public let isRequired: Bool
+    public let isInput: Bool
+    public let isOutput: Bool
+    public let isDeprecated: Bool
+    let priority: Int32
+    /// The GType of the argument's value.
+    let type: GType
+}
+
+/// The values of a libvips enum or flags type.
+public struct VipsEnumeration: Sendable {
+    let type: GType
+    public let nicks: [String]
+    let values: [Int]
+
+    func value(of nick: String) -> Int? { nicks.firstIndex(of: nick).map { values[$0] } }
+    func nick(of value: Int) -> String? { values.firstIndex(of: value).map { nicks[$0] } }
+}
+
+/// What libvips declares about one operation: its nickname, summary, flags and arguments.
+public struct VipsOperationInfo: Sendable {
+    public let nickname: String
+    public let summary: String
+    public let isDeprecated: Bool
+    /// libvips marks loaders and savers that are less tested against hostile input as untrusted.
+    public let isUntrusted: Bool
+    /// libvips can run it on an input read once, top to bottom.
+    public let isSequential: Bool
+    /// Every input and output argument, in libvips' order (by priority).
+    public let arguments: [VipsArgument]
+
+    public var inputs: [VipsArgument] { arguments.filter(\.isInput) }
+    public var outputs: [VipsArgument] { arguments.filter(\.isOutput) }
+
+    /// The image input a node's `from` feeds: the first required input image.
+    var mainInput: VipsArgument? {
+        arguments.first { $0.isInput && $0.isRequired && $0.kind.isImage }
+    }
+
+    /// The blob input a node's `from` feeds when there is no image input (the `*load_buffer` loaders).
+    var blobInput: VipsArgument? {
+        mainInput == nil ? arguments.first { $0.isInput && $0.isRequired && $0.kind.isBlob } : nil
+    }
+
+    /// Why a preset cannot use this operation, or nil if it can.
+    var unavailableReason: String? {
+        if let stream = arguments.first(where: { $0.isRequired && $0.kind.isStream }) {
+            return "it reads or writes a libvips stream (\"\(stream.name)\"); use the \(nickname.replacingOccurrences(of: "_source", with: "_buffer").replacingOccurrences(of: "_target", with: "_buffer")) form or decode/encode"
+        }
+        if nickname.hasSuffix("save"), arguments.contains(where: { $0.name == "filename" && $0.isInput }) {
+            return "it writes a file wherever \"filename\" points, outside the output root; use \"encode\" (or vips.\(nickname)_buffer) and \"write\""
+        }
+        if let odd = arguments.first(where: { $0.isRequired && $0.kind.isUnsupported }) {
+            return "its argument \"\(odd.name)\" has a type presets cannot express"
+        }
+        return nil
+    }
+}
+
+extension VipsArgument.Kind {
+    var isImage: Bool { if case .image = self { return true } else { return false } }
+    var isBlob: Bool { if case .blob = self { return true } else { return false } }
+    var isStream: Bool { if case .stream = self { return true } else { return false } }
+    var isUnsupported: Bool { if case .unsupported = self { return true } else { return false } }
+}

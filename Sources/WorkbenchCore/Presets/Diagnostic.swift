@@ -31,8 +31,8 @@ public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
 }
 
 /// Suggests the closest known word for a misspelt one.
-enum DidYouMean {
-    static func suggestion(for word: String, among candidates: [String]) -> String? {
+public enum DidYouMean {
+    public static func suggestion(for word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         let limit = max(2, word.count / 3)

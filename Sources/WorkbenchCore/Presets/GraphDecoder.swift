@@ -44,6 +44,10 @@ struct GraphDecoder {
             collector.error(join(path, "op"), at: opValue.location, "expected an op name, found \(opValue.typeName)")
             return nil
         }
+        if let reason = registry.unavailableReason(opName) {
+            collector.error(join(path, "op"), at: opLocation, "\"\(opName)\" cannot be used in a preset: \(reason)")
+            return nil
+        }
         guard let definition = registry[opName] else {
             let names = registry.names
             collector.error(join(path, "op"), at: opLocation, "unknown op \"\(opName)\""

@@ -1,0 +1,34 @@
+import ArgumentParser
+import WorkbenchCore
+
+/// `workbench filters`: every op a preset can name, or one op's parameters.
+struct FiltersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filters",
+        abstract: "List every op (stages, filters, libvips operations) or show one op's parameters.")
+
+    @Argument(help: "An op name, e.g. vips.gaussblur; without it, every op is listed.")
+    var name: String?
+
+    @Flag(help: "Print JSON (stable: keys sorted, ops by name) for editors and schemas.")
+    var json = false
+
+    func run() throws {
+        let registry = BuiltinOps.registry
+        let catalog = FilterCatalog(registry: registry)
+        guard let name else {
+            Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())
+            return
+        }
+        guard let definition = registry[name] else {
+            if let reason = registry.unavailableReason(name) {
+                Terminal.error("\"\(name)\" cannot be used in a preset: \(reason).")
+            } else {
+                let hint = DidYouMean.suggestion(for: name, among: registry.names)
+                Terminal.error("No op is named \"\(name)\"" + (hint.map { "; did you mean \"\($0)\"?" } ?? "") + " (\"workbench filters\" lists them all).")
+            }
+            throw ExitCode(ExitStatus.badPreset)
+        }
+        Terminal.out(json ? try catalog.json([definition.spec], includeUnavailable: false) : catalog.detail(definition.spec))
+    }
+}

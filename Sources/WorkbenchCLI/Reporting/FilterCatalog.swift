@@ -1,0 +1,121 @@
+import Foundation
+import WorkbenchCore
+
+/// What `workbench filters` shows: every op of a registry, as text for people and as stable JSON
+/// for editors and the preset JSON Schema.
+struct FilterCatalog {
+    let registry: OpRegistry
+
+    /// Built-in stages move data in and out; filters map images to images; `vips.*` are libvips'
+    /// own operations; plugins will add `<plugin>.<filter>`.
+    static func group(of spec: OpSpec) -> String {
+        if spec.name.hasPrefix("vips.") { return "libvips" }
+        return spec.input == .image && spec.output == .image ? "filter" : "stage"
+    }
+
+    static let groups = [("stage", "Built-in stages"), ("filter", "Filters"), ("libvips", "libvips operations")]
+
+    /// One line per op, grouped.
+    func listing() -> String {
+        var lines: [String] = []
+        for (group, title) in Self.groups {
+            let specs = registry.specs.filter { Self.group(of: $0) == group }
+            guard !specs.isEmpty else { continue }
+            lines.append("\(title) (\(specs.count)):")
+            let width = min(28, specs.map(\.name.count).max() ?? 0)
+            for spec in specs {
+                let name = spec.name.padding(toLength: max(width, spec.name.count), withPad: " ", startingAt: 0)
+                lines.append("  \(name)  \(Self.flow(spec))  \(spec.summary)" + (spec.isDeprecated ? " (deprecated)" : ""))
+            }
+            lines.append("")
+        }
+        let unavailable = registry.unavailable
+        if !unavailable.isEmpty {
+            lines.append("\(unavailable.count) libvips operations read or write streams or files and are not offered (e.g. \(unavailable[0].name)); \"workbench filters NAME\" says why.")
+        }
+        lines.append("\"workbench filters NAME\" shows an op's parameters.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Everything about one op.
+    func detail(_ spec: OpSpec) -> String {
+        var lines = ["\(spec.name) — \(spec.summary)", "  \(Self.flow(spec)), queue \(spec.defaultQueue)"]
+        if spec.isDeprecated { lines.append("  Deprecated: it still works, but may be removed.") }
+        if spec.parameters.isEmpty { lines.append("  No parameters.") }
+        for parameter in spec.parameters {
+            var head = "  \(parameter.name)"
+            if !parameter.aliases.isEmpty { head += " (or \(parameter.aliases.joined(separator: ", ")))" }
+            head += ": \(parameter.type.summary)"
+            if parameter.isRequired { head += ", required" }
+            if let value = parameter.defaultValue { head += ", default \(value)" }
+            if parameter.isDeprecated { head += ", deprecated" }
+            lines.append(head)
+            if !parameter.summary.isEmpty { lines.append("      \(parameter.summary)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func flow(_ spec: OpSpec) -> String {
+        "\(spec.input?.rawValue ?? "item") → \(spec.output.rawValue)"
+    }
+
+    /// The stable JSON form: keys sorted, ops by name.
+    func json(_ specs: [OpSpec], includeUnavailable: Bool) throws -> String {
+        var root: [String: Any] = ["filters": specs.map(Self.object)]
+        if includeUnavailable {
+            root["unavailable"] = registry.unavailable.map { ["name": $0.name, "reason": $0.reason] }
+        }
+        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func object(_ spec: OpSpec) -> [String: Any] {
+        [
+            "name": spec.name, "summary": spec.summary, "group": group(of: spec),
+            "input": spec.input?.rawValue ?? NSNull(), "output": spec.output.rawValue,
+            "queue": spec.defaultQueue, "deprecated": spec.isDeprecated,
+            "parameters": spec.parameters.map { parameter -> [String: Any] in
+                var object: [String: Any] = [
+                    "name": parameter.name, "type": type(parameter.type), "required": parameter.isRequired,
+                    "summary": parameter.summary, "deprecated": parameter.isDeprecated,
+                ]
+                if !parameter.aliases.isEmpty { object["aliases"] = parameter.aliases }
+                if let value = parameter.defaultValue { object["default"] = json(value) }
+                return object
+            },
+        ]
+    }
+
+    private static func type(_ type: ParameterType) -> [String: Any] {
+        switch type {
+        case .bool: return ["kind": "bool"]
+        case .int(let range): return ["kind": "int", "min": range.lowerBound, "max": range.upperBound]
+        case .double(let range):
+            // JSON has no infinity: an unbounded side is left out.
+            var object: [String: Any] = ["kind": "number"]
+            if range.lowerBound.isFinite { object["min"] = range.lowerBound }
+            if range.upperBound.isFinite { object["max"] = range.upperBound }
+            return object
+        case .string: return ["kind": "string"]
+        case .choice(let words): return ["kind": "choice", "values": words]
+        case .flags(let words): return ["kind": "flags", "values": words]
+        case .pathTemplate: return ["kind": "pathTemplate"]
+        case .reference(let kind): return ["kind": "reference", "payload": kind.rawValue]
+        case .fanIn(let kind): return ["kind": "fanIn", "payload": kind.rawValue]
+        case .references(let kind): return ["kind": "references", "payload": kind.rawValue]
+        case .imageOrMatrix: return ["kind": "imageOrMatrix"]
+        case .integers: return ["kind": "integers"]
+        case .numbers: return ["kind": "numbers"]
+        }
+    }
+
+    private static func json(_ value: ParameterValue) -> Any {
+        switch value {
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .double(let d): return d.isFinite ? d : NSNull()
+        case .string(let s): return s
+        case .list(let values): return values.map(json)
+        }
+    }
+}

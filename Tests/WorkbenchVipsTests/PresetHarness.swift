@@ -1,0 +1,54 @@
+import Foundation
+import WorkbenchCore
+import WorkbenchTestSupport
+@testable import WorkbenchVips
+
+/// Loads and runs presets with every op of the core and libvips modules, on real files.
+struct PresetHarness {
+    static let registry = OpRegistry(CoreOps.all + VipsStages.all, unavailable: VipsOperationOps.unavailable)
+
+    let folder: URL
+
+    init(_ label: String) throws {
+        folder = try Fixtures.temporaryDirectory(label)
+    }
+
+    func load(_ json: String) throws(WorkbenchError) -> Preset {
+        try PresetLoader(registry: Self.registry).load(json: Array(json.utf8), file: "test.json", baseDirectory: folder.path)
+    }
+
+    /// The problems a preset is refused for (empty if it loads).
+    func errors(_ json: String) -> [String] {
+        do {
+            _ = try load(json)
+            return []
+        } catch {
+            return error.description.split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// Runs a preset over `inputs` (paths); returns the summary and each item's report.
+    func run(_ json: String, inputs: [String]) async throws -> (RunSummary, [ItemReport]) {
+        let preset = try load(json)
+        let items = try InputExpansion.expand(inputs, relativeTo: folder.path)
+        let output = try OutputRoot(folder.appendingPathComponent("out").path)
+        let run = PresetRun.start(preset, items: .list(items), output: output)
+        var reports: [ItemReport] = []
+        for await event in run.events {
+            if case .itemFinished(let report) = event { reports.append(report) }
+        }
+        return (await run.result, reports)
+    }
+
+    func output(_ name: String) -> URL { folder.appendingPathComponent("out").appendingPathComponent(name) }
+
+    /// Copies a bundled sample photo into the folder.
+    @discardableResult
+    func sample(_ name: String) throws -> String {
+        let destination = folder.appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: destination.path) {
+            try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(name), to: destination)
+        }
+        return destination.path
+    }
+}

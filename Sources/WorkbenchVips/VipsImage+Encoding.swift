@@ -1,21 +1,72 @@
 import CVips
 import Foundation
+import Synchronization
 import WorkbenchCore
 
-/// The formats `encode` writes.
-enum EncodeFormat: String, CaseIterable, Sendable {
-    case jpeg, png, webp
+/// A format `encode` writes, and the libvips saver that writes it.
+struct EncodeFormat: Sendable {
+    let name: String
+    /// The `*save_buffer` operation.
+    let saver: String
+    /// Saver arguments the format implies (AVIF is HEIF with AV1 compression).
+    let implied: [String: String]
 
-    var displayName: String { rawValue.uppercased() }
+    /// Every format `encode` knows; `available` keeps those this libvips has a saver for.
+    static let known = [
+        EncodeFormat(name: "jpeg", saver: "jpegsave_buffer", implied: [:]),
+        EncodeFormat(name: "png", saver: "pngsave_buffer", implied: [:]),
+        EncodeFormat(name: "webp", saver: "webpsave_buffer", implied: [:]),
+        EncodeFormat(name: "tiff", saver: "tiffsave_buffer", implied: [:]),
+        EncodeFormat(name: "gif", saver: "gifsave_buffer", implied: [:]),
+        EncodeFormat(name: "heif", saver: "heifsave_buffer", implied: [:]),
+        EncodeFormat(name: "avif", saver: "heifsave_buffer", implied: ["compression": "av1"]),
+    ]
+
+    static let available = known.filter { VipsIntrospection.operations[$0.saver] != nil }
+
+    static func named(_ name: String) -> EncodeFormat? { known.first { $0.name == name } }
+
+    var displayName: String { name.uppercased() }
+
+    /// The saver's options a preset may give (its inputs except the image and implied ones).
+    var options: [VipsArgument] {
+        VipsIntrospection.operations[saver]?.arguments.filter {
+            $0.isInput && !$0.kind.isImage && implied[$0.name] == nil
+        } ?? []
+    }
+
+    private static let probes = ProbeCache()
+
+    /// Nil if this libvips can write the format, else why not. Savers that depend on optional
+    /// encoders (HEIF, AVIF) are tried once on a tiny image; the answer is kept.
+    func unavailableReason() -> String? {
+        guard VipsIntrospection.operations[saver] != nil else {
+            return "this libvips has no \(saver) (libvips \(VipsRuntime.version)); choose one of "
+                + EncodeFormat.available.map(\.name).joined(separator: ", ")
+        }
+        guard name == "heif" || name == "avif" else { return nil }
+        return Self.probes.answer(for: name) {
+            do {
+                let tiny = try VipsOperationCall.image("black", nil, ["width": .int(16), "height": .int(16), "bands": .int(3)])
+                _ = try tiny.encode(self, options: [:], cancellation: CancellationToken())
+                return nil
+            } catch {
+                return "this libvips cannot write \(name): \(error)"
+            }
+        }
+    }
 }
 
-/// Saver settings, with libvips' own names where libvips has them.
-struct EncodeOptions: Sendable {
-    var format: EncodeFormat
-    var quality: Int
-    var strip: Bool
-    var lossless: Bool
-    var compression: Int
+/// Answers computed once per key, shared by every thread.
+private final class ProbeCache: Sendable {
+    private let answers = Mutex<[String: String?]>([:])
+
+    func answer(for key: String, _ compute: () -> String?) -> String? {
+        if let known = answers.withLock({ $0[key] }) { return known }
+        let answer = compute()
+        answers.withLock { $0[key] = answer }
+        return answer
+    }
 }
 
 extension VipsImage {
@@ -24,35 +75,41 @@ extension VipsImage {
         try load(Bytes(data, origin: origin), sequential: false, failOn: VIPS_FAIL_ON_ERROR)
     }
 
-    /// Evaluates the pipeline and encodes it. Cancelling `token` kills the evaluation.
-    func encode(_ options: EncodeOptions, cancellation token: CancellationToken) throws(VipsError) -> Data {
+    /// Evaluates the pipeline and encodes it with the format's saver and `options` (libvips
+    /// argument names). Cancelling `token` kills the evaluation.
+    func encode(_ format: EncodeFormat, options: [String: VipsArgumentValue],
+                cancellation token: CancellationToken) throws(VipsError) -> Data {
         if token.isCancelled { throw .cancelled }
-        let image = pointer
+        guard let info = VipsIntrospection.operations[format.saver], let input = info.mainInput else {
+            throw .encodeFailed(format: format.displayName, message: "this libvips has no \(format.saver)")
+        }
+        var arguments: [(VipsArgument, VipsArgumentValue)] = [(input, .image(self))]
+        var named = options
+        for (name, nick) in format.implied { named[name] = .string(nick) }
+        for (name, value) in named {
+            guard let argument = info.arguments.first(where: { $0.name == name && $0.isInput }) else { continue }
+            if case .enumeration(let values, _) = argument.kind, case .string(let nick) = value {
+                guard let raw = values.value(of: nick) else { continue }
+                arguments.append((argument, .enumeration(raw)))
+            } else {
+                arguments.append((argument, value))
+            }
+        }
         // The kill flag is read by the evaluation's threads; setting it stops them at their next tile.
         let key = token.onCancel { [self] in vips_image_set_kill(pointer, 1) }
         defer { token.removeHandler(key) }
-
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        let (status, message) = VipsErrorLog.call({ () -> Int32 in
-            switch options.format {
-            case .jpeg:
-                return cvips_jpegsave_buffer(image, &buffer, &length, Int32(options.quality), options.strip ? 1 : 0)
-            case .png:
-                return cvips_pngsave_buffer(image, &buffer, &length, Int32(options.compression), options.strip ? 1 : 0)
-            case .webp:
-                return cvips_webpsave_buffer(image, &buffer, &length, Int32(options.quality),
-                                             options.lossless ? 1 : 0, options.strip ? 1 : 0)
-            }
-        }, failed: { $0 != 0 })
-        if token.isCancelled {
-            g_free(buffer)
-            throw .cancelled
+        let outputs: VipsCallOutputs
+        do {
+            outputs = try VipsOperationCall.run(info, arguments)
+        } catch {
+            if token.isCancelled { throw .cancelled }
+            if case .operationFailed(_, let message) = error { throw .encodeFailed(format: format.displayName, message: message) }
+            throw error
         }
-        guard status == 0, let buffer else {
-            throw .encodeFailed(format: options.format.displayName, message: message ?? "libvips gave no message")
+        if token.isCancelled { throw .cancelled }
+        guard let data = outputs.blobs.values.first else {
+            throw .encodeFailed(format: format.displayName, message: "the saver returned no bytes")
         }
-        // Data takes ownership of libvips' buffer and frees it with g_free.
-        return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
+        return data
     }
 }

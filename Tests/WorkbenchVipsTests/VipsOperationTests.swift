@@ -21,6 +21,7 @@ import WorkbenchTestSupport
         case .references: return "[\"@image\", \"@image\"]"
         case .integers: return "[1]"
         case .numbers: return "[1, 2]"
+        case .anyOf(let types): return sampleValue(types[0])
         }
     }
 

@@ -106,6 +106,7 @@ struct FilterCatalog {
         case .imageOrMatrix: return ["kind": "imageOrMatrix"]
         case .integers: return ["kind": "integers"]
         case .numbers: return ["kind": "numbers"]
+        case .anyOf(let types): return ["kind": "anyOf", "types": types.map { Self.type($0) }]
         }
     }
 

@@ -22,6 +22,8 @@ public enum ParameterType: Sendable, Equatable {
     case integers
     /// Numbers: a list, or one number (e.g. a colour `[255, 0, 0]` or a grey `128`).
     case numbers
+    /// Any of these (e.g. an option whose type depends on another parameter).
+    indirect case anyOf([ParameterType])
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -44,6 +46,30 @@ public enum ParameterType: Sendable, Equatable {
         case .flags(let words): return "a set of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + " (as \"a|b\" or a list)"
         case .integers: return "a list of integers (or one)"
         case .numbers: return "a list of numbers (or one)"
+        case .anyOf(let types): return types.map(\.summary).joined(separator: " or ")
+        }
+    }
+}
+
+extension ParameterType {
+    /// Whether an already validated value also fits this type (for checks across parameters).
+    public func accepts(_ value: ParameterValue) -> Bool {
+        switch (self, value) {
+        case (.bool, .bool): return true
+        case (.int(let r), .int(let i)): return r.contains(i)
+        case (.double(let r), .double(let d)): return r.contains(d)
+        case (.double(let r), .int(let i)): return r.contains(Double(i))
+        case (.string, .string), (.pathTemplate, .string): return true
+        case (.choice(let words), .string(let s)): return words.contains(s)
+        case (.flags(let words), .list(let list)):
+            return list.allSatisfy { if case .string(let s) = $0 { return words.contains(s) } else { return false } }
+        case (.integers, .list(let list)): return list.allSatisfy { if case .int = $0 { return true } else { return false } }
+        case (.numbers, .list(let list)):
+            return list.allSatisfy { switch $0 { case .int, .double: return true; default: return false } }
+        case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
+        case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list),
+             (.references, .string), (.references, .list): return true
+        default: return false
         }
     }
 }

@@ -112,6 +112,12 @@ enum ParameterCoercion {
             }
             guard !numbers.isEmpty else { return fail() }
             return .list(numbers)
+        case .anyOf(let types):
+            for candidate in types {
+                let scratch = DiagnosticCollector(file: collector.file)
+                if let coerced = coerce(value, to: candidate, path: path, scratch), !scratch.hasErrors { return coerced }
+            }
+            return fail()
         case .pathTemplate:
             guard case .string(let s, _) = value else { return fail() }
             do {

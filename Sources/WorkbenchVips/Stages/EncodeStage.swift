@@ -1,30 +1,97 @@
 import WorkbenchCore
 
-/// `encode`: evaluates the image pipeline and encodes it as JPEG, PNG or WebP.
+/// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
+/// Every option of every saver is available by libvips' name, checked against the chosen format.
 struct EncodeStage: Stage {
     static let spec = OpSpec(
-        name: "encode", summary: "Evaluates the image and encodes it.",
+        name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF).",
         input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
         parameters: [
-            ParameterSpec("format", .choice(EncodeFormat.allCases.map(\.rawValue)), required: true, "Output format."),
-            ParameterSpec("Q", .int(1...100), default: .int(75), aliases: ["quality"], "JPEG and WebP quality."),
-            ParameterSpec("strip", .bool, default: .bool(false), "Drop metadata (EXIF, XMP, ICC profile)."),
-            ParameterSpec("lossless", .bool, default: .bool(false), "WebP: encode losslessly."),
-            ParameterSpec("compression", .int(0...9), default: .int(6), "PNG: zlib compression level."),
-        ], readsSequentially: true)
+            ParameterSpec("format", .choice(EncodeFormat.available.map(\.name)), required: true, "Output format."),
+        ] + saverOptions,
+        readsSequentially: true,
+        check: check)
 
     static let definition = OpDefinition(spec) { p in
-        EncodeStage(options: EncodeOptions(
-            format: EncodeFormat(rawValue: p.string("format") ?? "jpeg") ?? .jpeg,
-            quality: p.int("Q") ?? 75, strip: p.bool("strip") ?? false,
-            lossless: p.bool("lossless") ?? false, compression: p.int("compression") ?? 6))
+        let format = EncodeFormat.named(p.string("format") ?? "jpeg") ?? EncodeFormat.known[0]
+        var options: [String: VipsArgumentValue] = [:]
+        for argument in format.options {
+            if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
+                options[argument.name] = converted
+            }
+        }
+        return EncodeStage(format: format, options: options)
     }
 
-    let options: EncodeOptions
+    /// The union of the savers' options: one parameter per name, with a type wide enough for
+    /// every saver that has it (`check` then holds the value to the chosen saver's own type).
+    private static let saverOptions: [ParameterSpec] = {
+        var byName: [String: [ParameterSpec]] = [:]
+        var order: [String] = []
+        for format in EncodeFormat.available {
+            for argument in format.options {
+                guard let parameter = VipsOperationOps.parameter(for: argument) else { continue }
+                if byName[parameter.name] == nil { order.append(parameter.name) }
+                byName[parameter.name, default: []].append(parameter)
+            }
+        }
+        return order.compactMap { name in
+            guard let variants = byName[name], let first = variants.first else { return nil }
+            let formats = EncodeFormat.available.filter { f in f.options.contains { $0.name == name } }.map(\.name)
+            let sameDefault = variants.allSatisfy { $0.defaultValue == first.defaultValue }
+            return ParameterSpec(name, widest(variants.map(\.type)), default: sameDefault ? first.defaultValue : nil,
+                                 passesDefault: false, aliases: name == "Q" ? ["quality"] + first.aliases : first.aliases,
+                                 deprecated: variants.allSatisfy(\.isDeprecated),
+                                 "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(formats.joined(separator: ", "))).")
+        }
+    }()
+
+    /// One type that accepts what each of `types` accepts.
+    private static func widest(_ types: [ParameterType]) -> ParameterType {
+        var unique: [ParameterType] = []
+        for type in types where !unique.contains(type) { unique.append(type) }
+        guard unique.count > 1 else { return unique.first ?? .string }
+        let ints = unique.compactMap { if case .int(let r) = $0 { return r } else { return nil } }
+        if ints.count == unique.count {
+            return .int(ints.map(\.lowerBound).min()!...ints.map(\.upperBound).max()!)
+        }
+        let doubles = unique.compactMap { if case .double(let r) = $0 { return r } else { return nil } }
+        if doubles.count == unique.count {
+            return .double(doubles.map(\.lowerBound).min()!...doubles.map(\.upperBound).max()!)
+        }
+        let words = unique.compactMap { if case .choice(let w) = $0 { return w } else { return nil } }
+        if words.count == unique.count {
+            var all: [String] = []
+            for word in words.joined() where !all.contains(word) { all.append(word) }
+            return .choice(all)
+        }
+        return .anyOf(unique)
+    }
+
+    /// Holds every option to the chosen format's saver, and the format to what this libvips can write.
+    private static func check(_ values: ParameterValues) -> String? {
+        guard let name = values.string("format"), let format = EncodeFormat.named(name) else { return nil }
+        if let reason = format.unavailableReason() { return reason }
+        let options = format.options
+        for given in values.names where given != "format" {
+            guard let argument = options.first(where: { $0.name == given }),
+                  let parameter = VipsOperationOps.parameter(for: argument) else {
+                return "\"\(given)\" is not an option of \(name) (\(format.saver)); its options: "
+                    + options.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            }
+            if let value = values[given], !parameter.type.accepts(value) {
+                return "\"\(given)\" for \(name) must be \(parameter.type.summary), not \(value)"
+            }
+        }
+        return nil
+    }
+
+    let format: EncodeFormat
+    let options: [String: VipsArgumentValue]
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let image = try VipsStages.image(inputs, context)
-        let data = try image.encode(options, cancellation: context.cancellation)
+        let data = try image.encode(format, options: options, cancellation: context.cancellation)
         return .bytes(Bytes(data, origin: context.item.source))
     }
 }

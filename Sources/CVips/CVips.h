@@ -20,15 +20,18 @@ static inline void cvips_image_unref(VipsImage *image) { g_object_unref(image); 
 
 // Loads from a private copy of the bytes: buffer loaders read lazily, so libvips must own the
 // memory it reads (the blob lives as long as the source, which lives as long as the image).
+// `pages` > 0 asks the loader for that many pages (-1: all); 0 leaves the loader's default.
 static inline VipsImage *cvips_image_new_from_copied_bytes(const void *data, size_t length,
-                                                          VipsAccess access, VipsFailOn fail_on) {
+                                                          VipsAccess access, VipsFailOn fail_on,
+                                                          int pages) {
     VipsBlob *blob = vips_blob_copy(data, length);
     if (blob == NULL) return NULL;
     VipsSource *source = vips_source_new_from_blob(blob);
     vips_area_unref(VIPS_AREA(blob));
     if (source == NULL) return NULL;
-    VipsImage *image = vips_image_new_from_source(source, "", "access", access,
-                                                  "fail_on", fail_on, NULL);
+    VipsImage *image = pages == 0
+        ? vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, NULL)
+        : vips_image_new_from_source(source, "", "access", access, "fail_on", fail_on, "n", pages, NULL);
     g_object_unref(source);
     return image;
 }

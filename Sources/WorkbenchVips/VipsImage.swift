@@ -9,10 +9,20 @@ import WorkbenchCore
 /// reference count, the only state `deinit` touches, is atomic.
 public final class VipsImage: ImageHandle, @unchecked Sendable {
     let pointer: UnsafeMutablePointer<CVips.VipsImage>
+    /// For an image exactly as `decode` made it: the bytes and settings, so a resize that follows
+    /// can decode and shrink in one step (shrink-on-load) instead.
+    let decoded: DecodedSource?
 
     /// Takes over one reference.
-    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, decoded: DecodedSource? = nil) {
         self.pointer = pointer
+        self.decoded = decoded
+    }
+
+    /// The same libvips image with another reference, remembering where it was decoded from.
+    convenience init(retaining image: VipsImage, decoded: DecodedSource) {
+        g_object_ref(image.pointer)
+        self.init(owning: image.pointer, decoded: decoded)
     }
 
     deinit { cvips_image_unref(pointer) }
@@ -31,20 +41,29 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         return String(cString: value)
     }
 
-    /// Decodes an image from encoded bytes. The format is sniffed from the content.
-    static func load(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn) throws(VipsError) -> VipsImage {
+    /// Opens encoded bytes (the format sniffed from the content); reads the header only.
+    static func open(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
         let (image, message) = VipsErrorLog.call({
             bytes.data.withUnsafeBytes { buffer in
                 cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
-                                                  sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn)
+                                                  sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn, pages)
             }
         }, failed: { $0 == nil })
         guard let image else {
-            throw .decodeFailed(origin: bytes.origin, message: message ?? "libvips gave no message")
+            throw .decodeFailed(origin: bytes.origin, message: VipsDecoding.explain(bytes, message: message))
         }
         return VipsImage(owning: image)
     }
+
+    /// An integer metadata field, if the image has it.
+    func metadata(int name: String) -> Int? {
+        guard vips_image_get_typeof(pointer, name) != 0 else { return nil }
+        var value: Int32 = 0
+        return vips_image_get_int(pointer, name, &value) == 0 ? Int(value) : nil
+    }
+
+    func hasMetadata(_ name: String) -> Bool { vips_image_get_typeof(pointer, name) != 0 }
 
     /// Runs one libvips operation that writes a new image to `out`.
     func derive(_ operation: String,

@@ -1,7 +1,8 @@
 import CVips
+import Synchronization
 
 /// Process-wide libvips set-up, done once before the first image is touched.
-enum VipsRuntime {
+public enum VipsRuntime {
     /// Workers × libvips threads must not oversubscribe the cores: items run in parallel on the
     /// worker pool, so each evaluation gets one libvips thread (JPEG decoding is serial anyway).
     static let threadsPerEvaluation: Int32 = 1
@@ -17,8 +18,22 @@ enum VipsRuntime {
         }
         vips_concurrency_set(threadsPerEvaluation)
         vips_cache_set_max(cachedOperations)
+        cvips_block_untrusted(untrusted.withLock { $0 } ? 0 : 1)
         return nil
     }()
+
+    private static let untrusted = Mutex(false)
+
+    /// Whether operations libvips marks untrusted (loaders and savers not hardened against
+    /// hostile files: ImageMagick, PDF, SVG, FITS, …) may run. Off by default; turn it on only
+    /// for files you trust.
+    public static var untrustedOperationsAllowed: Bool {
+        get { untrusted.withLock { $0 } }
+        set {
+            untrusted.withLock { $0 = newValue }
+            if (try? start()) != nil { cvips_block_untrusted(newValue ? 0 : 1) }
+        }
+    }
 
     /// Starts libvips if it is not running yet.
     static func start() throws(VipsError) {

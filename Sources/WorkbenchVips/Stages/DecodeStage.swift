@@ -9,7 +9,7 @@ struct DecodeStage: Stage {
     ]
 
     static let spec = OpSpec(
-        name: "decode", summary: "Decodes bytes into an image (JPEG, PNG, WebP, TIFF, GIF, … sniffed from the content).",
+        name: "decode", summary: "Decodes bytes into an image (JPEG, PNG, WebP, TIFF, GIF, HEIF, … sniffed from the content).",
         input: .bytes, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
             ParameterSpec("fail_on", .choice(["none", "truncated", "error", "warning"]), default: .string("truncated"),
@@ -17,29 +17,31 @@ struct DecodeStage: Stage {
             ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
             ParameterSpec("maxPixels", .int(1...Int(Int32.max)), default: .int(100_000_000),
-                          "Refuse images with more pixels than this (decompression bombs); checked from the header."),
+                          "Refuse images with more pixels than this (decompression bombs; all pages count); checked from the header."),
+            ParameterSpec("pages", .choice(["first", "all"]), default: .string("first"),
+                          "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
+            ParameterSpec("autorotate", .bool, default: .bool(true), "Turn the image upright by its EXIF orientation."),
+            ParameterSpec("colourspace", .choice(["srgb", "keep"]), default: .string("srgb"), aliases: ["colorspace"],
+                          "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored."),
         ])
 
     static let definition = OpDefinition(spec) { p, facts in
         let access = p.string("access") ?? "auto"
-        return DecodeStage(failOn: failOnChoices[p.string("fail_on") ?? "truncated"] ?? VIPS_FAIL_ON_TRUNCATED,
-                           sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
-                           maxPixels: p.int("maxPixels") ?? 100_000_000)
+        return DecodeStage(options: DecodeOptions(
+            failOn: failOnChoices[p.string("fail_on") ?? "truncated"] ?? VIPS_FAIL_ON_TRUNCATED,
+            sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
+            maxPixels: p.int("maxPixels") ?? 100_000_000,
+            pages: p.string("pages") == "all" ? -1 : 1,
+            autorotate: p.bool("autorotate") ?? true,
+            toSRGB: p.string("colourspace") != "keep"))
     }
 
-    let failOn: VipsFailOn
-    let sequential: Bool
-    let maxPixels: Int
+    let options: DecodeOptions
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        let image = try VipsImage.load(bytes, sequential: sequential, failOn: failOn)
-        // The header is read before any pixel is decoded, so a bomb costs nothing.
-        guard image.width * image.height <= maxPixels else {
-            throw VipsError.tooManyPixels(origin: bytes.origin, width: image.width, height: image.height, limit: maxPixels)
-        }
-        return .image(image)
+        return .image(try VipsDecoding.decode(bytes, options))
     }
 }

@@ -66,6 +66,10 @@ struct ResizeStage: Stage {
             "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
         ]
         if fit == .cover { arguments["crop"] = .string(crop) }
+        // Straight after decode: decode and shrink in one step from the bytes instead.
+        if let source = image.decoded, let fused = try VipsDecoding.thumbnail(source, arguments) {
+            return .image(fused)
+        }
         return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))
     }
 }

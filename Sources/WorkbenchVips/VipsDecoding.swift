@@ -1,0 +1,124 @@
+import CVips
+import Foundation
+import WorkbenchCore
+
+/// How `decode` turns bytes into an image; kept with the image so a following resize can redo
+/// it as one shrink-on-load step.
+struct DecodeOptions: Sendable {
+    var failOn: VipsFailOn
+    /// Stream top to bottom (little memory) instead of decoding for random access.
+    var sequential: Bool
+    var maxPixels: Int
+    /// Pages of a multi-page image (animated GIF/WebP, TIFF, HEIF): 1 (the first) or -1 (all,
+    /// stacked vertically with `page-height` set, which the GIF and WebP savers write as animation).
+    var pages: Int
+    /// Turn the image upright by its EXIF orientation.
+    var autorotate: Bool
+    /// Convert colour images to 8-bit sRGB (through their ICC profile when they have one) and
+    /// grey ones to 8-bit grey; false keeps the image as loaded.
+    var toSRGB: Bool
+}
+
+/// The bytes and settings an image was decoded from.
+struct DecodedSource: Sendable {
+    let bytes: Bytes
+    let options: DecodeOptions
+    /// A colour image with an ICC profile, which the sRGB conversion went through.
+    let colourManaged: Bool
+}
+
+/// Decoding: loader choice, limits, orientation and colour normalisation.
+enum VipsDecoding {
+    static let failOnNicks: [UInt32: String] = [
+        VIPS_FAIL_ON_NONE.rawValue: "none", VIPS_FAIL_ON_TRUNCATED.rawValue: "truncated",
+        VIPS_FAIL_ON_ERROR.rawValue: "error", VIPS_FAIL_ON_WARNING.rawValue: "warning",
+    ]
+
+    /// Decode and resize in one step from the bytes (shrink-on-load: JPEG decodes at 1/2, 1/4 or
+    /// 1/8 scale, WebP and HEIF at a smaller size), with the decode's own settings. Nil when the
+    /// settings need the full decode (all pages, colours kept as stored).
+    static func thumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue]) throws(VipsError) -> VipsImage? {
+        guard source.options.toSRGB, source.options.pages == 1 else { return nil }
+        var named = arguments
+        named["buffer"] = .blob(source.bytes.data)
+        named["fail_on"] = .string(failOnNicks[source.options.failOn.rawValue] ?? "truncated")
+        named["no_rotate"] = .bool(!source.options.autorotate)
+        if source.colourManaged { named["export_profile"] = .string("srgb") }
+        let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
+        return try normalise(image)
+    }
+
+    static func decode(_ bytes: Bytes, _ options: DecodeOptions) throws(VipsError) -> VipsImage {
+        var sequential = options.sequential
+        let pages = try pagesArgument(bytes, options.pages)
+        var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn, pages: pages)
+        // The header is read before any pixel is decoded, so a bomb costs nothing.
+        // All pages count: a thousand frames of a small GIF hold as much as one huge image.
+        guard image.width * image.height <= options.maxPixels else {
+            throw .tooManyPixels(origin: bytes.origin, width: image.width, height: image.height, limit: options.maxPixels)
+        }
+        // Turning an image reads it out of order: decode for random access then.
+        let orientation = options.autorotate ? image.metadata(int: "orientation") ?? 1 : 1
+        if orientation > 1 && sequential {
+            sequential = false
+            image = try VipsImage.open(bytes, sequential: false, failOn: options.failOn, pages: pages)
+        }
+        if orientation > 1 { image = try VipsOperationCall.image("autorot", image) }
+        let space = image.interpretation
+        let colourManaged = image.hasMetadata("icc-profile-data") && space != VIPS_INTERPRETATION_B_W && space != VIPS_INTERPRETATION_GREY16
+        if options.toSRGB { image = try normalise(image) }
+        return VipsImage(retaining: image, decoded: DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged))
+    }
+
+    /// 8-bit sRGB for colour (ICC profiles honoured, CMYK through libvips' default CMYK profile
+    /// when it has none), 8-bit grey for grey; alpha is kept.
+    static func normalise(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        let space = image.interpretation
+        let grey = space == VIPS_INTERPRETATION_B_W || space == VIPS_INTERPRETATION_GREY16
+        var result = image
+        if !grey && image.hasMetadata("icc-profile-data") {
+            result = try VipsOperationCall.image("icc_transform", result, ["output_profile": .string("srgb"), "embedded": .bool(true),
+                                                                           "intent": .string("perceptual")])
+        } else if grey && space == VIPS_INTERPRETATION_GREY16 {
+            result = try VipsOperationCall.image("colourspace", result, ["space": .string("b-w")])
+        } else if !grey && space != VIPS_INTERPRETATION_sRGB {
+            result = try VipsOperationCall.image("colourspace", result, ["space": .string("srgb")])
+        }
+        if result.format != VIPS_FORMAT_UCHAR {
+            result = try VipsOperationCall.image("cast", result, ["format": .string("uchar")])
+        }
+        return result
+    }
+
+    /// The loader's `n` argument: nothing for the first page (every loader's default), -1 for
+    /// all pages of a loader that has pages; single-page formats ignore the request.
+    private static func pagesArgument(_ bytes: Bytes, _ pages: Int) throws(VipsError) -> Int32 {
+        guard pages != 1, let loader = loaderName(bytes),
+              VipsIntrospection.operations[loader]?.arguments.contains(where: { $0.name == "n" }) == true else { return 0 }
+        return Int32(pages)
+    }
+
+    /// The buffer loader libvips would choose for these bytes, e.g. "gifload_buffer".
+    static func loaderName(_ bytes: Bytes) -> String? {
+        bytes.data.withUnsafeBytes { buffer in
+            vips_foreign_find_load_buffer(buffer.baseAddress, buffer.count).map { String(cString: $0) }
+        }.map { $0.replacingOccurrences(of: "_source", with: "_buffer") }
+    }
+
+    /// The message for bytes libvips would not open: says when a blocked untrusted loader
+    /// would have read them, and how to allow it.
+    static func explain(_ bytes: Bytes, message: String?) -> String {
+        let base = message ?? "libvips gave no message"
+        guard !VipsRuntime.untrustedOperationsAllowed else { return base }
+        let candidates = VipsIntrospection.operations.values.filter { $0.isUntrusted && $0.nickname.hasSuffix("load_buffer") }
+        for loader in candidates.sorted(by: { $0.nickname < $1.nickname }) {
+            let recognised = bytes.data.withUnsafeBytes { buffer in
+                vips_foreign_is_a_buffer(loader.nickname, buffer.baseAddress, buffer.count) != 0
+            }
+            if recognised {
+                return "\(base) (it looks like a file for \(loader.nickname), which is blocked as untrusted: libvips does not harden it against hostile files; allow untrusted loaders (--allow-untrusted) only for files you trust)"
+            }
+        }
+        return base
+    }
+}

@@ -41,7 +41,9 @@ enum VipsDecoding {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
         var named = arguments
         named["buffer"] = .blob(source.bytes.data)
-        named["fail_on"] = .string(failOnNicks[source.options.failOn.rawValue] ?? "truncated")
+        // libvips 8.14's thumbnail_buffer does not hand its `fail_on` to the loader (a truncated
+        // JPEG then passes); the loader's option string does reach it.
+        named["option_string"] = .string("fail_on=" + (failOnNicks[source.options.failOn.rawValue] ?? "truncated"))
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
@@ -100,9 +102,13 @@ enum VipsDecoding {
 
     /// The buffer loader libvips would choose for these bytes, e.g. "gifload_buffer".
     static func loaderName(_ bytes: Bytes) -> String? {
-        bytes.data.withUnsafeBytes { buffer in
-            vips_foreign_find_load_buffer(buffer.baseAddress, buffer.count).map { String(cString: $0) }
-        }.map { $0.replacingOccurrences(of: "_source", with: "_buffer") }
+        if let known = FormatSniffer.loader(for: bytes.data) { return known }
+        // libvips answers with the loader's type name (VipsForeignLoadNsgifBuffer), not its nickname.
+        let (typeName, _) = VipsErrorLog.call(exclusive: true, {
+            bytes.data.withUnsafeBytes { buffer in vips_foreign_find_load_buffer(buffer.baseAddress, buffer.count) }
+        }, failed: { $0 == nil })
+        guard let typeName, let nick = vips_nickname_find(g_type_from_name(typeName)) else { return nil }
+        return String(cString: nick)
     }
 
     /// The message for bytes libvips would not open: says when a blocked untrusted loader
@@ -110,14 +116,19 @@ enum VipsDecoding {
     static func explain(_ bytes: Bytes, message: String?) -> String {
         let base = message ?? "libvips gave no message"
         guard !VipsRuntime.untrustedOperationsAllowed else { return base }
-        let candidates = VipsIntrospection.operations.values.filter { $0.isUntrusted && $0.nickname.hasSuffix("load_buffer") }
+        let advice = "blocked as untrusted: libvips does not harden that loader against hostile files; allow untrusted loaders (--allow-untrusted) only for files you trust"
+        if base.contains("operation is blocked") { return "\(base) (\(advice))" }
+        // ImageMagick's loader claims nearly anything, so it is no evidence.
+        let candidates = VipsIntrospection.operations.values.filter {
+            $0.isUntrusted && $0.nickname.hasSuffix("load_buffer") && !$0.nickname.hasPrefix("magick")
+        }
         for loader in candidates.sorted(by: { $0.nickname < $1.nickname }) {
-            let recognised = bytes.data.withUnsafeBytes { buffer in
-                vips_foreign_is_a_buffer(loader.nickname, buffer.baseAddress, buffer.count) != 0
-            }
-            if recognised {
-                return "\(base) (it looks like a file for \(loader.nickname), which is blocked as untrusted: libvips does not harden it against hostile files; allow untrusted loaders (--allow-untrusted) only for files you trust)"
-            }
+            let (recognised, _) = VipsErrorLog.call(exclusive: true, {
+                bytes.data.withUnsafeBytes { buffer in
+                    vips_foreign_is_a_buffer(loader.nickname, buffer.baseAddress, buffer.count) != 0
+                }
+            }, failed: { _ in false })
+            if recognised { return "\(base) (it looks like a file for \(loader.nickname), \(advice))" }
         }
         return base
     }

@@ -29,7 +29,7 @@ struct EncodeFormat: Sendable {
     var displayName: String { name.uppercased() }
 
     /// The saver's options a preset may give (its inputs except the image and implied ones).
-    var options: [VipsArgument] {
+    var options: [VipsArgumentInfo] {
         VipsIntrospection.operations[saver]?.arguments.filter {
             $0.isInput && !$0.kind.isImage && implied[$0.name] == nil
         } ?? []
@@ -83,7 +83,7 @@ extension VipsImage {
         guard let info = VipsIntrospection.operations[format.saver], let input = info.mainInput else {
             throw .encodeFailed(format: format.displayName, message: "this libvips has no \(format.saver)")
         }
-        var arguments: [(VipsArgument, VipsArgumentValue)] = [(input, .image(self))]
+        var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = [(input, .image(self))]
         var named = options
         for (name, nick) in format.implied { named[name] = .string(nick) }
         for (name, value) in named {

@@ -34,7 +34,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     var format: VipsBandFormat { vips_image_get_format(pointer) }
     var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
 
-    /// The loader libvips chose by sniffing the bytes, e.g. "jpegload_source".
+    /// The loader that read the bytes (chosen from their content), e.g. "jpegload_buffer".
     public var loader: String? {
         var value: UnsafePointer<CChar>?
         guard vips_image_get_string(pointer, "vips-loader", &value) == 0, let value else { return nil }
@@ -44,7 +44,25 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// Opens encoded bytes (the format sniffed from the content); reads the header only.
     static func open(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        let (image, message) = VipsErrorLog.call({
+        if let loader = FormatSniffer.loader(for: bytes.data), let info = VipsIntrospection.operations[loader] {
+            var named: [String: VipsArgumentValue] = [
+                "buffer": .blob(bytes.data), "access": .enumeration(Int((sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM).rawValue)),
+                "fail_on": .enumeration(Int(failOn.rawValue)),
+            ]
+            if pages != 0 && info.arguments.contains(where: { $0.name == "n" }) { named["n"] = .int(Int(pages)) }
+            do {
+                return try VipsOperationCall.image(loader, nil, named)
+            } catch {
+                let message: String
+                switch error {
+                case .operationFailed(_, let text): message = text
+                default: message = error.description
+                }
+                throw .decodeFailed(origin: bytes.origin, message: message)
+            }
+        }
+        // An unknown format: libvips tries every loader's test, and some freeze its error buffer.
+        let (image, message) = VipsErrorLog.call(exclusive: true, {
             bytes.data.withUnsafeBytes { buffer in
                 cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
                                                   sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn, pages)

@@ -42,7 +42,7 @@ public enum VipsIntrospection {
         var flags: UnsafeMutablePointer<Int32>?
         var count: Int32 = 0
         guard vips_object_get_args(object, &names, &flags, &count) == 0, let names, let flags else { return nil }
-        var arguments: [VipsArgument] = []
+        var arguments: [VipsArgumentInfo] = []
         for i in 0..<Int(count) {
             guard let rawName = names[i] else { continue }
             let flag = VipsArgumentFlags(UInt32(bitPattern: flags[i]))
@@ -55,7 +55,7 @@ public enum VipsIntrospection {
             guard vips_object_get_argument(object, rawName, &pspec, &argumentClass, &instance) == 0,
                   let pspec, let argumentClass else { continue }
             let property = String(cString: rawName)
-            arguments.append(VipsArgument(
+            arguments.append(VipsArgumentInfo(
                 name: property.replacingOccurrences(of: "-", with: "_"), property: property,
                 summary: g_param_spec_get_blurb(pspec).map { String(cString: $0) } ?? "",
                 kind: kind(of: pspec), isRequired: flag.rawValue & VIPS_ARGUMENT_REQUIRED.rawValue != 0,
@@ -75,7 +75,7 @@ public enum VipsIntrospection {
             arguments: arguments)
     }
 
-    private static func kind(of pspec: UnsafeMutablePointer<GParamSpec>) -> VipsArgument.Kind {
+    private static func kind(of pspec: UnsafeMutablePointer<GParamSpec>) -> VipsArgumentInfo.Kind {
         let type = cvips_pspec_value_type(pspec)
         switch type {
         case cvips_type_boolean():

@@ -29,7 +29,7 @@ struct VipsCallOutputs {
 
 /// Runs any libvips operation by nickname with named arguments: the generic call pyvips makes.
 enum VipsOperationCall {
-    static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgument, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
+    static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
         try VipsRuntime.start()
         let nick = info.nickname
         guard let created = vips_operation_new(nick) else {
@@ -70,7 +70,7 @@ enum VipsOperationCall {
         return outputs
     }
 
-    private static func set(_ argument: VipsArgument, _ value: VipsArgumentValue,
+    private static func set(_ argument: VipsArgumentInfo, _ value: VipsArgumentValue,
                             on operation: UnsafeMutablePointer<VipsOperation>) throws(VipsError) {
         var gvalue = GValue()
         g_value_init(&gvalue, argument.type)
@@ -106,7 +106,7 @@ enum VipsOperationCall {
         g_object_set_property(cvips_operation_gobject(operation), argument.property, &gvalue)
     }
 
-    private static func read(_ argument: VipsArgument, of operation: UnsafeMutablePointer<VipsOperation>,
+    private static func read(_ argument: VipsArgumentInfo, of operation: UnsafeMutablePointer<VipsOperation>,
                              into outputs: inout VipsCallOutputs) {
         var gvalue = GValue()
         g_value_init(&gvalue, argument.type)
@@ -147,7 +147,7 @@ enum VipsOperationCall {
         guard let info = VipsIntrospection.operations[nick] else {
             throw .operationFailed(operation: nick, message: "this libvips has no such operation")
         }
-        var arguments: [(VipsArgument, VipsArgumentValue)] = []
+        var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = []
         if let input, let main = info.mainInput { arguments.append((main, .image(input))) }
         for (name, value) in named {
             guard let argument = info.arguments.first(where: { $0.name == name && $0.isInput }) else {

@@ -1,7 +1,7 @@
 import CVips
 
 /// What libvips declares about one argument of an operation.
-public struct VipsArgument: Sendable {
+public struct VipsArgumentInfo: Sendable {
     /// The argument's type, with its range, choices and default where libvips declares them.
     public enum Kind: Sendable {
         case bool(default: Bool)
@@ -59,18 +59,18 @@ public struct VipsOperationInfo: Sendable {
     /// libvips can run it on an input read once, top to bottom.
     public let isSequential: Bool
     /// Every input and output argument, in libvips' order (by priority).
-    public let arguments: [VipsArgument]
+    public let arguments: [VipsArgumentInfo]
 
-    public var inputs: [VipsArgument] { arguments.filter(\.isInput) }
-    public var outputs: [VipsArgument] { arguments.filter(\.isOutput) }
+    public var inputs: [VipsArgumentInfo] { arguments.filter(\.isInput) }
+    public var outputs: [VipsArgumentInfo] { arguments.filter(\.isOutput) }
 
     /// The image input a node's `from` feeds: the first required input image.
-    var mainInput: VipsArgument? {
+    var mainInput: VipsArgumentInfo? {
         arguments.first { $0.isInput && $0.isRequired && $0.kind.isImage }
     }
 
     /// The blob input a node's `from` feeds when there is no image input (the `*load_buffer` loaders).
-    var blobInput: VipsArgument? {
+    var blobInput: VipsArgumentInfo? {
         mainInput == nil ? arguments.first { $0.isInput && $0.isRequired && $0.kind.isBlob } : nil
     }
 
@@ -89,7 +89,7 @@ public struct VipsOperationInfo: Sendable {
     }
 }
 
-extension VipsArgument.Kind {
+extension VipsArgumentInfo.Kind {
     var isImage: Bool { if case .image = self { return true } else { return false } }
     var isBlob: Bool { if case .blob = self { return true } else { return false } }
     var isStream: Bool { if case .stream = self { return true } else { return false } }

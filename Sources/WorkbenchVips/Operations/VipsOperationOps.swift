@@ -46,7 +46,7 @@ public enum VipsOperationOps {
     }
 
     /// The preset parameter for a libvips input argument.
-    static func parameter(for argument: VipsArgument) -> ParameterSpec? {
+    static func parameter(for argument: VipsArgumentInfo) -> ParameterSpec? {
         let type: ParameterType
         var defaultValue: ParameterValue?
         switch argument.kind {

@@ -6,17 +6,17 @@ import WorkbenchCore
 struct VipsOperationStage: Stage {
     let info: VipsOperationInfo
     /// Arguments known at load: every parameter the preset gave that is not a reference.
-    private let fixed: [(VipsArgument, VipsArgumentValue)]
+    private let fixed: [(VipsArgumentInfo, VipsArgumentValue)]
     /// Matrices given inline for image arguments, by argument.
-    private let matrices: [(VipsArgument, [[Double]])]
+    private let matrices: [(VipsArgumentInfo, [[Double]])]
     /// Arguments fed from other nodes' outputs.
-    private let referenced: [VipsArgument]
+    private let referenced: [VipsArgumentInfo]
 
     init(info: VipsOperationInfo, values: ParameterValues) {
         self.info = info
-        var fixed: [(VipsArgument, VipsArgumentValue)] = []
-        var matrices: [(VipsArgument, [[Double]])] = []
-        var referenced: [VipsArgument] = []
+        var fixed: [(VipsArgumentInfo, VipsArgumentValue)] = []
+        var matrices: [(VipsArgumentInfo, [[Double]])] = []
+        var referenced: [VipsArgumentInfo] = []
         let main = info.mainInput ?? info.blobInput
         for argument in info.arguments where argument.isInput && argument.name != main?.name {
             // Values the preset omitted are left to libvips (see `VipsOperationOps.parameter`).
@@ -86,7 +86,7 @@ struct VipsOperationStage: Stage {
         return .bytes(Bytes(data, origin: context.item.source))
     }
 
-    private static func image(_ payload: Payload, _ argument: VipsArgument, _ context: StageContext) throws -> VipsImage {
+    private static func image(_ payload: Payload, _ argument: VipsArgumentInfo, _ context: StageContext) throws -> VipsImage {
         guard case .image(let handle) = payload, let image = handle as? VipsImage else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image for \"\(argument.name)\"")
         }
@@ -105,7 +105,7 @@ struct VipsOperationStage: Stage {
     }
 
     /// A validated preset value as the libvips argument takes it.
-    static func convert(_ value: ParameterValue, for argument: VipsArgument) -> VipsArgumentValue? {
+    static func convert(_ value: ParameterValue, for argument: VipsArgumentInfo) -> VipsArgumentValue? {
         switch (argument.kind, value) {
         case (.bool, .bool(let b)): return .bool(b)
         case (.int, .int(let i)): return .int(i)

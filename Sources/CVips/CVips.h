@@ -145,4 +145,27 @@ static inline void cvips_value_set_images(GValue *value, VipsImage **images, int
 // Blocks loaders and savers libvips marks as untrusted (fuzzed less, larger attack surface).
 static inline void cvips_block_untrusted(gboolean block) { vips_block_untrusted_set(block); }
 
+// --- Cancelling a running evaluation ---
+//
+// vips_image_set_kill() stops an evaluation at its next tile, but a sink clears the flag when
+// it starts. So an "eval" handler (called as the evaluation runs) sets it again while `flag` is
+// raised; the flag belongs to the caller and outlives the handler.
+
+static void cvips_kill_if_flagged(VipsImage *image, VipsProgress *progress, gpointer flag) {
+    (void) progress;
+    if (__atomic_load_n((int *) flag, __ATOMIC_ACQUIRE)) vips_image_set_kill(image, TRUE);
+}
+
+static inline gulong cvips_watch_kill_flag(VipsImage *image, int *flag) {
+    vips_image_set_progress(image, TRUE);
+    return g_signal_connect_data(image, "eval", G_CALLBACK(cvips_kill_if_flagged), flag, NULL, 0);
+}
+
+// Progress stays on: another evaluation of the same image may be watching it too.
+static inline void cvips_unwatch(VipsImage *image, gulong handler) {
+    g_signal_handler_disconnect(image, handler);
+}
+
+static inline void cvips_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+
 #endif

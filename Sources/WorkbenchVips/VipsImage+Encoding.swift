@@ -95,18 +95,13 @@ extension VipsImage {
                 arguments.append((argument, value))
             }
         }
-        // The kill flag is read by the evaluation's threads; setting it stops them at their next tile.
-        let key = token.onCancel { [self] in vips_image_set_kill(pointer, 1) }
-        defer { token.removeHandler(key) }
         let outputs: VipsCallOutputs
         do {
-            outputs = try VipsOperationCall.run(info, arguments)
+            outputs = try VipsOperationCall.run(info, arguments, cancellation: token)
         } catch {
-            if token.isCancelled { throw .cancelled }
             if case .operationFailed(_, let message) = error { throw .encodeFailed(format: format.displayName, message: message) }
             throw error
         }
-        if token.isCancelled { throw .cancelled }
         guard let data = outputs.blobs.values.first else {
             throw .encodeFailed(format: format.displayName, message: "the saver returned no bytes")
         }

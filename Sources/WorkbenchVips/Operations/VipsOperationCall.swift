@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import WorkbenchCore
 
 /// A value for one libvips argument, in the form libvips takes it.
 enum VipsArgumentValue: @unchecked Sendable {
@@ -29,7 +30,36 @@ struct VipsCallOutputs {
 
 /// Runs any libvips operation by nickname with named arguments: the generic call pyvips makes.
 enum VipsOperationCall {
-    static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
+    /// Runs the operation. Cancelling `cancellation` stops an evaluation it starts (savers,
+    /// measurements) at the next tile; the call then throws `.cancelled`.
+    static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)],
+                    cancellation: CancellationToken? = nil) throws(VipsError) -> VipsCallOutputs {
+        guard let cancellation else { return try run(info, arguments) }
+        if cancellation.isCancelled { throw .cancelled }
+        let images = arguments.flatMap { argument -> [VipsImage] in
+            switch argument.1 {
+            case .image(let image): return [image]
+            case .images(let images): return images
+            default: return []
+            }
+        }
+        let kill = KillSwitch(images)
+        let key = cancellation.onCancel { kill.pull() }
+        defer {
+            cancellation.removeHandler(key)
+            kill.disarm()
+        }
+        let outputs: VipsCallOutputs
+        do {
+            outputs = try run(info, arguments)
+        } catch {
+            throw cancellation.isCancelled ? .cancelled : error
+        }
+        if cancellation.isCancelled { throw .cancelled }
+        return outputs
+    }
+
+    private static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
         try VipsRuntime.start()
         let nick = info.nickname
         guard let created = vips_operation_new(nick) else {
@@ -183,4 +213,34 @@ enum VipsOperationCall {
         guard let made else { throw .operationFailed(operation: "matrix", message: message ?? "libvips gave no message") }
         return VipsImage(owning: made)
     }
+}
+
+/// Stops the evaluations of a set of images when pulled: sets libvips' kill flag on them now,
+/// and again from their "eval" handlers, since a sink clears the flag when it starts.
+private final class KillSwitch: @unchecked Sendable {
+    // Safe: `flag` is written and read only with C atomics (cvips_raise_flag and the eval
+    // handler); `handlers` is touched only by the thread that runs the call (init and disarm).
+    private let flag: UnsafeMutablePointer<Int32>
+    private let images: [VipsImage]
+    private var handlers: [gulong] = []
+
+    init(_ images: [VipsImage]) {
+        self.images = images
+        flag = .allocate(capacity: 1)
+        flag.initialize(to: 0)
+        handlers = images.map { cvips_watch_kill_flag($0.pointer, flag) }
+    }
+
+    func pull() {
+        cvips_raise_flag(flag)
+        for image in images { vips_image_set_kill(image.pointer, 1) }
+    }
+
+    /// Disconnects the handlers; the flag itself lives as long as this object.
+    func disarm() {
+        for (image, handler) in zip(images, handlers) { cvips_unwatch(image.pointer, handler) }
+        handlers = []
+    }
+
+    deinit { flag.deallocate() }
 }

@@ -67,8 +67,7 @@ struct VipsOperationStage: Stage {
                 arguments[index].1 = .string(URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: context.baseDirectory + "/")).path)
             }
         }
-        if context.cancellation.isCancelled { throw VipsError.cancelled }
-        let outputs = try VipsOperationCall.run(info, arguments)
+        let outputs = try VipsOperationCall.run(info, arguments, cancellation: context.cancellation)
         return try payload(outputs, context)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchCore
+import WorkbenchVips
 
 /// `workbench run`: runs a preset over its inputs or the inputs given.
 struct RunCommand: AsyncParsableCommand {
@@ -24,6 +25,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Stop at the first failed item (exit status 1).")
     var failFast = false
 
+    @Flag(name: .long, help: "Allow libvips loaders and savers it marks untrusted (ImageMagick, PDF, SVG, FITS, …); only for files you trust.")
+    var allowUntrusted = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -32,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Terminal.startLogging(output)
+        if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
         let loaded: Preset
         let items: ItemSource
         let root: OutputRoot

@@ -23,6 +23,14 @@ public struct ColorMatrix: Sendable, Equatable {
         return identity.blended(with: classicSepia, by: t)
     }
 
+    /// A tint at `amount` in 0…1: the image's luminance (Rec. 709 weights) coloured `colour`
+    /// (0…255 per channel), blended with the identity.
+    public static func tint(red: Double, green: Double, blue: Double, amount: Double) -> ColorMatrix {
+        let luma = [0.2126, 0.7152, 0.0722]
+        let tinted = ColorMatrix(rows: [red, green, blue].map { c in luma.map { $0 * c / 255 } })
+        return identity.blended(with: tinted, by: min(max(amount, 0), 1))
+    }
+
     /// `(1 − t) · self + t · other`.
     public func blended(with other: ColorMatrix, by t: Double) -> ColorMatrix {
         ColorMatrix(rows: (0..<3).map { r in (0..<3).map { c in (1 - t) * rows[r][c] + t * other.rows[r][c] } })

@@ -32,6 +32,30 @@ extension VipsImage {
         return try derive("recomb") { cvips_recomb(pointer, $0, m.pointer) }
     }
 
+    /// Applies a colour matrix to the colour bands: grey becomes sRGB first, alpha is kept, and
+    /// the result has the input's band format.
+    func applyingColourMatrix(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
+        var image = self
+        let format = image.format
+        // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
+        if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
+        var alpha: VipsImage?
+        if image.bands > 3 {
+            alpha = try image.extractBands(from: 3, count: image.bands - 3)
+            image = try image.extractBands(from: 0, count: 3)
+        }
+        var toned = try image.recomb(matrix).cast(format)
+        if let alpha { toned = try toned.joined(with: alpha) }
+        return toned
+    }
+
+    /// The image evaluated into memory, so any number of later reads, in any order, are cheap.
+    func inMemory() throws(VipsError) -> VipsImage {
+        let (copy, message) = VipsErrorLog.call({ vips_image_copy_memory(pointer) }, failed: { $0 == nil })
+        guard let copy else { throw .operationFailed(operation: "copy_memory", message: message ?? "libvips gave no message") }
+        return VipsImage(owning: copy)
+    }
+
     /// The mean of every pixel of every band. Evaluates the image.
     func average() throws(VipsError) -> Double {
         var value = 0.0

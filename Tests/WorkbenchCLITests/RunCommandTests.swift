@@ -211,6 +211,24 @@ import WorkbenchVips
         #expect(badOut.stderr.hasSuffix(": Not a directory. Choose another with --out.\n"), "\(badOut.stderr)")
     }
 
+    @Test func watermarkSheetPreset() throws {
+        let out = try Fixtures.temporaryDirectory("watermark-sheet")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("watermark-sheet.json").path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let photos = Fixtures.samplePhotos.map { $0.deletingPathExtension().lastPathComponent + ".webp" }
+        #expect(Fixtures.files(in: out) == (photos + ["contact-sheet.jpg"]).sorted())
+        for photo in photos {
+            let image = try decode(out.appendingPathComponent(photo))
+            #expect((image.width, image.height) == (480, 320), "\(photo)")
+        }
+        // Three across, two down, 8 px apart.
+        let sheet = try decode(out.appendingPathComponent("contact-sheet.jpg"))
+        #expect((sheet.width, sheet.height) == (3 * 480 + 2 * 8, 2 * 320 + 8))
+        // The logo's white text lands in the bottom-right corner of every photo.
+        let corner = try VipsImage.decode(Data(contentsOf: out.appendingPathComponent(photos[0])), origin: "corner")
+        #expect(try corner.bandMeans().count == 3)
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

@@ -42,11 +42,15 @@ struct ResizeStage: Stage {
     }
 
     static let definitions = ["resize", "thumbnail"].map { name in
-        OpDefinition(spec(name: name)) { p in
+        OpDefinition(spec(name: name)) { p, facts in
             ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.string("fit") ?? "") ?? .contain,
-                        crop: p.string("crop") ?? "centre", upscale: p.bool("upscale") ?? false, scale: p.double("scale"))
+                        crop: p.string("crop") ?? "centre", upscale: p.bool("upscale") ?? false, scale: p.double("scale"),
+                        outputIsReadOnce: facts.outputIsReadOnce)
         }
     }
+
+    /// A fused result read more than once is kept in memory up to this size; larger ones are not fused.
+    static let memoryLimit = 25_000_000
 
     let width: Int?
     let height: Int?
@@ -54,6 +58,8 @@ struct ResizeStage: Stage {
     let crop: String
     let upscale: Bool
     let scale: Double?
+    /// One consumer reads the result once, top to bottom (see `NodeFacts`).
+    let outputIsReadOnce: Bool
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let image = try VipsStages.image(inputs, context)
@@ -66,10 +72,21 @@ struct ResizeStage: Stage {
             "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
         ]
         if fit == .cover { arguments["crop"] = .string(crop) }
-        // Straight after decode: decode and shrink in one step from the bytes instead.
-        if let source = image.decoded, let fused = try VipsDecoding.thumbnail(source, arguments) {
-            return .image(fused)
+        // Straight after decode: decode and shrink in one step from the bytes instead. That
+        // streams, so a result read more than once is kept in memory (if it is small).
+        if let source = image.decoded, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
+           let fused = try VipsDecoding.thumbnail(source, arguments) {
+            return .image(outputIsReadOnce ? fused : try fused.inMemory())
         }
         return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))
+    }
+
+    /// At most how many pixels the result has.
+    private func expectedPixels(of image: VipsImage) -> Int {
+        let w = Double(width ?? Self.unbounded), h = Double(height ?? Self.unbounded)
+        let scale = fit == .fill ? 1 : min(w / Double(image.width), h / Double(image.height))
+        let factor = upscale || fit == .fill ? scale : min(scale, 1)
+        if fit == .fill { return Int(min(w * h, 1e15)) }
+        return Int(Double(image.width) * factor * Double(image.height) * factor)
     }
 }

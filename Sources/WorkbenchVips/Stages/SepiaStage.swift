@@ -16,18 +16,7 @@ struct SepiaStage: Stage {
     let intensity: Double
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        var image = try VipsStages.image(inputs, context)
-        let format = image.format
-        // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
-        if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
-        var alpha: VipsImage?
-        if image.bands > 3 {
-            alpha = try image.extractBands(from: 3, count: image.bands - 3)
-            image = try image.extractBands(from: 0, count: 3)
-        }
-        var toned = try image.recomb(.sepia(intensity: intensity)).cast(format)
-        if let alpha { toned = try toned.joined(with: alpha) }
-        return .image(toned)
+        .image(try VipsStages.image(inputs, context).applyingColourMatrix(.sepia(intensity: intensity)))
     }
 }
 
@@ -36,7 +25,7 @@ public enum VipsStages {
     /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
     public static let all: [OpDefinition] = VipsOperationOps.all + [
         DecodeStage.definition, EncodeStage.definition, SepiaStage.definition,
-    ] + ResizeStage.definitions
+    ] + ResizeStage.definitions + GeometryFilters.all + ToneFilters.all + DetailFilters.all + WatermarkFilter.all
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

@@ -1,0 +1,26 @@
+import WorkbenchCore
+
+/// `blur` and `sharpen`.
+enum DetailFilters {
+    static let blur = Filter.define("blur", "Gaussian blur.", [
+        ParameterSpec("sigma", .double(0.3...1000), required: true, "Radius of the blur (standard deviation in pixels)."),
+    ]) { p in
+        let sigma = p.double("sigma") ?? 1
+        return { image, _, _ in try Filter.vips("gaussblur", image, ["sigma": .double(sigma)]) }
+    }
+
+    static let sharpen = Filter.define("sharpen", "Sharpens edges (libvips' unsharp mask on lightness, so colours do not fringe).", [
+        ParameterSpec("sigma", .double(0.000001...10), default: .double(0.5), "Radius of the mask: 0.5 for fine detail, 1–2 for larger features."),
+        ParameterSpec("amount", .double(0...1_000_000), default: .double(3), "Strength on edges (libvips' m2)."),
+        ParameterSpec("flat", .double(0...1_000_000), default: .double(0), "Strength on flat areas (libvips' m1)."),
+        ParameterSpec("threshold", .double(0...1_000_000), default: .double(2), "Differences below this count as flat (libvips' x1)."),
+    ]) { p in
+        let arguments: [String: VipsArgumentValue] = [
+            "sigma": .double(p.double("sigma") ?? 0.5), "m2": .double(p.double("amount") ?? 3),
+            "m1": .double(p.double("flat") ?? 0), "x1": .double(p.double("threshold") ?? 2),
+        ]
+        return { image, _, _ in try Filter.vips("sharpen", image, arguments) }
+    }
+
+    static let all = [blur, sharpen]
+}

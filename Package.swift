@@ -28,7 +28,8 @@ let package = Package(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchKernels", dependencies: ["WorkbenchCore"]),
-        .target(name: "WorkbenchVips", dependencies: ["CVips", "WorkbenchCore", "WorkbenchKernels"]),
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "WorkbenchCore", "WorkbenchKernels",
+                                                     .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
         .executableTarget(
             name: "WorkbenchCLI",

@@ -15,6 +15,27 @@ static inline int cvips_set_malloc_arena_max(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
 }
 
+static inline int cvips_set_malloc_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+// --- libvips' own warnings ---
+//
+// libvips reports recoverable trouble ("error in tile", "unknown EXIF resolution unit") through
+// GLib's log under the "VIPS" domain, which prints to standard error by default. They are sent
+// to `handler` instead, so the CLI can log them where it logs everything else.
+typedef void (*cvips_warning_handler)(const char *message);
+
+static void cvips_forward_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer handler) {
+    (void) domain; (void) level;
+    ((cvips_warning_handler) handler)(message);
+}
+
+static inline void cvips_route_warnings(cvips_warning_handler handler) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
+                      cvips_forward_log, (gpointer) handler);
+}
+
 // g_object_unref takes a gpointer; a typed forward keeps call sites free of casts.
 static inline void cvips_image_unref(VipsImage *image) { g_object_unref(image); }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchPluginAPI
+import WorkbenchVips
 
 /// The `workbench` command: runs image pipelines declared in JSON presets.
 @main
@@ -17,6 +18,8 @@ struct Workbench: AsyncParsableCommand {
 
     /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.
     static func main() async {
+        // Before any thread exists, so glibc's malloc limits apply to every thread.
+        VipsRuntime.tuneMemory()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

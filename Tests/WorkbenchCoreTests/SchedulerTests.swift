@@ -18,6 +18,8 @@ struct Harness {
         let root = try OutputRoot(try Fixtures.temporaryDirectory("sched").path)
         var options = options
         options.startSuspended = suspended
+        // These tests order work across all their items: every item is in the window at once.
+        if options.window == nil { options.window = 256 }
         run = PresetRun.start(preset, items: .generated(count: items) { Item(index: $0, name: names($0), source: "/nowhere/\($0)") },
                               output: root, options: options)
         let stream = run.events

@@ -91,7 +91,7 @@ private typealias Image = WorkbenchVips.VipsImage
         // Wine.jpg is a 1068×1600 portrait.
         let decoded = Payload.image(try Image.decode(sample("Wine.jpg").data, origin: "Wine.jpg"))
         func fit(_ width: Int?, _ height: Int?, _ fit: ResizeStage.Fit = .contain, upscale: Bool = false) throws -> (Int, Int) {
-            let out = try image(run(ResizeStage(width: width, height: height, fit: fit, crop: "centre", upscale: upscale, scale: nil, outputIsReadOnce: true), decoded))
+            let out = try image(run(ResizeStage(width: width, height: height, fit: fit, crop: "centre", upscale: upscale, scale: nil, fastShrink: true, outputIsReadOnce: true), decoded))
             return (out.width, out.height)
         }
         #expect(try fit(512, nil) == (512, 767))
@@ -102,7 +102,7 @@ private typealias Image = WorkbenchVips.VipsImage
         // No enlarging unless asked.
         #expect(try fit(4000, nil) == (1068, 1600))
         #expect(try fit(3200, nil, upscale: true) == (3200, 4794))
-        let half = try image(run(ResizeStage(width: nil, height: nil, fit: .contain, crop: "centre", upscale: false, scale: 0.25, outputIsReadOnce: true), decoded))
+        let half = try image(run(ResizeStage(width: nil, height: nil, fit: .contain, crop: "centre", upscale: false, scale: 0.25, fastShrink: true, outputIsReadOnce: true), decoded))
         #expect((half.width, half.height) == (267, 400))
     }
 

@@ -36,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Terminal.startLogging(output)
+        VipsRuntime.warnings.withLock { $0 = logger }
         if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
         let loaded: Preset
         let items: ItemSource

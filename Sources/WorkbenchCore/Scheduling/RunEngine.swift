@@ -178,7 +178,6 @@ final class RunEngine: @unchecked Sendable {
         self.options = options
         self.events = events
         nodeCount = plan.nodes.count
-        window = options.window
         workerCount = max(1, options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
         total = items.count
         var io = 0
@@ -186,6 +185,7 @@ final class RunEngine: @unchecked Sendable {
             io += limit
         }
         ioPermits = max(1, io)
+        window = options.window ?? max(8, 2 * (workerCount + ioPermits))
         var targets = [[(node: Int, edge: Int, slot: Int)]](repeating: [], count: plan.nodes.count)
         var slotsByInput = plan.nodes.map { [Int](repeating: -1, count: $0.inputs.count) }
         var fanInCount = 0

@@ -13,8 +13,9 @@ public struct RunOptions: Sendable {
     /// Threads for CPU stages; nil means one per core.
     public var workers: Int?
     /// At most this many items are instantiated at once (memory is proportional to it, not to
-    /// the length of the input list).
-    public var window: Int
+    /// the length of the input list). Nil: two per worker and I/O permit (at least 8), which
+    /// keeps every queue busy while reads and downloads run only a little ahead of the work.
+    public var window: Int?
     /// Stop the run at the first failed item.
     public var failFast: Bool
     public var eventDetail: EventDetail
@@ -26,11 +27,11 @@ public struct RunOptions: Sendable {
     /// Start with the run suspended (to set priorities or suspend queues first); `resume()` starts it.
     public var startSuspended: Bool
 
-    public init(workers: Int? = nil, window: Int = 256, failFast: Bool = false, eventDetail: EventDetail = .items,
+    public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),
                 startSuspended: Bool = false) {
         self.workers = workers
-        self.window = max(1, window)
+        self.window = window.map { max(1, $0) }
         self.failFast = failFast
         self.eventDetail = eventDetail
         self.agingInterval = agingInterval

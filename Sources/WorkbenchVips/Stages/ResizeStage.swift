@@ -28,6 +28,8 @@ struct ResizeStage: Stage {
                               "With fit \"cover\": what to keep; \"attention\" and \"entropy\" find the interesting part (smart crop)."),
                 ParameterSpec("upscale", .bool, default: .bool(false), "Enlarge images smaller than the target."),
                 ParameterSpec("scale", .double(0.0001...100), "Scale factor for both axes, instead of width and height."),
+                ParameterSpec("fastShrink", .bool, default: .bool(true),
+                              "Straight after decode, decode JPEGs at the smallest DCT scale that covers the target (faster; about 0.6 dB PSNR less than libvips' 2× headroom)."),
             ],
             readsSequentially: true,
             check: { p in
@@ -45,7 +47,7 @@ struct ResizeStage: Stage {
         OpDefinition(spec(name: name)) { p, facts in
             ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.string("fit") ?? "") ?? .contain,
                         crop: p.string("crop") ?? "centre", upscale: p.bool("upscale") ?? false, scale: p.double("scale"),
-                        outputIsReadOnce: facts.outputIsReadOnce)
+                        fastShrink: p.bool("fastShrink") ?? true, outputIsReadOnce: facts.outputIsReadOnce)
         }
     }
 
@@ -58,6 +60,7 @@ struct ResizeStage: Stage {
     let crop: String
     let upscale: Bool
     let scale: Double?
+    let fastShrink: Bool
     /// One consumer reads the result once, top to bottom (see `NodeFacts`).
     let outputIsReadOnce: Bool
 
@@ -75,7 +78,8 @@ struct ResizeStage: Stage {
         // Straight after decode: decode and shrink in one step from the bytes instead. That
         // streams, so a result read more than once is kept in memory (if it is small).
         if let source = image.decoded, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
-           let fused = try VipsDecoding.thumbnail(source, arguments) {
+           let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
+                                                  fast: fastShrink && fit != .fill) {
             return .image(outputIsReadOnce ? fused : try fused.inMemory())
         }
         return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))

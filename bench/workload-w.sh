@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Workload W (each photo: resize to 512 px wide, sepia, JPEG quality 85, on both cores) with
+# FilterWorkbench and its peers, side by side in one run, against the decode floor.
+#
+# usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYVIPS_PYTHON]
+#   PHOTO_DIR      JPEG photos (the reference corpus: ../shared/bench/make-corpus.sh DIR)
+#   RUNS           timed runs per tool after one warm-up, interleaved (default 5)
+#   PYVIPS_PYTHON  a python with pyvips (default: python3 if it has it; else pyvips is skipped)
+# Set X10=1 to run the same photos ten times over (symlinks) and see whether memory stays flat.
+#
+# Tools: decode floor = `djpeg -scale 1/8` on every photo, two at a time (libjpeg-turbo-progs);
+# workbench = bench/workload-w.json; pyvips = bench/workload-w-pyvips.py; vips CLI =
+# vipsthumbnail then vips recomb per photo, two at a time. libvips tools get VIPS_CONCURRENCY=1.
+# Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process
+# (GNU time's %M), and wall and CPU as multiples of the decode floor.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PHOTOS=$(cd "${1:?usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYVIPS_PYTHON]}" && pwd)
+RUNS=${2:-5}
+PY=${3:-python3}
+for tool in djpeg vipsthumbnail /usr/bin/time bc; do
+  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install libjpeg-turbo-progs libvips-tools time bc)" >&2; exit 2; }
+done
+swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
+WORKBENCH="$ROOT/.build/release/workbench"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export VIPS_CONCURRENCY=1
+
+if [ "${X10:-0}" = 1 ]; then
+  mkdir -p "$WORK/photos"
+  for i in $(seq 10); do
+    find "$PHOTOS" -maxdepth 1 -iname '*.jp*g' | while read -r f; do ln -s "$f" "$WORK/photos/$i-$(basename "$f")"; done
+  done
+  PHOTOS="$WORK/photos"
+fi
+COUNT=$(find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' | wc -l)
+
+awk 'BEGIN { print "3 3"; print "0.393 0.769 0.189"; print "0.349 0.686 0.168"; print "0.272 0.534 0.131" }' > "$WORK/sepia.mat"
+
+floor() { find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 -n1 -P2 sh -c 'djpeg -scale 1/8 "$1" >/dev/null' sh; }
+workbench() { rm -rf "$WORK/wb"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/wb" --quiet >/dev/null; }
+pyvips() { rm -rf "$WORK/py"; "$PY" "$ROOT/bench/workload-w-pyvips.py" "$PHOTOS" "$WORK/py"; }
+vipscli() {
+  rm -rf "$WORK/cli"; mkdir -p "$WORK/cli"
+  find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | WORK="$WORK" xargs -0 -n1 -P2 sh -c '
+    f=$1; b=$(basename "$f"); b=${b%.*}
+    vipsthumbnail "$f" -s 512x -o "$WORK/cli/$b.v"
+    vips recomb "$WORK/cli/$b.v" "$WORK/cli/$b.jpg[Q=85]" "$WORK/sepia.mat" 2>/dev/null ||
+      { vips colourspace "$WORK/cli/$b.v" "$WORK/cli/$b.s.v" srgb && vips recomb "$WORK/cli/$b.s.v" "$WORK/cli/$b.jpg[Q=85]" "$WORK/sepia.mat"; }
+    rm -f "$WORK/cli/$b.v" "$WORK/cli/$b.s.v"' sh
+}
+
+TOOLS=(floor workbench vipscli)
+if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS=(floor workbench pyvips vipscli); else echo "pyvips not found for $PY: skipped" >&2; fi
+export -f floor workbench pyvips vipscli
+export PHOTOS WORK WORKBENCH ROOT PY
+
+measure() { # tool -> "wall cpu rss_kib"
+  /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" bash -c "$1" >/dev/null 2>"$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/time"
+}
+
+for tool in "${TOOLS[@]}"; do measure "$tool" >/dev/null; done # warm-up
+for run in $(seq "$RUNS"); do
+  for tool in "${TOOLS[@]}"; do measure "$tool" >> "$WORK/$tool.results"; done
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+column_of() { awk -v c="$2" '{ print $c }' "$WORK/$1.results"; }
+floor_wall=$(column_of floor 1 | median); floor_cpu=$(column_of floor 2 | median)
+printf 'workload W: %d photos in %s, %d runs per tool after a warm-up, %d cores\n' "$COUNT" "$PHOTOS" "$RUNS" "$(nproc)"
+printf '| tool | wall s (min–max) | CPU s | peak RSS MiB | img/s | wall / floor | CPU / floor |\n|---|---|---|---|---|---|---|\n'
+for tool in "${TOOLS[@]}"; do
+  wall=$(column_of "$tool" 1 | median); cpu=$(column_of "$tool" 2 | median)
+  lo=$(column_of "$tool" 1 | sort -g | head -1); hi=$(column_of "$tool" 1 | sort -g | tail -1)
+  rss=$(column_of "$tool" 3 | sort -g | tail -1)
+  printf '| %s | %.3f (%.3f–%.3f) | %.2f | %.0f | %.1f | %.2f | %.2f |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
+    "$(echo "$COUNT / $wall" | bc -l)" "$(echo "$wall / $floor_wall" | bc -l)" "$(echo "$cpu / $floor_cpu" | bc -l)"
+done

@@ -1,4 +1,5 @@
 import CVips
+import Glibc
 import Logging
 import Synchronization
 
@@ -34,7 +35,8 @@ public enum VipsRuntime {
         if vips_init("workbench") != 0 {
             return VipsImage.takeErrorMessage()
         }
-        vips_concurrency_set(threadsPerEvaluation)
+        // VIPS_CONCURRENCY in the environment (libvips' own variable) overrides the default split.
+        if getenv("VIPS_CONCURRENCY") == nil { vips_concurrency_set(threadsPerEvaluation) }
         vips_cache_set_max(cachedOperations)
         cvips_block_untrusted(untrusted.withLock { $0 } ? 0 : 1)
         return nil

@@ -8,6 +8,15 @@ public enum VipsRuntime {
     /// Workers × libvips threads must not oversubscribe the cores: items run in parallel on the
     /// worker pool, so each evaluation gets one libvips thread (JPEG decoding is serial anyway).
     static let threadsPerEvaluation: Int32 = 1
+
+    /// Splits the cores between items and libvips' threads for a run of `items` items on
+    /// `workers` workers: fewer items than workers leave cores to each evaluation (one huge image
+    /// gets them all). Does nothing when VIPS_CONCURRENCY is set in the environment.
+    public static func shareCores(workers: Int, items: Int) {
+        guard getenv("VIPS_CONCURRENCY") == nil, (try? start()) != nil else { return }
+        let threads = items > 0 && items < workers ? workers / items : 1
+        vips_concurrency_set(Int32(threads))
+    }
     /// A small operation cache: every file of a batch is new, so a large cache only holds memory.
     static let cachedOperations: Int32 = 10
     /// glibc's per-thread malloc arenas fragment under libvips and make RSS grow; two suffice.

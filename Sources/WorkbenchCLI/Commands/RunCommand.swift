@@ -52,6 +52,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.badPreset)
         }
 
+        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
         let token = CancellationToken()
         let trap = SignalTrap(token: token)
         var reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)

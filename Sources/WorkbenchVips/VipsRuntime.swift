@@ -27,9 +27,10 @@ public enum VipsRuntime {
 
     /// Bounds glibc's malloc for libvips (see `mallocArenas`). Call it first thing in `main`,
     /// before threads exist; starting libvips calls it too, later, for library users.
+    /// glibc's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ in the environment win.
     public static func tuneMemory() {
-        _ = cvips_set_malloc_arena_max(mallocArenas)
-        _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold)
+        if getenv("MALLOC_ARENA_MAX") == nil { _ = cvips_set_malloc_arena_max(mallocArenas) }
+        if getenv("MALLOC_MMAP_THRESHOLD_") == nil { _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold) }
     }
 
     /// Where libvips' warnings go: the CLI logs them (at debug level, `--verbose` shows them).

@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
-        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport"]),
+        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchKernels", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(
             name: "WorkbenchCLITests",

@@ -189,4 +189,69 @@ static inline void cvips_unwatch(VipsImage *image, gulong handler) {
 
 static inline void cvips_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 
+// --- Swift kernels as libvips pipeline nodes ---
+//
+// A kernel maps `pixels` pixels of `bands` uchar bands from `in` to `out`, one row piece at a
+// time, on libvips' own threads, so the image streams like a built-in operation. libvips calls
+// the generate function per region; the state (kernel, its context, the input image) lives
+// until the output image closes. vips_image_pipeline_array() does not reference the input, so
+// the state holds a reference of its own.
+
+typedef void (*cvips_pixel_kernel)(const unsigned char *in, unsigned char *out, int pixels, int bands,
+                                   const void *context);
+typedef void (*cvips_context_release)(const void *context);
+
+typedef struct {
+    cvips_pixel_kernel kernel;
+    const void *context;
+    cvips_context_release release;
+    VipsImage *in;
+} cvips_kernel_state;
+
+static int cvips_kernel_generate(VipsRegion *out, void *seq, void *a, void *b, gboolean *stop) {
+    (void) a; (void) stop;
+    VipsRegion *region = (VipsRegion *) seq;
+    cvips_kernel_state *state = (cvips_kernel_state *) b;
+    VipsRect *r = &out->valid;
+    if (vips_region_prepare(region, r)) return -1;
+    int bands = out->im->Bands;
+    for (int y = 0; y < r->height; y++) {
+        const unsigned char *p = (const unsigned char *) VIPS_REGION_ADDR(region, r->left, r->top + y);
+        unsigned char *q = (unsigned char *) VIPS_REGION_ADDR(out, r->left, r->top + y);
+        state->kernel(p, q, r->width, bands, state->context);
+    }
+    return 0;
+}
+
+static void cvips_kernel_close(VipsImage *image, gpointer data) {
+    (void) image;
+    cvips_kernel_state *state = (cvips_kernel_state *) data;
+    state->release(state->context);
+    g_object_unref(state->in);
+    g_free(state);
+}
+
+// A new image whose pixels are `kernel` applied to `in` (uchar, any band count); NULL on error.
+static inline VipsImage *cvips_kernel_image(VipsImage *in, cvips_pixel_kernel kernel, const void *context,
+                                            cvips_context_release release) {
+    VipsImage *out = vips_image_new();
+    VipsImage *inputs[2] = { in, NULL };
+    if (vips_image_pipeline_array(out, VIPS_DEMAND_STYLE_THINSTRIP, inputs)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    cvips_kernel_state *state = g_new(cvips_kernel_state, 1);
+    state->kernel = kernel;
+    state->context = context;
+    state->release = release;
+    state->in = in;
+    g_object_ref(in);
+    g_signal_connect_data(out, "close", G_CALLBACK(cvips_kernel_close), state, NULL, 0);
+    if (vips_image_generate(out, vips_start_one, cvips_kernel_generate, vips_stop_one, in, state)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    return out;
+}
+
 #endif

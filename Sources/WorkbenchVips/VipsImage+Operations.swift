@@ -1,6 +1,11 @@
 import CVips
 import WorkbenchKernels
 
+/// Which engine runs a colour matrix: a Swift kernel streaming inside libvips, or libvips' `recomb`.
+public enum ColourEngine: String, CaseIterable, Sendable {
+    case swift, vips
+}
+
 /// The operations the built-in stages use, each a thin typed call into libvips.
 extension VipsImage {
     func colourspace(_ space: VipsInterpretation) throws(VipsError) -> VipsImage {
@@ -33,9 +38,15 @@ extension VipsImage {
     }
 
     /// Applies a colour matrix to the colour bands: grey becomes sRGB first, alpha is kept, and
-    /// the result has the input's band format.
-    func applyingColourMatrix(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
+    /// the result has the input's band format. The Swift engine runs a fixed-point kernel as a
+    /// libvips pipeline node (8-bit images; others use libvips); the libvips engine `recomb`,
+    /// which works in floating point. They differ by at most 1 per sample.
+    func applyingColourMatrix(_ matrix: ColorMatrix, engine: ColourEngine = .swift) throws(VipsError) -> VipsImage {
         var image = self
+        if engine == .swift && image.format == VIPS_FORMAT_UCHAR {
+            if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
+            return try image.applyingPixelKernel(matrix)
+        }
         let format = image.format
         // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
         if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
@@ -47,6 +58,25 @@ extension VipsImage {
         var toned = try image.recomb(matrix).cast(format)
         if let alpha { toned = try toned.joined(with: alpha) }
         return toned
+    }
+
+    /// The colour matrix as a Swift kernel inside libvips' pipeline (see `cvips_kernel_image`).
+    private func applyingPixelKernel(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
+        let coefficients = UnsafeMutablePointer<Int32>.allocate(capacity: 9)
+        coefficients.initialize(from: matrix.fixedPoint, count: 9)
+        let kernel: cvips_pixel_kernel = { input, output, pixels, bands, context in
+            guard let input, let output, let context else { return }
+            ColorMatrix.applyRows(input, output, pixels: Int(pixels), bands: Int(bands),
+                                  coefficients: context.assumingMemoryBound(to: Int32.self))
+        }
+        // Called by libvips when the output image closes: the kernel's context goes with it.
+        let release: cvips_context_release = { context in UnsafeMutableRawPointer(mutating: context)?.deallocate() }
+        let (made, message) = VipsErrorLog.call({ cvips_kernel_image(pointer, kernel, coefficients, release) }, failed: { $0 == nil })
+        guard let made else {
+            coefficients.deallocate()
+            throw .operationFailed(operation: "colour matrix kernel", message: message ?? "libvips gave no message")
+        }
+        return VipsImage(owning: made)
     }
 
     /// The image evaluated into memory, so any number of later reads, in any order, are cheap.

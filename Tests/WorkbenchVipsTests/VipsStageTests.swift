@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import WorkbenchCore
+import WorkbenchKernels
 import WorkbenchTestSupport
 @testable import WorkbenchVips
 
@@ -110,21 +111,42 @@ private typealias Image = WorkbenchVips.VipsImage
         let photo = try Image.decode(sample().data, origin: "Bridge.jpg")
         let grey = try photo.colourspace(VIPS_INTERPRETATION_B_W)
         #expect(grey.bands == 1)
-        let toned = try image(run(SepiaStage(intensity: 1), .image(grey)))
+        let toned = try image(run(SepiaStage(intensity: 1, engine: .swift), .image(grey)))
         let means = try toned.bandMeans()
         #expect(toned.bands == 3)
         #expect(means[0] > means[1] && means[1] > means[2])
         #expect(means[0] - means[2] > 20)
 
-        let untouched = try image(run(SepiaStage(intensity: 0), .image(photo)))
+        let untouched = try image(run(SepiaStage(intensity: 0, engine: .swift), .image(photo)))
         let before = try photo.bandMeans(), after = try untouched.bandMeans()
         for band in 0..<3 { #expect(abs(before[band] - after[band]) < 0.01) }
 
         // An RGBA image keeps its alpha band untouched.
         let rgba = try photo.joined(with: grey)
-        let tonedRGBA = try image(run(SepiaStage(intensity: 0.8), .image(rgba)))
+        let tonedRGBA = try image(run(SepiaStage(intensity: 0.8, engine: .swift), .image(rgba)))
         #expect(tonedRGBA.bands == 4)
         #expect(abs(try tonedRGBA.bandMeans()[3] - grey.bandMeans()[0]) < 0.01)
+    }
+
+    @Test func swiftAndLibvipsEnginesAgree() throws {
+        let photo = try Image.decode(sample().data, origin: "Bridge.jpg")
+        for matrix in [ColorMatrix.sepia(intensity: 1), .sepia(intensity: 0.4), .tint(red: 255, green: 120, blue: 40, amount: 0.8)] {
+            let swift = try photo.applyingColourMatrix(matrix, engine: .swift)
+            let vips = try photo.applyingColourMatrix(matrix, engine: .vips)
+            let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", swift, ["right": .image(vips)]))
+            let info = try #require(VipsIntrospection.operations["max"])
+            let largest = try VipsOperationCall.run(info, [(try #require(info.mainInput), .image(difference))]).values["out"] as? Double
+            #expect(try difference.average() < 0.6)
+            #expect((largest ?? .infinity) <= 1)
+        }
+        // The kernel node holds its input: the caller may let go of it before evaluating.
+        var kernelImage: Image?
+        do {
+            let temporary = try shrink(photo, 200, 200)
+            kernelImage = try temporary.applyingColourMatrix(.sepia(intensity: 1), engine: .swift)
+        }
+        let means = try #require(kernelImage).bandMeans()
+        #expect(means[0] > means[1] && means[1] > means[2])
     }
 
     @Test func encodesEachFormat() throws {

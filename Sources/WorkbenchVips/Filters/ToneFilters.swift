@@ -51,6 +51,7 @@ enum ToneFilters {
     static let tint = Filter.define("tint", "Colours the image's light with one colour, like a toned print.", [
         ParameterSpec("colour", .numbers, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
         ParameterSpec("amount", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
+        VipsStages.engineParameter,
     ], check: { p in
         p.list("colour")?.count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
     }) { p in
@@ -58,7 +59,8 @@ enum ToneFilters {
             switch value { case .double(let d): return d; case .int(let i): return Double(i); default: return nil }
         } ?? [255, 255, 255]
         let matrix = ColorMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.double("amount") ?? 1)
-        return { image, _, _ in try image.applyingColourMatrix(matrix) }
+        let engine = ColourEngine(rawValue: p.string("engine") ?? "") ?? .swift
+        return { image, _, _ in try image.applyingColourMatrix(matrix, engine: engine) }
     }
 
     /// `value · scale + offset` on the colour bands, clamped back to the image's format.

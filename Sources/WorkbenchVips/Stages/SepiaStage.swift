@@ -9,14 +9,18 @@ struct SepiaStage: Stage {
         input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
             ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
+            VipsStages.engineParameter,
         ], readsSequentially: true)
 
-    static let definition = OpDefinition(spec) { p in SepiaStage(intensity: p.double("intensity") ?? 1) }
+    static let definition = OpDefinition(spec) { p in
+        SepiaStage(intensity: p.double("intensity") ?? 1, engine: ColourEngine(rawValue: p.string("engine") ?? "") ?? .swift)
+    }
 
     let intensity: Double
+    let engine: ColourEngine
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        .image(try VipsStages.image(inputs, context).applyingColourMatrix(.sepia(intensity: intensity)))
+        .image(try VipsStages.image(inputs, context).applyingColourMatrix(.sepia(intensity: intensity), engine: engine))
     }
 }
 
@@ -26,6 +30,11 @@ public enum VipsStages {
     public static let all: [OpDefinition] = VipsOperationOps.all + [
         DecodeStage.definition, EncodeStage.definition, SepiaStage.definition,
     ] + ResizeStage.definitions + GeometryFilters.all + ToneFilters.all + DetailFilters.all + WatermarkFilter.all
+
+    /// The `engine` parameter of filters that have a Swift kernel.
+    static let engineParameter = ParameterSpec(
+        "engine", .choice(ColourEngine.allCases.map(\.rawValue)), default: .string("swift"),
+        "\"swift\": a fixed-point Swift kernel streaming inside libvips (8-bit images); \"vips\": libvips' recomb in floating point. They differ by at most 1.")
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

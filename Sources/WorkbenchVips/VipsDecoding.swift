@@ -96,8 +96,12 @@ enum VipsDecoding {
         }
         if orientation > 1 { image = try VipsOperationCall.image("autorot", image) }
         let space = image.interpretation
-        let colourManaged = image.hasMetadata("icc-profile-data") && space != VIPS_INTERPRETATION_B_W && space != VIPS_INTERPRETATION_GREY16
-        if options.toSRGB { image = try normalise(image) }
+        let grey = space == VIPS_INTERPRETATION_B_W || space == VIPS_INTERPRETATION_GREY16
+        // An sRGB image tagged with an sRGB profile needs no conversion.
+        let colourManaged = !grey && ColourProfile.embedded(in: image).map {
+            !(space == VIPS_INTERPRETATION_sRGB && ColourProfile.describesSRGB($0))
+        } ?? false
+        if options.toSRGB { image = try normalise(image, colourManaged: colourManaged) }
         return VipsImage(retaining: image, decoded: DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged,
                                                                    orientation: orientation, storedWidth: storedWidth,
                                                                    storedHeight: storedHeight))
@@ -105,11 +109,11 @@ enum VipsDecoding {
 
     /// 8-bit sRGB for colour (ICC profiles honoured, CMYK through libvips' default CMYK profile
     /// when it has none), 8-bit grey for grey; alpha is kept.
-    static func normalise(_ image: VipsImage) throws(VipsError) -> VipsImage {
+    static func normalise(_ image: VipsImage, colourManaged: Bool = false) throws(VipsError) -> VipsImage {
         let space = image.interpretation
         let grey = space == VIPS_INTERPRETATION_B_W || space == VIPS_INTERPRETATION_GREY16
         var result = image
-        if !grey && image.hasMetadata("icc-profile-data") {
+        if colourManaged {
             result = try VipsOperationCall.image("icc_transform", result, ["output_profile": .string("srgb"), "embedded": .bool(true),
                                                                            "intent": .string("perceptual")])
         } else if grey && space == VIPS_INTERPRETATION_GREY16 {

@@ -65,6 +65,17 @@ import WorkbenchTestSupport
         }
     }
 
+    @Test func profilesThatOnlySaySRGBAreRecognised() throws {
+        let original = try base()
+        let tagged = try VipsOperationCall.image("icc_transform", original, ["output_profile": .string("srgb")])
+        let srgb = try #require(ColourProfile.embedded(in: tagged))
+        #expect(ColourProfile.describesSRGB(srgb), "\(ColourProfile.description(of: srgb) ?? "no description")")
+        let cmyk = try #require(ColourProfile.embedded(in: VipsOperationCall.image("icc_transform", original, ["output_profile": .string("cmyk")])))
+        #expect(!ColourProfile.describesSRGB(cmyk))
+        #expect(ColourProfile.description(of: cmyk)?.isEmpty == false)
+        #expect(ColourProfile.description(of: Data([1, 2, 3])) == nil)
+    }
+
     @Test func greyAndAlphaAreKept() throws {
         let original = try base()
         let grey = try decode(save(VipsOperationCall.image("colourspace", original, ["space": .string("b-w")]), "jpegsave_buffer"))

@@ -23,26 +23,3 @@ struct SepiaStage: Stage {
         .image(try VipsStages.image(inputs, context).applyingColourMatrix(.sepia(intensity: intensity), engine: engine))
     }
 }
-
-/// The ops this module provides, and what their stages share.
-public enum VipsStages {
-    /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
-    public static let all: [OpDefinition] = VipsOperationOps.all + [
-        DecodeStage.definition, EncodeStage.definition, SepiaStage.definition,
-    ] + ResizeStage.definitions + GeometryFilters.all + ToneFilters.all + DetailFilters.all + WatermarkFilter.all
-
-    /// The `engine` parameter of filters that have a Swift kernel.
-    static let engineParameter = ParameterSpec(
-        "engine", .choice(ColourEngine.allCases.map(\.rawValue)), default: .string("swift"),
-        "\"swift\": a fixed-point Swift kernel streaming inside libvips (8-bit images); \"vips\": libvips' recomb in floating point. They differ by at most 1.")
-
-    /// The libvips version this build runs with.
-    public static var libvipsVersion: String { VipsRuntime.version }
-
-    static func image(_ inputs: StageInputs, _ context: StageContext) throws -> VipsImage {
-        guard case .image(let handle)? = inputs.first, let image = handle as? VipsImage else {
-            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
-        }
-        return image
-    }
-}

@@ -18,6 +18,8 @@ public enum VipsRuntime {
         vips_concurrency_set(Int32(threads))
     }
     /// A small operation cache: every file of a batch is new, so a large cache only holds memory.
+    /// It is never flushed with `vips_cache_drop_all()`, which makes later operations crash in
+    /// libvips 8.14; to empty it, set the size to 0 and back.
     static let cachedOperations: Int32 = 10
     /// glibc's per-thread malloc arenas fragment under libvips and make RSS grow; two suffice.
     static let mallocArenas: Int32 = 2

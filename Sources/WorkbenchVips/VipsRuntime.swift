@@ -12,10 +12,22 @@ public enum VipsRuntime {
     /// Splits the cores between items and libvips' threads for a run of `items` items on
     /// `workers` workers: fewer items than workers leave cores to each evaluation (one huge image
     /// gets them all). Does nothing when VIPS_CONCURRENCY is set in the environment.
+    /// Takes effect when libvips starts, or at once if it has (a run without images never starts it).
     public static func shareCores(workers: Int, items: Int) {
-        guard getenv("VIPS_CONCURRENCY") == nil, (try? start()) != nil else { return }
-        let threads = items > 0 && items < workers ? workers / items : 1
-        vips_concurrency_set(Int32(threads))
+        let threads = Int32(items > 0 && items < workers ? workers / items : 1)
+        let started = evaluationThreads.withLock { state -> Bool in
+            state.threads = threads
+            return state.started
+        }
+        if started { applyEvaluationThreads() }
+    }
+
+    private static let evaluationThreads = Mutex((threads: threadsPerEvaluation, started: false))
+
+    private static func applyEvaluationThreads() {
+        // VIPS_CONCURRENCY in the environment (libvips' own variable) overrides the split.
+        guard getenv("VIPS_CONCURRENCY") == nil else { return }
+        vips_concurrency_set(evaluationThreads.withLock { $0.threads })
     }
     /// A small operation cache: every file of a batch is new, so a large cache only holds memory.
     /// It is never flushed with `vips_cache_drop_all()`, which makes later operations crash in
@@ -47,8 +59,8 @@ public enum VipsRuntime {
         if vips_init("workbench") != 0 {
             return VipsImage.takeErrorMessage()
         }
-        // VIPS_CONCURRENCY in the environment (libvips' own variable) overrides the default split.
-        if getenv("VIPS_CONCURRENCY") == nil { vips_concurrency_set(threadsPerEvaluation) }
+        evaluationThreads.withLock { $0.started = true }
+        applyEvaluationThreads()
         vips_cache_set_max(cachedOperations)
         cvips_block_untrusted(untrusted.withLock { $0 } ? 0 : 1)
         return nil

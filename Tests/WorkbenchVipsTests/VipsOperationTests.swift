@@ -118,6 +118,25 @@ import WorkbenchTestSupport
         #expect(throws: VipsError.self) { try VipsOperationCall.run(info, []) }
     }
 
+    @Test func imageListsFromReferencesInItemScope() async throws {
+        let harness = try PresetHarness("vips-lists")
+        let (summary, reports) = try await harness.run(#"""
+            {"version": 1, "graph": [
+              {"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "small", "op": "thumbnail", "width": 100},
+              {"id": "grey", "op": "grayscale", "from": "small"},
+              {"id": "pair", "op": "vips.arrayjoin", "in": ["@small", "@small"], "across": 2},
+              {"id": "bands", "op": "vips.bandjoin", "in": ["@small", "@grey"]},
+              {"id": "png", "op": "encode", "format": "png", "from": "pair"}, {"id": "w1", "op": "write", "path": "pair.png"},
+              {"id": "tif", "op": "encode", "format": "tiff", "from": "bands"}, {"id": "w2", "op": "write", "path": "bands.tif"}]}
+            """#, inputs: [try harness.sample("Bridge.jpg")])
+        #expect(summary.succeeded == 1, "\(reports.map { $0.failure?.message ?? "" })")
+        let pair = try Image.decode(Data(contentsOf: harness.output("pair.png")), origin: "pair")
+        #expect((pair.width, pair.height) == (200, 56))
+        let bands = try Image.decode(Data(contentsOf: harness.output("bands.tif")), origin: "bands")
+        #expect(bands.bands == 4)
+    }
+
     @Test func watermarkContactSheetMatrixAndMeasurement() async throws {
         let harness = try PresetHarness("vips-run")
         let inputs = try ["Bridge.jpg", "Wine.jpg", "sunset.jpg"].map { try harness.sample($0) }

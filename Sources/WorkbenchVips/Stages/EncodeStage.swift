@@ -52,12 +52,12 @@ struct EncodeStage: Stage {
         for type in types where !unique.contains(type) { unique.append(type) }
         guard unique.count > 1 else { return unique.first ?? .string }
         let ints = unique.compactMap { if case .int(let r) = $0 { return r } else { return nil } }
-        if ints.count == unique.count {
-            return .int(ints.map(\.lowerBound).min()!...ints.map(\.upperBound).max()!)
+        if ints.count == unique.count, let low = ints.map(\.lowerBound).min(), let high = ints.map(\.upperBound).max() {
+            return .int(low...high)
         }
         let doubles = unique.compactMap { if case .double(let r) = $0 { return r } else { return nil } }
-        if doubles.count == unique.count {
-            return .double(doubles.map(\.lowerBound).min()!...doubles.map(\.upperBound).max()!)
+        if doubles.count == unique.count, let low = doubles.map(\.lowerBound).min(), let high = doubles.map(\.upperBound).max() {
+            return .double(low...high)
         }
         let words = unique.compactMap { if case .choice(let w) = $0 { return w } else { return nil } }
         if words.count == unique.count {

@@ -137,6 +137,21 @@ import WorkbenchTestSupport
         #expect(bands.bands == 4)
     }
 
+    @Test func loadersReadFilesRelativeToThePreset() async throws {
+        let harness = try PresetHarness("vips-loader")
+        try harness.sample("logo.png")
+        let (summary, reports) = try await harness.run(#"""
+            {"version": 1, "graph": [
+              {"id": "logo", "op": "vips.pngload", "scope": "run", "filename": "logo.png"},
+              {"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "marked", "op": "watermark", "overlay": "@logo", "gravity": "north-west", "margin": 0},
+              {"op": "encode", "format": "png"}, {"op": "write", "path": "marked.png"}]}
+            """#, inputs: [try harness.sample("Bridge.jpg")])
+        #expect(summary.succeeded == 1, "\(reports.map { $0.failure?.message ?? "" })")
+        let marked = try Image.decode(Data(contentsOf: harness.output("marked.png")), origin: "marked")
+        #expect((marked.width, marked.height, marked.bands) == (1600, 900, 3))
+    }
+
     @Test func watermarkContactSheetMatrixAndMeasurement() async throws {
         let harness = try PresetHarness("vips-run")
         let inputs = try ["Bridge.jpg", "Wine.jpg", "sunset.jpg"].map { try harness.sample($0) }

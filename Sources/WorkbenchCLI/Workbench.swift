@@ -14,7 +14,7 @@ struct Workbench: AsyncParsableCommand {
             130 interrupted.
             """,
         version: "0.1.0 (plugin ABI \(workbenchPluginABIVersion))",
-        subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self, SchemaCommand.self])
 
     /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.
     static func main() async {

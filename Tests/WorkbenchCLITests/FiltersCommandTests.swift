@@ -61,3 +61,28 @@ import WorkbenchTestSupport
         #expect(Fixtures.files(in: out) == ["box.png"])
     }
 }
+
+/// `workbench schema` and the schema shipped in Presets/schema.
+@Suite struct SchemaCommandTests {
+    @Test func theShippedSchemaIsCurrent() throws {
+        let result = try CLIProcess.run(["schema"])
+        #expect(result.status == 0)
+        let shipped = try String(contentsOf: Fixtures.presets.appendingPathComponent("schema/preset.schema.json"), encoding: .utf8)
+        #expect(result.stdout == shipped, "Presets/schema/preset.schema.json is stale: run `swift run workbench schema > Presets/schema/preset.schema.json`")
+    }
+
+    @Test func everyOpAndItsParametersAreInTheSchema() throws {
+        let result = try CLIProcess.run(["schema"])
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let node = try #require((schema["$defs"] as? [String: Any])?["node"] as? [String: Any])
+        let ops = try #require(((node["properties"] as? [String: Any])?["op"] as? [String: Any])?["enum"] as? [String])
+        #expect(ops.contains("vips.gaussblur") && ops.contains("watermark") && ops.contains("decode") && ops.count > 250)
+        let rules = try #require(node["allOf"] as? [[String: Any]])
+        #expect(rules.count == ops.count)
+        let blur = try #require(rules.first { (($0["if"] as? [String: Any])?["properties"] as? [String: Any]).map { "\($0)".contains("vips.gaussblur") } ?? false })
+        let then = try #require(blur["then"] as? [String: Any])
+        #expect(then["required"] as? [String] == ["sigma"])
+        #expect(((then["properties"] as? [String: Any])?["sigma"] as? [String: Any])?["type"] as? String == "number")
+        #expect(node["unevaluatedProperties"] as? Bool == false)
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `workbench schema`: the JSON Schema of presets for this build's ops.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of presets (every op and its parameters), for editors.")
+
+    func run() throws {
+        Terminal.out(try PresetSchema(registry: BuiltinOps.registry).json())
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import WorkbenchCore
+
+/// A JSON Schema (draft 2020-12) of presets for this build's ops, so editors can complete and
+/// check presets as they are typed. `workbench schema` prints it; `Presets/schema/` ships it.
+/// Validation proper stays with `workbench validate` (edges, cycles, templates, JSON paths).
+struct PresetSchema {
+    let registry: OpRegistry
+
+    func json() throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: document(), options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func document() -> [String: Any] {
+        let string: [String: Any] = ["type": "string"]
+        let inputs: [String: Any] = ["oneOf": [
+            ["type": "array", "items": string, "description": "URLs or paths, in order."],
+            object(["glob": string], required: ["glob"], "A glob pattern relative to the preset's folder."),
+            object(["file": string], required: ["file"], "A text file with one URL or path per line, read as needed."),
+            object(["map": ["type": "object", "additionalProperties": string]], required: ["map"], "Item name → URL or path."),
+        ]]
+        let queue = object([
+            "concurrency": ["oneOf": [["type": "integer", "minimum": 1], ["const": "auto"]]],
+            "qos": ["enum": QoS.allCases.map(\.rawValue)],
+        ], required: [], "A queue: how many of its nodes run at once, and their quality of service.")
+        return [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://filterworkbench.invalid/preset.schema.json",
+            "title": "FilterWorkbench preset",
+            "type": "object",
+            "required": ["version", "graph"],
+            "additionalProperties": false,
+            "properties": [
+                "$schema": string, "version": ["const": 1], "name": string, "description": string,
+                "inputs": inputs, "output": string,
+                "queues": ["type": "object", "additionalProperties": queue],
+                "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]],
+            ],
+            "$defs": ["node": node()],
+        ]
+    }
+
+    private func node() -> [String: Any] {
+        let specs = registry.specs
+        let common: [String: Any] = [
+            "id": ["type": "string", "pattern": "^[^@\\[]+$"],
+            "op": ["enum": specs.map(\.name)],
+            "from": ["oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]],
+            "queue": ["type": "string"],
+            "scope": ["enum": ["item", "run"]],
+            "timeout": ["type": "number", "exclusiveMinimum": 0],
+            "retries": ["type": "integer", "minimum": 0, "maximum": 20],
+            "retryDelay": ["type": "number", "minimum": 0],
+        ]
+        let perOp: [[String: Any]] = specs.map { spec in
+            var properties: [String: Any] = [:]
+            for parameter in spec.parameters {
+                var schema = Self.schema(parameter.type)
+                schema["description"] = parameter.summary
+                if parameter.isDeprecated { schema["deprecated"] = true }
+                for name in [parameter.name] + parameter.aliases { properties[name] = schema }
+            }
+            return [
+                "if": ["properties": ["op": ["const": spec.name]], "required": ["op"]],
+                "then": ["properties": properties, "required": spec.parameters.filter(\.isRequired).map(\.name)],
+            ]
+        }
+        return ["type": "object", "required": ["op"], "properties": common, "allOf": perOp, "unevaluatedProperties": false]
+    }
+
+    private func object(_ properties: [String: Any], required: [String], _ description: String) -> [String: Any] {
+        ["type": "object", "properties": properties, "required": required, "additionalProperties": false, "description": description]
+    }
+
+    static func schema(_ type: ParameterType) -> [String: Any] {
+        let reference = "^@[^\\[\\]]+$", fanIn = "^@[^\\[\\]]+\\[\\*\\]$"
+        let number: [String: Any] = ["type": "number"]
+        switch type {
+        case .bool: return ["type": "boolean"]
+        case .int(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
+        case .double(let range):
+            var schema: [String: Any] = ["type": "number"]
+            if range.lowerBound.isFinite { schema["minimum"] = range.lowerBound }
+            if range.upperBound.isFinite { schema["maximum"] = range.upperBound }
+            return schema
+        case .string, .pathTemplate: return ["type": "string"]
+        case .choice(let words): return ["enum": words]
+        case .flags(let words):
+            return ["oneOf": [["type": "string"], ["type": "array", "items": ["enum": words]]]]
+        case .reference: return ["type": "string", "pattern": reference]
+        case .fanIn: return ["type": "string", "pattern": fanIn]
+        case .references:
+            return ["oneOf": [["type": "string", "pattern": fanIn], ["type": "array", "minItems": 1, "items": ["type": "string", "pattern": reference]]]]
+        case .imageOrMatrix:
+            return ["oneOf": [["type": "string", "pattern": reference],
+                              ["type": "array", "items": ["oneOf": [number, ["type": "array", "items": number]]]]]]
+        case .integers: return ["oneOf": [["type": "integer"], ["type": "array", "items": ["type": "integer"]]]]
+        case .numbers: return ["oneOf": [number, ["type": "array", "items": number]]]
+        case .anyOf(let types): return ["anyOf": types.map { Self.schema($0) }]
+        }
+    }
+}

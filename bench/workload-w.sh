@@ -10,7 +10,9 @@
 #
 # Tools: decode floor = `djpeg -scale 1/8` on every photo, two at a time (libjpeg-turbo-progs);
 # workbench = bench/workload-w.json; pyvips = bench/workload-w-pyvips.py; vips CLI =
-# vipsthumbnail then vips recomb per photo, two at a time. libvips tools get VIPS_CONCURRENCY=1.
+# vipsthumbnail then vips recomb per photo, two at a time; libvips C = bench/workload-w.c (the
+# same work and process settings written directly against libvips, built with gcc if present).
+# libvips tools get VIPS_CONCURRENCY=1.
 # Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process
 # (GNU time's %M), and wall and CPU as multiples of the decode floor.
 set -euo pipefail
@@ -51,9 +53,17 @@ vipscli() {
     rm -f "$WORK/cli/$b.v" "$WORK/cli/$b.s.v"' sh
 }
 
-TOOLS=(floor workbench vipscli)
-if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS=(floor workbench pyvips vipscli); else echo "pyvips not found for $PY: skipped" >&2; fi
-export -f floor workbench pyvips vipscli
+libvipsc() { rm -rf "$WORK/c"; mkdir -p "$WORK/c"; find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 "$WORK/workload-w-c" "$WORK/c"; }
+
+TOOLS=(floor workbench)
+if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS+=(pyvips); else echo "pyvips not found for $PY: skipped" >&2; fi
+TOOLS+=(vipscli)
+if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/workload-w-c" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
+  TOOLS+=(libvipsc)
+else
+  echo "gcc or libvips-dev missing: the libvips C row is skipped" >&2
+fi
+export -f floor workbench pyvips vipscli libvipsc
 export PHOTOS WORK WORKBENCH ROOT PY
 
 measure() { # tool -> "wall cpu rss_kib"

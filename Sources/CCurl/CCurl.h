@@ -41,4 +41,21 @@ static inline CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **
     return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+// The easy handle and result of a finished transfer, or NULL when no message is waiting.
+static inline CURL *ccurl_multi_next_done(CURLM *multi, CURLcode *result) {
+    int waiting = 0;
+    CURLMsg *message;
+    while ((message = curl_multi_info_read(multi, &waiting)) != NULL) {
+        if (message->msg == CURLMSG_DONE) {
+            *result = message->data.result;
+            return message->easy_handle;
+        }
+    }
+    return NULL;
+}
+
 #endif

@@ -38,8 +38,17 @@ public final class TestServer {
 
     /// How many requests each path received.
     public func requestCounts() throws -> [String: Int] {
-        let object = try JSONSerialization.jsonObject(with: try get("/stats")) as? [String: Int] ?? [:]
-        return object.filter { $0.key != "/stats" }
+        try stats().filter { $0.key != "/stats" && $0.key != "connections" }
+    }
+
+    /// Connections the server accepted, not counting those `requestCounts` and this call opened.
+    public func connections() throws -> Int {
+        let all = try stats()
+        return (all["connections"] ?? 0) - (all["/stats"] ?? 0)
+    }
+
+    private func stats() throws -> [String: Int] {
+        try JSONSerialization.jsonObject(with: try get("/stats")) as? [String: Int] ?? [:]
     }
 
     /// A plain HTTP/1.0 GET over a socket; Foundation on Linux has no http loader without

@@ -13,7 +13,7 @@ Routes:
   /truncated/NAME        the first third of NAME, declared with its real length (cut transfer)
   /cut/NAME              the first half of NAME as a complete response (a damaged file)
   /garbage.jpg           bytes that are no image, served as image/jpeg
-  /stats                 JSON: request counts by path
+  /stats                 JSON: request counts by path, and "connections": connections accepted
 """
 import json
 import os
@@ -33,6 +33,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def setup(self):
+        with LOCK:
+            COUNTS["connections"] = COUNTS.get("connections", 0) + 1
+        super().setup()
 
     def send_body(self, status, body, content_type="image/jpeg", length=None):
         self.send_response(status)
@@ -82,6 +87,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # Many clients connect at once in the concurrency tests; the default backlog of 5 would
+    # make the rest retry their connection a second later.
+    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)

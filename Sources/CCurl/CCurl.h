@@ -28,6 +28,10 @@ static inline CURLcode ccurl_setopt_write_callback(CURL *handle, ccurl_write_cal
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+static inline CURLcode ccurl_setopt_header_callback(CURL *handle, ccurl_write_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
 static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *handle,
                                                       ccurl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
@@ -38,6 +42,10 @@ static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *val
 }
 
 static inline CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
@@ -57,5 +65,7 @@ static inline CURL *ccurl_multi_next_done(CURLM *multi, CURLcode *result) {
     }
     return NULL;
 }
+
+
 
 #endif

@@ -2,8 +2,8 @@ import WorkbenchCore
 
 /// Why a download failed. Each case names the URL.
 public enum DownloadError: Error, Sendable, CustomStringConvertible {
-    /// The server answered with an HTTP error status.
-    case http(status: Int, url: String)
+    /// The server answered with an HTTP error status (and, for 429 and 503, maybe how long to wait).
+    case http(status: Int, url: String, retryAfter: Double?)
     /// The body is larger than the node's `maxBytes`.
     case tooLarge(url: String, limit: Int)
     /// The transfer took longer than the node's `timeout`.
@@ -14,10 +14,16 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case transport(url: String, code: Int, message: String)
     /// The run was cancelled while the transfer was under way.
     case cancelled(url: String)
+    /// The transfer became slower than the node's `lowSpeedLimit` for `lowSpeedTime` seconds.
+    case tooSlow(url: String, bytesPerSecond: Int, seconds: Double)
+    /// A redirect pointed to a scheme other than http or https, or went on for too long.
+    case badRedirect(url: String, message: String)
+    /// The environment variable that should hold the Authorization header is not set.
+    case missingCredential(variable: String)
 
     public var description: String {
         switch self {
-        case .http(let status, let url):
+        case .http(let status, let url, _):
             return "\(url) answered HTTP \(status)\(Self.reason(status)); check the URL."
         case .tooLarge(let url, let limit):
             return "\(url) is larger than \(limit) bytes; raise the download node's \"maxBytes\" to allow it."
@@ -29,6 +35,12 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
             return "\(url) could not be fetched: \(message) (libcurl error \(code))."
         case .cancelled(let url):
             return "The download of \(url) was cancelled."
+        case .tooSlow(let url, let rate, let seconds):
+            return "\(url) sent less than \(rate) bytes a second for \(Self.format(seconds)) s; lower the download node's \"lowSpeedLimit\" or raise \"lowSpeedTime\" for slow servers."
+        case .badRedirect(let url, let message):
+            return "\(url) redirected where it may not be followed: \(message)."
+        case .missingCredential(let variable):
+            return "The environment variable \(variable) (the download node's \"authorizationEnv\") is not set; export it with the Authorization header's value."
         }
     }
 
@@ -57,12 +69,15 @@ extension DownloadError: RetryableError {
     /// Network failures, timeouts, HTTP 5xx and 429 may pass on a second try; other answers will not.
     public var isRetryable: Bool {
         switch self {
-        case .http(let status, _): return status >= 500 || status == 429
-        case .transport, .timedOut: return true
-        case .tooLarge, .unsupportedScheme, .cancelled: return false
+        case .http(let status, _, _): return status >= 500 || status == 429
+        case .transport, .timedOut, .tooSlow: return true
+        case .tooLarge, .unsupportedScheme, .cancelled, .badRedirect, .missingCredential: return false
         }
     }
 
-    /// The server's Retry-After is not read yet (the downloads issue adds it).
-    public var retryAfter: Double? { nil }
+    /// The server's Retry-After (seconds or an HTTP date), when it sent one.
+    public var retryAfter: Double? {
+        if case .http(_, _, let seconds) = self { return seconds }
+        return nil
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import WorkbenchCore
 
 /// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
@@ -11,23 +12,44 @@ struct DownloadStage: Stage {
             ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(64 << 20),
                           "Abort bodies larger than this many bytes."),
             ParameterSpec("maxRedirects", .int(0...50), default: .int(5), "Redirects to follow."),
+            ParameterSpec("lowSpeedLimit", .int(0...Int(Int32.max)), default: .int(1),
+                          "Bytes a second below which a transfer counts as stalled."),
+            ParameterSpec("lowSpeedTime", .double(1...3_600), default: .double(15),
+                          "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
+            ParameterSpec("headers", .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
+            ParameterSpec("authorizationEnv", .string,
+                          "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
         ],
         // The node's `timeout` covers the whole transfer; downloads get one unless the preset says otherwise.
         defaultTimeout: 30, sourceParameter: "url")
 
     static let definition = OpDefinition(spec) { p in
-        DownloadStage(url: p.string("url"), limits: Transfer.Limits(
+        let headers = (p.list("headers") ?? []).compactMap { pair -> String? in
+            guard case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] else { return nil }
+            return "\(name): \(value)"
+        }
+        return DownloadStage(url: p.string("url"), limits: Transfer.Limits(
             timeout: nil, connectTimeout: p.double("connectTimeout") ?? 10,
-            maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5))
+            maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5,
+            lowSpeedLimit: p.int("lowSpeedLimit") ?? 1, lowSpeedTime: p.double("lowSpeedTime") ?? 15,
+            headers: headers), authorizationEnv: p.string("authorizationEnv"))
     }
 
     let url: String?
     let limits: Transfer.Limits
+    let authorizationEnv: String?
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let source = url.map { context.resolve($0) } ?? context.item.source
         var limits = self.limits
         limits.timeout = context.timeout
+        if let variable = authorizationEnv {
+            // Read when the node runs and handed to libcurl only: never in a message or log.
+            guard let secret = ProcessInfo.processInfo.environment[variable], !secret.isEmpty else {
+                throw DownloadError.missingCredential(variable: variable)
+            }
+            limits.headers.append("Authorization: \(secret)")
+        }
         let lower = source.lowercased()
         // A path the user gave (not one reached by a redirect) is theirs to read.
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {

@@ -17,6 +17,11 @@ final class Transfer: @unchecked Sendable {
         var connectTimeout: Double
         var maxBytes: Int
         var maxRedirects: Int
+        /// Abort when slower than `lowSpeedLimit` bytes a second for `lowSpeedTime` seconds.
+        var lowSpeedLimit: Int = 1
+        var lowSpeedTime: Double = 15
+        /// Request headers, "Name: value" (credentials among them are never logged).
+        var headers: [String] = []
     }
 
     let url: String
@@ -25,8 +30,13 @@ final class Transfer: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
     private var body = Data()
     private var exceeded = false
+    /// Response headers the result needs (of the latest response that had them).
+    private var location: String?
+    private var retryAfterHeader: String?
     private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let completion: @Sendable (Result<Data, DownloadError>) -> Void
+    /// The request headers, kept for as long as libcurl may read them.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
 
     private init(url: String, limits: Limits, token: CancellationToken, handle: UnsafeMutableRawPointer,
                  completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
@@ -40,6 +50,7 @@ final class Transfer: @unchecked Sendable {
 
     deinit {
         curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
         errors.deallocate()
     }
 
@@ -91,6 +102,12 @@ final class Transfer: @unchecked Sendable {
         // HTTP/2 where the server offers it (over TLS), so one connection carries many transfers.
         _ = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedLimit)
+        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up))))
+        for header in limits.headers { headerList = curl_slist_append(headerList, header) }
+        if let headerList { _ = ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) }
+        _ = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        _ = ccurl_setopt_header_callback(handle, Transfer.header)
         _ = ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         _ = ccurl_setopt_write_callback(handle, Transfer.write)
         _ = ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
@@ -109,7 +126,10 @@ final class Transfer: @unchecked Sendable {
         case CURLE_OK:
             var status = 0
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            guard status < 400 else { return .failure(.http(status: status, url: url)) }
+            guard status < 400 else {
+                let retryAfter = retryAfterHeader.flatMap { Self.seconds(retryAfter: $0) }
+                return .failure(.http(status: status, url: url, retryAfter: retryAfter))
+            }
             return .success(body)
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
@@ -117,15 +137,52 @@ final class Transfer: @unchecked Sendable {
             return .failure(.tooLarge(url: url, limit: limits.maxBytes))
         case CURLE_WRITE_ERROR where exceeded:
             return .failure(.tooLarge(url: url, limit: limits.maxBytes))
+        case CURLE_OPERATION_TIMEDOUT where limits.timeout.map({ elapsed < $0 - 0.05 }) ?? true && elapsed >= limits.lowSpeedTime:
+            // libcurl reports a low-speed abort as a timeout too; it is one when it came first.
+            return .failure(.tooSlow(url: url, bytesPerSecond: limits.lowSpeedLimit, seconds: limits.lowSpeedTime))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut(url: url, seconds: limits.timeout ?? limits.connectTimeout))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .failure(.badRedirect(url: url, message: "more than \(limits.maxRedirects) redirects (a loop?); raise the node's \"maxRedirects\" if the chain is real"))
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failure(.unsupportedScheme(url: url))
+            // The URL itself was http(s), so a redirect led elsewhere: its Location says where.
+            let location = self.location ?? "another scheme"
+            return .failure(.badRedirect(url: url, message: "to \"\(location)\"; only http and https are followed"))
         default:
             let detail = String(cString: errors)
             let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
             return .failure(.transport(url: url, code: Int(code.rawValue), message: message))
         }
+    }
+
+    /// Seconds the transfer has run so far (libcurl's total time).
+    private var elapsed: Double {
+        var micros: curl_off_t = 0
+        return ccurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &micros) == CURLE_OK ? Double(micros) / 1e6 : 0
+    }
+
+    /// Retry-After as seconds: a number of seconds, or an HTTP date.
+    static func seconds(retryAfter value: String) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed) { return max(0, seconds) }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return format.date(from: trimmed).map { max(0, $0.timeIntervalSinceNow) }
+    }
+
+    private static let header: ccurl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            if name == "location" { transfer.location = value }
+            if name == "retry-after" { transfer.retryAfterHeader = value }
+        }
+        return length
     }
 
     private static let write: ccurl_write_callback = { data, size, count, context in

@@ -13,6 +13,16 @@ Routes:
   /truncated/NAME        the first third of NAME, declared with its real length (cut transfer)
   /cut/NAME              the first half of NAME as a complete response (a damaged file)
   /garbage.jpg           bytes that are no image, served as image/jpeg
+  /flaky/NAME?fail=N     HTTP 500 for the first N requests of this path, then NAME
+  /limited/NAME?wait=S   HTTP 429 with Retry-After: S for the first request, then NAME
+  /redirect/N/NAME       a chain of N redirects ending at /samples/NAME
+  /loop                  redirects to itself forever
+  /tofile                redirects to file:///etc/passwd
+  /drip?seconds=S        a body that trickles in one byte a second for S seconds
+  /big?bytes=B&declare=1 B bytes, with a Content-Length only if declare=1
+  /reset                 closes the connection without answering
+  /typed/NAME            NAME served as text/plain
+  /echo-headers          JSON: the request's headers
   /stats                 JSON: request counts by path, and "connections": connections accepted
 """
 import json
@@ -50,6 +60,12 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def redirect(self, location):
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def sample(self, name):
         path = os.path.join(SAMPLES, os.path.basename(name))
         if not os.path.isfile(path):
@@ -67,6 +83,69 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(200, json.dumps(COUNTS).encode(), "application/json")
         if route == "status":
             return self.send_body(int(arg), b"", "text/plain")
+        query = parse_qs(url.query)
+        if route == "flaky":
+            if COUNTS[url.path] <= int(query.get("fail", ["1"])[0]):
+                return self.send_body(500, b"try again\n", "text/plain")
+            route = "samples"
+        if route == "limited":
+            if COUNTS[url.path] == 1:
+                self.send_response(429)
+                self.send_header("Retry-After", query.get("wait", ["1"])[0])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            route = "samples"
+        if route == "redirect":
+            count, name = arg.split("/", 1)
+            target = f"/redirect/{int(count) - 1}/{name}" if int(count) > 1 else f"/samples/{name}"
+            return self.redirect(target)
+        if route == "loop":
+            return self.redirect("/loop")
+        if route == "tofile":
+            return self.redirect("file:///etc/passwd")
+        if route == "drip":
+            seconds = int(query.get("seconds", ["10"])[0])
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(seconds))
+            self.end_headers()
+            try:
+                for _ in range(seconds):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if route == "big":
+            size = int(query.get("bytes", ["1000000"])[0])
+            declare = query.get("declare", ["1"])[0] == "1"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            if declare:
+                self.send_header("Content-Length", str(size))
+            else:
+                self.close_connection = True
+            self.end_headers()
+            try:
+                chunk = b"\0" * 65536
+                left = size
+                while left > 0:
+                    self.wfile.write(chunk[: min(left, len(chunk))])
+                    left -= len(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if route == "reset":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if route == "echo-headers":
+            return self.send_body(200, json.dumps(dict(self.headers)).encode(), "application/json")
+        if route == "typed":
+            body = self.sample(arg)
+            return self.send_body(200, body or b"", "text/plain")
         if route == "garbage.jpg":
             return self.send_body(200, b"this is not an image\n" * 100)
         if route in ("samples", "slow", "truncated", "cut"):

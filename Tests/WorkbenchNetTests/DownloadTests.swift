@@ -31,10 +31,10 @@ import WorkbenchTestSupport
         let server = try TestServer()
         let url = server.url("status/404")
         expectDownloadError(url) { error in
-            guard case .http(404, url) = error else { return false }
+            guard case .http(404, url, _) = error else { return false }
             return error.description == "\(url) answered HTTP 404 Not Found; check the URL."
         }
-        expectDownloadError(server.url("status/503")) { if case .http(503, _) = $0 { true } else { false } }
+        expectDownloadError(server.url("status/503")) { if case .http(503, _, _) = $0 { true } else { false } }
     }
 
     @Test func cutTransferIsATransportError() throws {
@@ -122,7 +122,7 @@ import WorkbenchTestSupport
         let path = Fixtures.samples.appendingPathComponent("seeding.jpg").path
         let context = StageContext(item: Item(index: 0, source: path), nodeID: "fetch", cancellation: CancellationToken(),
                                    output: try OutputRoot(try Fixtures.temporaryDirectory("net").path), logger: Logger(label: "t"))
-        guard case .bytes(let bytes) = try DownloadStage(url: nil, limits: limits).run(StageInputs(), context: context) else {
+        guard case .bytes(let bytes) = try DownloadStage(url: nil, limits: limits, authorizationEnv: nil).run(StageInputs(), context: context) else {
             Issue.record("no bytes"); return
         }
         #expect(bytes.data == (try Data(contentsOf: URL(fileURLWithPath: path))))

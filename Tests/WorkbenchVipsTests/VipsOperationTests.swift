@@ -22,6 +22,7 @@ import WorkbenchTestSupport
         case .integers: return "[1]"
         case .numbers: return "[1, 2]"
         case .anyOf(let types): return sampleValue(types[0])
+        case .stringMap: return "{\"a\": \"b\"}"
         }
     }
 

@@ -107,6 +107,7 @@ struct FilterCatalog {
         case .integers: return ["kind": "integers"]
         case .numbers: return ["kind": "numbers"]
         case .anyOf(let types): return ["kind": "anyOf", "types": types.map { Self.type($0) }]
+        case .stringMap: return ["kind": "stringMap"]
         }
     }
 

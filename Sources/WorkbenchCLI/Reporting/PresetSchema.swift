@@ -98,6 +98,7 @@ struct PresetSchema {
         case .integers: return ["oneOf": [["type": "integer"], ["type": "array", "items": ["type": "integer"]]]]
         case .numbers: return ["oneOf": [number, ["type": "array", "items": number]]]
         case .anyOf(let types): return ["anyOf": types.map { Self.schema($0) }]
+        case .stringMap: return ["type": "object", "additionalProperties": ["type": "string"]]
         }
     }
 }

@@ -24,6 +24,9 @@ public enum ParameterType: Sendable, Equatable {
     case numbers
     /// Any of these (e.g. an option whose type depends on another parameter).
     indirect case anyOf([ParameterType])
+    /// Names to strings, written as a JSON object (e.g. request headers); kept in file order as
+    /// a list of `[name, value]` pairs.
+    case stringMap
 
     private static func format(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -47,6 +50,7 @@ public enum ParameterType: Sendable, Equatable {
         case .integers: return "a list of integers (or one)"
         case .numbers: return "a list of numbers (or one)"
         case .anyOf(let types): return types.map(\.summary).joined(separator: " or ")
+        case .stringMap: return "an object of names to strings"
         }
     }
 }
@@ -67,6 +71,8 @@ extension ParameterType {
         case (.numbers, .list(let list)):
             return list.allSatisfy { switch $0 { case .int, .double: return true; default: return false } }
         case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
+        case (.stringMap, .list(let pairs)):
+            return pairs.allSatisfy { if case .list(let pair) = $0, pair.count == 2 { return true } else { return false } }
         case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list),
              (.references, .string), (.references, .list): return true
         default: return false

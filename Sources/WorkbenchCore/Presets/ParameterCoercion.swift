@@ -112,6 +112,18 @@ enum ParameterCoercion {
             }
             guard !numbers.isEmpty else { return fail() }
             return .list(numbers)
+        case .stringMap:
+            guard case .object(let members, _) = value else { return fail() }
+            var pairs: [ParameterValue] = []
+            for member in members {
+                guard case .string(let text, _) = member.value else {
+                    collector.error("\(path).\(member.key)", at: member.value.location,
+                                    "expected a string, found \(DiagnosticCollector.describe(member.value))")
+                    return nil
+                }
+                pairs.append(.list([.string(member.key), .string(text)]))
+            }
+            return .list(pairs)
         case .anyOf(let types):
             for candidate in types {
                 let scratch = DiagnosticCollector(file: collector.file)

@@ -42,6 +42,26 @@ final class Downloader: @unchecked Sendable {
         curl_multi_wakeup(multi)
     }
 
+    /// Transfers under way by URL and headers, so a second request for the same joins the first.
+    private let inflight = Mutex<[String: Transfer]>([:])
+
+    /// Joins the transfer under way for `key` if `join` accepts, else makes a new one with `make`.
+    func joinOrCreate(_ key: String, make: () -> Transfer?, join: (Transfer) -> Bool) -> (transfer: Transfer?, isNew: Bool) {
+        inflight.withLock { inflight in
+            if let existing = inflight[key], join(existing) { return (existing, false) }
+            guard let transfer = make(), join(transfer) else { return (nil, false) }
+            inflight[key] = transfer
+            return (transfer, true)
+        }
+    }
+
+    /// A finished transfer takes no more waiters.
+    func forget(_ transfer: Transfer) {
+        inflight.withLock { inflight in
+            if inflight[transfer.key] === transfer { inflight[transfer.key] = nil }
+        }
+    }
+
     /// Wakes the loop so it notices a cancelled transfer at once.
     func wake() {
         if let multi { curl_multi_wakeup(multi) }

@@ -34,17 +34,15 @@ final class Transfer: @unchecked Sendable {
     private var location: String?
     private var retryAfterHeader: String?
     private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private let completion: @Sendable (Result<Data, DownloadError>) -> Void
     /// The request headers, kept for as long as libcurl may read them.
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    private init(url: String, limits: Limits, token: CancellationToken, handle: UnsafeMutableRawPointer,
-                 completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
+    private init(url: String, limits: Limits, token: CancellationToken, handle: UnsafeMutableRawPointer, key: String) {
         self.url = url
         self.limits = limits
         self.token = token
         self.handle = handle
-        self.completion = completion
+        self.key = key
         errors.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -54,19 +52,42 @@ final class Transfer: @unchecked Sendable {
         errors.deallocate()
     }
 
-    /// Starts a GET; `completion` runs on the Downloader's thread when it ends.
+    /// Someone who needs the transfer's result: a node, with its own cancellation.
+    private final class Waiter: @unchecked Sendable {
+        // Safe: `cancelKey` is set once right after registration and read when the waiter leaves,
+        // both under the transfer's `waiters` lock.
+        let token: CancellationToken
+        let completion: @Sendable (Result<Data, DownloadError>) -> Void
+        var cancelKey: Int?
+
+        init(token: CancellationToken, completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
+            self.token = token
+            self.completion = completion
+        }
+    }
+
+    /// Who still needs the result; nil once the transfer has finished.
+    private let waiters = Mutex<[Waiter]?>([])
+
+    /// Starts a GET, or joins one already under way for the same URL and headers (coalescing).
+    /// `completion` runs once, on the Downloader's thread, or at once when `token` is cancelled;
+    /// cancelling one waiter aborts the transfer only when no other waiter is left.
     static func start(_ url: String, limits: Limits, cancellation token: CancellationToken,
                       completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return completion(.failure(.unsupportedScheme(url: url))) }
-        guard Downloader.ready == CURLE_OK, let handle = curl_easy_init() else {
+        let waiter = Waiter(token: token, completion: completion)
+        let key = url + "\n" + limits.headers.joined(separator: "\n")
+        let joined = Downloader.shared.joinOrCreate(key) { () -> Transfer? in
+            guard Downloader.ready == CURLE_OK, let handle = curl_easy_init() else { return nil }
+            let transfer = Transfer(url: url, limits: limits, token: CancellationToken(), handle: handle, key: key)
+            transfer.configure()
+            return transfer
+        } join: { transfer in transfer.add(waiter) }
+        guard let transfer = joined.transfer else {
             return completion(.failure(.transport(url: url, code: Int(Downloader.ready.rawValue), message: "libcurl could not start")))
         }
-        let transfer = Transfer(url: url, limits: limits, token: token, handle: handle, completion: completion)
-        transfer.configure()
-        let key = token.onCancel { Downloader.shared.wake() }
-        transfer.cancelKey = key
-        Downloader.shared.start(transfer)
+        if joined.isNew { Downloader.shared.start(transfer) }
     }
 
     /// Runs a GET to the end, blocking the calling thread (the Downloader does the work).
@@ -82,7 +103,35 @@ final class Transfer: @unchecked Sendable {
         return try result.get()
     }
 
-    private var cancelKey: Int?
+    /// Adds a waiter; false if the transfer has already finished (the caller starts another).
+    private func add(_ waiter: Waiter) -> Bool {
+        let added = waiters.withLock { list -> Bool in
+            guard list != nil else { return false }
+            list?.append(waiter)
+            return true
+        }
+        guard added else { return false }
+        let key = waiter.token.onCancel { [weak self] in self?.leave(waiter) }
+        waiters.withLock { _ in waiter.cancelKey = key }
+        return true
+    }
+
+    /// A waiter was cancelled: it gets its answer now; the transfer stops if nobody is left.
+    private func leave(_ waiter: Waiter) {
+        let nobodyLeft = waiters.withLock { list -> Bool? in
+            guard let index = list?.firstIndex(where: { $0 === waiter }) else { return nil }
+            list?.remove(at: index)
+            return list?.isEmpty
+        }
+        guard let nobodyLeft else { return }
+        waiter.completion(.failure(.cancelled(url: url)))
+        if nobodyLeft {
+            token.cancel()
+            Downloader.shared.wake()
+        }
+    }
+
+    let key: String
 
     private func configure() {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -115,10 +164,14 @@ final class Transfer: @unchecked Sendable {
         _ = ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
     }
 
-    /// Called once by the Downloader with libcurl's result.
+    /// Called once by the Downloader with libcurl's result: every waiter still there gets it.
     func finish(_ code: CURLcode) {
-        token.removeHandler(cancelKey)
-        completion(result(code))
+        Downloader.shared.forget(self)
+        let result = result(code)
+        for waiter in waiters.withLock({ list -> [Waiter] in defer { list = nil }; return list ?? [] }) {
+            waiter.token.removeHandler(waiter.cancelKey)
+            waiter.completion(result)
+        }
     }
 
     private func result(_ code: CURLcode) -> Result<Data, DownloadError> {

@@ -93,8 +93,9 @@ import WorkbenchTestSupport
         let done = DispatchSemaphore(value: 0)
         let failures = Mutex(0)
         let started = ContinuousClock.now
-        for _ in 0..<16 {
-            Transfer.start(server.url("slow/Wine.jpg?delay=0.5"), limits: limits, cancellation: CancellationToken()) { result in
+        // Distinct URLs (the query differs), so they are not coalesced into one.
+        for copy in 0..<16 {
+            Transfer.start(server.url("slow/Wine.jpg?delay=0.5&copy=\(copy)"), limits: limits, cancellation: CancellationToken()) { result in
                 if case .failure = result { failures.withLock { $0 += 1 } }
                 done.signal()
             }
@@ -103,6 +104,51 @@ import WorkbenchTestSupport
         #expect(failures.withLock { $0 } == 0)
         #expect(ContinuousClock.now - started < .seconds(1.4), "16 transfers of 0.5 s took \(ContinuousClock.now - started)")
         #expect(try server.requestCounts()["/slow/Wine.jpg"] == 16)
+    }
+
+    @Test func oneURLNeededTwiceIsFetchedOnceAndOneCancelDoesNotStopIt() throws {
+        let server = try TestServer()
+        let url = server.url("slow/Bridge.jpg?delay=0.6")
+        let first = CancellationToken(), second = CancellationToken(), third = CancellationToken()
+        let results = Mutex<[Int: Result<Data, DownloadError>]>([:])
+        let done = DispatchSemaphore(value: 0)
+        for (index, token) in [first, second, third].enumerated() {
+            Transfer.start(url, limits: limits, cancellation: token) { result in
+                results.withLock { $0[index] = result }
+                done.signal()
+            }
+        }
+        // One waiter leaves: it is answered at once, and the others still get the picture.
+        second.cancel()
+        for _ in 0..<3 { done.wait() }
+        let all = results.withLock { $0 }
+        let expected = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
+        #expect((try? all[0]?.get()) == expected && (try? all[2]?.get()) == expected)
+        guard case .failure(.cancelled)? = all[1] else { Issue.record("the cancelled waiter got \(String(describing: all[1]))"); return }
+        #expect(try server.requestCounts()["/slow/Bridge.jpg"] == 1)
+        // Once finished, a new request fetches again.
+        _ = try Transfer.get(url, limits: limits, cancellation: CancellationToken())
+        #expect(try server.requestCounts()["/slow/Bridge.jpg"] == 2)
+    }
+
+    @Test func aTransferStopsWhenEveryWaiterHasLeft() throws {
+        let server = try TestServer()
+        let url = server.url("slow/Wine.jpg?delay=5")
+        let tokens = [CancellationToken(), CancellationToken()]
+        let done = DispatchSemaphore(value: 0)
+        let cancelled = Mutex(0)
+        for token in tokens {
+            Transfer.start(url, limits: limits, cancellation: token) { result in
+                if case .failure(.cancelled) = result { cancelled.withLock { $0 += 1 } }
+                done.signal()
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let started = ContinuousClock.now
+        for token in tokens { token.cancel() }
+        for _ in 0..<2 { done.wait() }
+        #expect(cancelled.withLock { $0 } == 2)
+        #expect(ContinuousClock.now - started < .milliseconds(500))
     }
 
     @Test func onlyHTTPAndHTTPSAreFetched() {

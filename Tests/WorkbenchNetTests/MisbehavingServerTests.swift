@@ -38,6 +38,13 @@ import WorkbenchTestSupport
         #expect(counts["/status/404"] == 1)
     }
 
+    @Test func itemsWithTheSameURLShareOneTransfer() async throws {
+        let server = try TestServer()
+        let (failures, _) = try await download(server, Array(repeating: "slow/Bridge.jpg?delay=0.4", count: 3))
+        #expect(failures.values.allSatisfy(\.isEmpty) && failures.count == 3)
+        #expect(try server.requestCounts()["/slow/Bridge.jpg"] == 1)
+    }
+
     @Test func honoursRetryAfter() async throws {
         let server = try TestServer()
         let (failures, seconds) = try await download(server, ["limited/Wine.jpg?wait=1"], options: #""retries": 1, "retryDelay": 0.01"#)

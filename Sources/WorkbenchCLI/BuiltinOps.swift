@@ -4,5 +4,5 @@ import WorkbenchVips
 
 /// Every op this build of the CLI offers.
 enum BuiltinOps {
-    static let registry = OpRegistry(CoreOps.all + NetStages.all + VipsStages.all, unavailable: VipsOperationOps.unavailable)
+    static let registry = OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider])
 }

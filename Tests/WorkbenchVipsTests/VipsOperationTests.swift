@@ -60,6 +60,17 @@ import WorkbenchTestSupport
         #expect(composite.arguments.map(\.name).starts(with: ["base", "overlay", "out", "mode"]))
     }
 
+    @Test func theProviderKnowsItsNamesWithoutStartingLibvips() throws {
+        // The names it claims from the name alone are exactly the module's non-libvips ops.
+        let builtIn = Set(VipsStages.all.map(\.spec.name).filter { !$0.hasPrefix("vips.") })
+        #expect(builtIn == VipsStages.builtInNames)
+        let registry = OpRegistry(CoreOps.all, providers: [VipsStages.provider])
+        #expect(registry["vips.gaussblur"]?.spec.name == "vips.gaussblur" && registry["watermark"] != nil)
+        #expect(registry["read"] != nil && registry["nonsense"] == nil)
+        #expect(registry.unavailableReason("vips.jpegsave")?.contains("filename") == true)
+        #expect(registry.names.count == CoreOps.all.count + VipsStages.all.count)
+    }
+
     @Test func everyOfferedOperationValidatesWithItsRequiredArguments() throws {
         let harness = try PresetHarness("every-op")
         var failures: [String] = []

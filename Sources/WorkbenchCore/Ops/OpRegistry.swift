@@ -1,21 +1,32 @@
 /// Every op a preset may name, by name.
+///
+/// Ops come as definitions, or from providers that build theirs only when one of their names is
+/// asked for: a preset that only downloads and writes never starts libvips.
 public struct OpRegistry: Sendable {
     private var definitions: [String: OpDefinition] = [:]
     private var unavailableReasons: [String: String] = [:]
+    private var providers: [OpProvider] = []
 
     /// `unavailable`: names an engine has but presets cannot use, with the reason (told to a
     /// preset that names one instead of "unknown op").
-    public init(_ definitions: [OpDefinition] = [], unavailable: [(name: String, reason: String)] = []) {
+    public init(_ definitions: [OpDefinition] = [], unavailable: [(name: String, reason: String)] = [],
+                providers: [OpProvider] = []) {
         for definition in definitions { register(definition) }
         for (name, reason) in unavailable where self.definitions[name] == nil { unavailableReasons[name] = reason }
+        self.providers = providers
     }
 
     /// Why `name` cannot be used, if it is one of the unavailable names.
-    public func unavailableReason(_ name: String) -> String? { unavailableReasons[name] }
+    public func unavailableReason(_ name: String) -> String? {
+        if let reason = unavailableReasons[name] { return reason }
+        return providers.first { $0.claims(name) }?.unavailable().first { $0.name == name }?.reason
+    }
 
     /// The unavailable names and reasons, sorted by name.
     public var unavailable: [(name: String, reason: String)] {
-        unavailableReasons.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var all = unavailableReasons
+        for provider in providers { for (name, reason) in provider.unavailable() where all[name] == nil { all[name] = reason } }
+        return all.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// Adds an op; a later registration under the same name replaces the earlier one.
@@ -23,9 +34,34 @@ public struct OpRegistry: Sendable {
         definitions[definition.spec.name] = definition
     }
 
-    public subscript(name: String) -> OpDefinition? { definitions[name] }
+    public subscript(name: String) -> OpDefinition? {
+        if let definition = definitions[name] { return definition }
+        return providers.first { $0.claims(name) }?.definition(name)
+    }
 
-    public var names: [String] { definitions.keys.sorted() }
+    /// Every name (asks every provider for its list).
+    public var names: [String] {
+        var all = Set(definitions.keys)
+        for provider in providers { all.formUnion(provider.names()) }
+        return all.sorted()
+    }
 
-    public var specs: [OpSpec] { names.compactMap { definitions[$0]?.spec } }
+    public var specs: [OpSpec] { names.compactMap { self[$0]?.spec } }
+}
+
+/// Ops an engine builds on demand: `claims` must answer from names alone, cheaply.
+public struct OpProvider: Sendable {
+    public let claims: @Sendable (String) -> Bool
+    public let names: @Sendable () -> [String]
+    public let definition: @Sendable (String) -> OpDefinition?
+    public let unavailable: @Sendable () -> [(name: String, reason: String)]
+
+    public init(claims: @escaping @Sendable (String) -> Bool, names: @escaping @Sendable () -> [String],
+                definition: @escaping @Sendable (String) -> OpDefinition?,
+                unavailable: @escaping @Sendable () -> [(name: String, reason: String)] = { [] }) {
+        self.claims = claims
+        self.names = names
+        self.definition = definition
+        self.unavailable = unavailable
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import WorkbenchCore
 
 /// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
-struct DownloadStage: Stage {
+struct DownloadStage: AsyncStage {
     static let spec = OpSpec(
         name: "download", summary: "Fetches the item's URL over http or https.",
         input: nil, output: .bytes, defaultQueue: "net", execution: .io,
@@ -39,24 +39,27 @@ struct DownloadStage: Stage {
     let limits: Transfer.Limits
     let authorizationEnv: String?
 
-    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+    /// Hands the transfer to the download loop; no thread waits for it.
+    func start(_ inputs: StageInputs, context: StageContext,
+               completion: @escaping @Sendable (Result<Payload, any Error>) -> Void) {
         let source = url.map { context.resolve($0) } ?? context.item.source
         var limits = self.limits
         limits.timeout = context.timeout
         if let variable = authorizationEnv {
             // Read when the node runs and handed to libcurl only: never in a message or log.
             guard let secret = ProcessInfo.processInfo.environment[variable], !secret.isEmpty else {
-                throw DownloadError.missingCredential(variable: variable)
+                return completion(.failure(DownloadError.missingCredential(variable: variable)))
             }
             limits.headers.append("Authorization: \(secret)")
         }
         let lower = source.lowercased()
         // A path the user gave (not one reached by a redirect) is theirs to read.
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {
-            return .bytes(try LocalFile.read(source, maxBytes: limits.maxBytes))
+            return completion(Result { .bytes(try LocalFile.read(source, maxBytes: limits.maxBytes)) })
         }
-        let data = try Transfer.get(source, limits: limits, cancellation: context.cancellation)
-        return .bytes(Bytes(data, origin: source))
+        Transfer.start(source, limits: limits, cancellation: context.cancellation) { result in
+            completion(result.map { .bytes(Bytes($0, origin: source)) }.mapError { $0 })
+        }
     }
 }
 

@@ -124,7 +124,10 @@ final class Transfer: @unchecked Sendable {
             return list?.isEmpty
         }
         guard let nobodyLeft else { return }
-        waiter.completion(.failure(.cancelled(url: url)))
+        // Not on the cancelling thread: cancellation handlers may run under the scheduler's lock,
+        // and the completion takes it.
+        let url = self.url
+        DispatchQueue.global().async { waiter.completion(.failure(.cancelled(url: url))) }
         if nobodyLeft {
             token.cancel()
             Downloader.shared.wake()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// A decoded image as the scheduler sees it; engines provide the concrete type.
@@ -142,6 +143,29 @@ public struct StageContext: Sendable {
 /// the op's `ExecutionKind`. They check `context.cancellation` where they can stop early.
 public protocol Stage: Sendable {
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload
+}
+
+/// A stage whose work happens elsewhere (a download on the network loop): the scheduler starts
+/// it and holds no thread while it runs. `start` must return at once and call `completion`
+/// exactly once, from any thread — but never from inside a cancellation handler of the context's
+/// token (those may run while the scheduler holds its lock, which the completion takes).
+public protocol AsyncStage: Stage {
+    func start(_ inputs: StageInputs, context: StageContext,
+               completion: @escaping @Sendable (Result<Payload, any Error>) -> Void)
+}
+
+extension AsyncStage {
+    /// Runs the stage to the end on the calling thread (for callers outside the scheduler).
+    public func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Payload, any Error>?>(nil)
+        start(inputs, context: context) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0 }?.get() ?? { throw WorkbenchError.cancelled }()
+    }
 }
 
 /// An error that says whether trying again may help (a network blip, a 503), and how soon.

@@ -77,6 +77,23 @@ extension RunEngine {
         lock.unlock()
     }
 
+    private func finishIO(_ job: Job, _ result: Result<Payload, any Error>) {
+        lock.lock()
+        recentNow = now
+        endBody(job, result)
+        unlockAndFlush()
+    }
+
+    private func startAsync(_ job: Job, _ stage: any AsyncStage, _ node: RunPlan.Node) {
+        // Cancelled between being picked and getting here: the body never starts.
+        if job.token.isCancelled { return finishIO(job, .failure(WorkbenchError.cancelled)) }
+        let inputs = StageInputs(fromSlots: job.held.from, referenceNames: node.singleReferenceNames,
+                                 referenceSlots: job.held.references, lists: job.held.lists)
+        let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
+                                   timeout: node.timeout, shared: shared)
+        stage.start(inputs, context: context) { [self] result in finishIO(job, result) }
+    }
+
     /// Runs an I/O body (CPU workers use their own copies, see `WorkerNodes`).
     func execute(_ job: Job) -> Result<Payload, any Error> {
         let node = plan.nodes[job.node]
@@ -110,12 +127,15 @@ extension RunEngine {
         if done != nil { leftovers = nil }
         lock.unlock()
         for job in jobs {
+            let node = plan.nodes[job.node]
+            if let stage = node.stage as? any AsyncStage {
+                // Started here, finished by whoever does the work: no thread waits for it.
+                startAsync(job, stage, node)
+                continue
+            }
             IOThreads.shared.run(limit: ioPermits) { [self] in
                 let result = execute(job)
-                lock.lock()
-                recentNow = now
-                endBody(job, result)
-                unlockAndFlush()
+                finishIO(job, result)
             }
         }
         if let done {

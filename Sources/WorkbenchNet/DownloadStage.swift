@@ -16,6 +16,8 @@ struct DownloadStage: AsyncStage {
                           "Bytes a second below which a transfer counts as stalled."),
             ParameterSpec("lowSpeedTime", .double(1...3_600), default: .double(15),
                           "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
+            ParameterSpec("memoryLimit", .int(0...Int(Int32.max)), default: .int(8 << 20),
+                          "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
             ParameterSpec("headers", .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
             ParameterSpec("authorizationEnv", .string,
                           "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
@@ -32,7 +34,7 @@ struct DownloadStage: AsyncStage {
             timeout: nil, connectTimeout: p.double("connectTimeout") ?? 10,
             maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5,
             lowSpeedLimit: p.int("lowSpeedLimit") ?? 1, lowSpeedTime: p.double("lowSpeedTime") ?? 15,
-            headers: headers), authorizationEnv: p.string("authorizationEnv"))
+            headers: headers, memoryLimit: p.int("memoryLimit") ?? 8 << 20), authorizationEnv: p.string("authorizationEnv"))
     }
 
     let url: String?

@@ -22,6 +22,8 @@ final class Transfer: @unchecked Sendable {
         var lowSpeedTime: Double = 15
         /// Request headers, "Name: value" (credentials among them are never logged).
         var headers: [String] = []
+        /// Bodies larger than this go to a temporary file instead of memory (see `Spool`).
+        var memoryLimit: Int = 8 << 20
     }
 
     let url: String
@@ -29,6 +31,9 @@ final class Transfer: @unchecked Sendable {
     let token: CancellationToken
     let handle: UnsafeMutableRawPointer
     private var body = Data()
+    private var received = 0
+    private var spool: Spool?
+    private var spoolFailed = false
     private var exceeded = false
     /// Response headers the result needs (of the latest response that had them).
     private var location: String?
@@ -47,6 +52,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     deinit {
+        spool?.discard()
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
         errors.deallocate()
@@ -171,6 +177,7 @@ final class Transfer: @unchecked Sendable {
     func finish(_ code: CURLcode) {
         Downloader.shared.forget(self)
         let result = result(code)
+        spool?.discard()
         for waiter in waiters.withLock({ list -> [Waiter] in defer { list = nil }; return list ?? [] }) {
             waiter.token.removeHandler(waiter.cancelKey)
             waiter.completion(result)
@@ -186,6 +193,12 @@ final class Transfer: @unchecked Sendable {
                 let retryAfter = retryAfterHeader.flatMap { Self.seconds(retryAfter: $0) }
                 return .failure(.http(status: status, url: url, retryAfter: retryAfter))
             }
+            if let spool {
+                guard let mapped = spool.finish() else {
+                    return .failure(.transport(url: url, code: 0, message: "the temporary file for its body could not be read back"))
+                }
+                return .success(mapped)
+            }
             return .success(body)
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
@@ -193,6 +206,9 @@ final class Transfer: @unchecked Sendable {
             return .failure(.tooLarge(url: url, limit: limits.maxBytes))
         case CURLE_WRITE_ERROR where exceeded:
             return .failure(.tooLarge(url: url, limit: limits.maxBytes))
+        case CURLE_WRITE_ERROR where spoolFailed:
+            return .failure(.transport(url: url, code: Int(code.rawValue),
+                                       message: "its body is larger than \(limits.memoryLimit) bytes and could not be written to a temporary file in \(NSTemporaryDirectory()) (disk full?)"))
         case CURLE_OPERATION_TIMEDOUT where limits.timeout.map({ elapsed < $0 - 0.05 }) ?? true && elapsed >= limits.lowSpeedTime:
             // libcurl reports a low-speed abort as a timeout too; it is one when it came first.
             return .failure(.tooSlow(url: url, bytesPerSecond: limits.lowSpeedLimit, seconds: limits.lowSpeedTime))
@@ -245,11 +261,34 @@ final class Transfer: @unchecked Sendable {
         guard let data, let context else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
-        guard transfer.body.count + length <= transfer.limits.maxBytes else {
+        guard transfer.received + length <= transfer.limits.maxBytes else {
             transfer.exceeded = true
             return 0 // libcurl aborts the transfer with CURLE_WRITE_ERROR
         }
-        transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+        transfer.received += length
+        let bytes = UnsafeRawBufferPointer(start: data, count: length)
+        if transfer.spool == nil && transfer.received > transfer.limits.memoryLimit {
+            // Too large to keep in memory: what came so far and the rest go to a file.
+            guard let spool = Spool() else {
+                transfer.spoolFailed = true
+                return 0
+            }
+            transfer.spool = spool
+            let sofar = transfer.body
+            transfer.body = Data()
+            guard sofar.withUnsafeBytes({ spool.write($0) }) else {
+                transfer.spoolFailed = true
+                return 0
+            }
+        }
+        if let spool = transfer.spool {
+            guard spool.write(bytes) else {
+                transfer.spoolFailed = true
+                return 0
+            }
+            return length
+        }
+        transfer.body.append(contentsOf: bytes)
         return length
     }
 

@@ -151,6 +151,26 @@ import WorkbenchTestSupport
         #expect(ContinuousClock.now - started < .milliseconds(500))
     }
 
+    @Test func largeBodiesGoThroughATemporaryFileAndLeaveNone() throws {
+        let server = try TestServer()
+        var spooling = limits
+        spooling.memoryLimit = 1 << 20
+        let temporary = NSTemporaryDirectory()
+        func spooled() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix(Spool.prefix) }
+        }
+        let before = try spooled()
+        let data = try Transfer.get(server.url("big?bytes=3000000&declare=0"), limits: spooling, cancellation: CancellationToken())
+        #expect(data.count == 3_000_000 && data.allSatisfy { $0 == 0 })
+        // Mapped and unlinked at once; a failed one is removed too.
+        #expect(try spooled() == before)
+        spooling.maxBytes = 2_000_000
+        #expect(throws: DownloadError.self) {
+            try Transfer.get(server.url("big?bytes=3000000&declare=0"), limits: spooling, cancellation: CancellationToken())
+        }
+        #expect(try spooled() == before)
+    }
+
     @Test func onlyHTTPAndHTTPSAreFetched() {
         expectDownloadError("ftp://127.0.0.1/x.jpg") { if case .unsupportedScheme = $0 { true } else { false } }
         expectDownloadError("file:///etc/passwd") { if case .unsupportedScheme = $0 { true } else { false } }

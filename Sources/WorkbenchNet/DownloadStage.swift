@@ -59,7 +59,9 @@ struct DownloadStage: AsyncStage {
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {
             return completion(Result { .bytes(try LocalFile.read(source, maxBytes: limits.maxBytes)) })
         }
-        Transfer.start(source, limits: limits, cancellation: context.cancellation) { result in
+        var progress: (@Sendable (Int, Int?) -> Void)?
+        if context.wantsProgress { progress = { @Sendable bytes, expected in context.report(bytes: bytes, of: expected) } }
+        Transfer.start(source, limits: limits, cancellation: context.cancellation, progress: progress) { result in
             completion(result.map { .bytes(Bytes($0, origin: source)) }.mapError { $0 })
         }
     }

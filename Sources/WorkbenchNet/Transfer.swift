@@ -64,10 +64,13 @@ final class Transfer: @unchecked Sendable {
         // both under the transfer's `waiters` lock.
         let token: CancellationToken
         let completion: @Sendable (Result<Data, DownloadError>) -> Void
+        let progress: (@Sendable (Int, Int?) -> Void)?
         var cancelKey: Int?
 
-        init(token: CancellationToken, completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
+        init(token: CancellationToken, progress: (@Sendable (Int, Int?) -> Void)?,
+             completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
             self.token = token
+            self.progress = progress
             self.completion = completion
         }
     }
@@ -78,11 +81,13 @@ final class Transfer: @unchecked Sendable {
     /// Starts a GET, or joins one already under way for the same URL and headers (coalescing).
     /// `completion` runs once, on the Downloader's thread, or at once when `token` is cancelled;
     /// cancelling one waiter aborts the transfer only when no other waiter is left.
+    /// `progress` gets the bytes received and expected (when declared), a few times a second.
     static func start(_ url: String, limits: Limits, cancellation token: CancellationToken,
+                      progress: (@Sendable (Int, Int?) -> Void)? = nil,
                       completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return completion(.failure(.unsupportedScheme(url: url))) }
-        let waiter = Waiter(token: token, completion: completion)
+        let waiter = Waiter(token: token, progress: progress, completion: completion)
         let key = url + "\n" + limits.headers.joined(separator: "\n")
         let joined = Downloader.shared.joinOrCreate(key) { () -> Transfer? in
             guard Downloader.ready == CURLE_OK, let handle = curl_easy_init() else { return nil }
@@ -177,6 +182,7 @@ final class Transfer: @unchecked Sendable {
     func finish(_ code: CURLcode) {
         Downloader.shared.forget(self)
         let result = result(code)
+        if case .success(let data) = result { reportProgress(data.count, data.count) }
         spool?.discard()
         for waiter in waiters.withLock({ list -> [Waiter] in defer { list = nil }; return list ?? [] }) {
             waiter.token.removeHandler(waiter.cancelKey)
@@ -292,8 +298,23 @@ final class Transfer: @unchecked Sendable {
         return length
     }
 
-    private static let progress: ccurl_xferinfo_callback = { context, _, _, _, _ in
+    /// When progress was last reported (monotonic seconds), so waiters hear a few times a second.
+    private var lastReport = 0.0
+    static let reportInterval = 0.25
+
+    private static let progress: ccurl_xferinfo_callback = { context, total, now, _, _ in
         guard let context else { return 0 }
-        return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().token.isCancelled ? 1 : 0
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        if transfer.token.isCancelled { return 1 }
+        let clock = Double(DispatchTime.now().uptimeNanoseconds) * 1e-9
+        if now > 0, clock - transfer.lastReport >= reportInterval {
+            transfer.lastReport = clock
+            transfer.reportProgress(Int(now), total > 0 ? Int(total) : nil)
+        }
+        return 0
+    }
+
+    private func reportProgress(_ bytes: Int, _ expected: Int?) {
+        for waiter in waiters.withLock({ $0 ?? [] }) { waiter.progress?(bytes, expected) }
     }
 }

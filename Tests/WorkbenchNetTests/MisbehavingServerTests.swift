@@ -45,6 +45,25 @@ import WorkbenchTestSupport
         #expect(try server.requestCounts()["/slow/Bridge.jpg"] == 1)
     }
 
+    @Test func progressEventsCarryBytesAndTheDeclaredTotal() async throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("progress")
+        let json = #"{"version": 1, "graph": [{"op": "download"}, {"op": "write", "path": "{index}.bin"}]}"#
+        let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "p.json", baseDirectory: folder.path)
+        let items = [Item(index: 0, name: "big", source: server.url("big?bytes=3000000&declare=1")),
+                     Item(index: 1, name: "streamed", source: server.url("big?bytes=200000&declare=0"))]
+        let run = PresetRun.start(preset, items: .list(items), output: try OutputRoot(folder.appendingPathComponent("out").path),
+                                  options: RunOptions(eventDetail: .nodes))
+        var progress: [String: [ProgressEvent]] = [:]
+        for await event in run.events {
+            if case .progress(let p) = event { progress[p.item.name, default: []].append(p) }
+        }
+        let big = try #require(progress["big"]?.last)
+        #expect(big.node == "download" && big.bytes == 3_000_000 && big.expectedBytes == 3_000_000)
+        #expect(progress["big"]?.map(\.bytes) == progress["big"]?.map(\.bytes).sorted())
+        #expect(progress["streamed"]?.last?.bytes == 200_000)
+    }
+
     @Test func honoursRetryAfter() async throws {
         let server = try TestServer()
         let (failures, seconds) = try await download(server, ["limited/Wine.jpg?wait=1"], options: #""retries": 1, "retryDelay": 0.01"#)

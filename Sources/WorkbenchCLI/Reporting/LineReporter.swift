@@ -22,6 +22,10 @@ struct LineReporter {
             guard verbose else { return }
             let detail = e.message.map { ": \($0)" } ?? ""
             Terminal.error(String(format: "%8.3f s  ", e.time) + "\(e.item.name) \(e.node) [\(e.queue)] \(e.state.rawValue)\(detail)")
+        case .progress(let p):
+            guard verbose else { return }
+            let total = p.expectedBytes.map { " of \(Self.size($0))" } ?? ""
+            Terminal.error("          \(p.item.name) \(p.node): \(Self.size(p.bytes))\(total)")
         case .itemFinished(let report):
             line(for: report).map(Terminal.out)
         case .runFinished(let summary):

@@ -25,6 +25,15 @@ public struct NodeEvent: Sendable {
     public let message: String?
 }
 
+/// Bytes a node has moved so far (a download's body), for progress displays.
+public struct ProgressEvent: Sendable {
+    public let item: Item
+    public let node: String
+    public let bytes: Int
+    /// The total, when known (a download's Content-Length).
+    public let expectedBytes: Int?
+}
+
 /// How one item ended.
 public struct ItemReport: Sendable {
     public enum Status: String, Sendable {
@@ -79,6 +88,8 @@ public enum RunEvent: Sendable {
     case runStarted(items: Int?, nodesPerItem: Int)
     case node(NodeEvent)
     case itemFinished(ItemReport)
+    /// A running node's progress (with `RunOptions.EventDetail.nodes`).
+    case progress(ProgressEvent)
     case runFinished(RunSummary)
 }
 

@@ -91,12 +91,23 @@ public struct StageContext: Sendable {
         let output: OutputRoot
         let logger: Logger
         let baseDirectory: String
+        /// Where progress goes (the run's event stream), or nil when nobody listens.
+        let progress: (@Sendable (ProgressEvent) -> Void)?
 
-        init(output: OutputRoot, logger: Logger, baseDirectory: String) {
+        init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil) {
             self.output = output
             self.logger = logger
             self.baseDirectory = baseDirectory
+            self.progress = progress
         }
+    }
+
+    /// Whether anyone listens to `report(bytes:of:)` (so stages can skip the work otherwise).
+    public var wantsProgress: Bool { shared.progress != nil }
+
+    /// Reports how many bytes the node has moved so far, of how many if known.
+    public func report(bytes: Int, of expected: Int?) {
+        shared.progress?(ProgressEvent(item: item, node: nodeID, bytes: bytes, expectedBytes: expected))
     }
 
     /// The item; for run-scope nodes a stand-in named "run" with an empty source.

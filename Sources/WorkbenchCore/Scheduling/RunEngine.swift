@@ -209,7 +209,11 @@ final class RunEngine: @unchecked Sendable {
         tokens = Array(repeating: nil, count: (window + 1) * plan.nodes.count)
         sharedReferences = Array(repeating: nil, count: plan.nodes.count)
         nodeEvents = options.eventDetail == .nodes && events != nil
-        shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory)
+        var progress: (@Sendable (ProgressEvent) -> Void)?
+        if options.eventDetail == .nodes, let events {
+            progress = { event in events.yield(.progress(event)) }
+        }
+        shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: progress)
         itemEvents = options.eventDetail != .none && events != nil
         agingInterval = options.agingInterval
         slots = Array(repeating: Slot(), count: window)

@@ -164,7 +164,10 @@ final class Transfer: @unchecked Sendable {
         _ = ccurl_setopt_string(handle, CURLOPT_USERAGENT, "FilterWorkbench/0.1 libcurl")
         // HTTP/2 where the server offers it (over TLS), so one connection carries many transfers.
         _ = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        _ = ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+        // Over TLS, a new transfer may wait for a connection being set up to learn whether it can
+        // share it. Plain http never multiplexes here, and waiting would hold it back until the
+        // first response came.
+        if url.lowercased().hasPrefix("https://") { _ = ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1) }
         _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedLimit)
         _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up))))
         for header in limits.headers { headerList = curl_slist_append(headerList, header) }

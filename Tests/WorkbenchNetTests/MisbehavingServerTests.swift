@@ -64,6 +64,27 @@ import WorkbenchTestSupport
         #expect(progress["streamed"]?.last?.bytes == 200_000)
     }
 
+    @Test func slowAnswersAreAwaitedSideBySide() async throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("side-by-side")
+        let json = #"{"version": 1, "graph": [{"op": "download"}, {"op": "write", "path": "{index}.bin"}]}"#
+        let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "s.json", baseDirectory: folder.path)
+        // Four distinct URLs, each answered after 1 s, on the default net queue (8 at a time).
+        let items = (0..<4).map { Item(index: $0, name: "item\($0)", source: server.url("slow/Bridge.jpg?delay=1&n=\($0)")) }
+        let run = PresetRun.start(preset, items: .list(items), output: try OutputRoot(folder.appendingPathComponent("out").path),
+                                  options: RunOptions(eventDetail: .nodes))
+        var started: [Double] = [], ended: [Double] = []
+        for await event in run.events {
+            guard case .node(let node) = event, node.node == "download" else { continue }
+            if node.state == .running { started.append(node.time) }
+            if node.state == .succeeded { ended.append(node.time) }
+        }
+        // The scheduler's own clock: what the test's threads were doing does not count.
+        #expect(ended.count == 4)
+        let span = (ended.max() ?? 0) - (started.min() ?? 0)
+        #expect(span < 1.8, "four 1 s answers took \(span) s: the transfers did not run side by side")
+    }
+
     @Test func honoursRetryAfter() async throws {
         let server = try TestServer()
         let (failures, seconds) = try await download(server, ["limited/Wine.jpg?wait=1"], options: #""retries": 1, "retryDelay": 0.01"#)

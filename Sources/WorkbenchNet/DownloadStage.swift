@@ -62,7 +62,7 @@ struct DownloadStage: AsyncStage {
         var progress: (@Sendable (Int, Int?) -> Void)?
         if context.wantsProgress { progress = { @Sendable bytes, expected in context.report(bytes: bytes, of: expected) } }
         Transfer.start(source, limits: limits, cancellation: context.cancellation, progress: progress) { result in
-            completion(result.map { .bytes(Bytes($0, origin: source)) }.mapError { $0 })
+            completion(result.map { .bytes(Bytes($0.data, origin: source, file: $0.file)) }.mapError { $0 })
         }
     }
 }

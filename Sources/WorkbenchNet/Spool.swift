@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WorkbenchCore
 
 /// A large download body on disk instead of in memory.
 ///
@@ -38,13 +39,17 @@ final class Spool {
         return true
     }
 
-    /// The whole body, mapped; the file is unlinked. Nil if it cannot be read back.
-    func finish() -> Data? {
-        guard let path else { return nil }
-        close(descriptor)
+    /// The whole body, mapped, and the open file for copying it on; the file is unlinked.
+    /// Nil if it cannot be read back.
+    func finish(count: Int) -> (Data, SpooledFile)? {
+        guard let path, let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+            discard()
+            return nil
+        }
+        let file = SpooledFile(descriptor: descriptor, count: count)
         descriptor = -1
-        defer { discard() }
-        return try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        discard()
+        return (data, file)
     }
 
     /// Removes the file (at the end, or for a failed or cancelled transfer).

@@ -3,6 +3,12 @@ import Foundation
 import Synchronization
 import WorkbenchCore
 
+/// A downloaded body: in memory, or mapped from a temporary file that `file` keeps open.
+struct Downloaded: Sendable {
+    let data: Data
+    let file: SpooledFile?
+}
+
 /// One HTTP(S) GET on a libcurl easy handle, run by the `Downloader`'s loop.
 ///
 /// The byte cap is enforced in the write callback (libcurl's own size limit only works when
@@ -63,12 +69,12 @@ final class Transfer: @unchecked Sendable {
         // Safe: `cancelKey` is set once right after registration and read when the waiter leaves,
         // both under the transfer's `waiters` lock.
         let token: CancellationToken
-        let completion: @Sendable (Result<Data, DownloadError>) -> Void
+        let completion: @Sendable (Result<Downloaded, DownloadError>) -> Void
         let progress: (@Sendable (Int, Int?) -> Void)?
         var cancelKey: Int?
 
         init(token: CancellationToken, progress: (@Sendable (Int, Int?) -> Void)?,
-             completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
+             completion: @escaping @Sendable (Result<Downloaded, DownloadError>) -> Void) {
             self.token = token
             self.progress = progress
             self.completion = completion
@@ -84,7 +90,7 @@ final class Transfer: @unchecked Sendable {
     /// `progress` gets the bytes received and expected (when declared), a few times a second.
     static func start(_ url: String, limits: Limits, cancellation token: CancellationToken,
                       progress: (@Sendable (Int, Int?) -> Void)? = nil,
-                      completion: @escaping @Sendable (Result<Data, DownloadError>) -> Void) {
+                      completion: @escaping @Sendable (Result<Downloaded, DownloadError>) -> Void) {
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return completion(.failure(.unsupportedScheme(url: url))) }
         let waiter = Waiter(token: token, progress: progress, completion: completion)
@@ -104,14 +110,14 @@ final class Transfer: @unchecked Sendable {
     /// Runs a GET to the end, blocking the calling thread (the Downloader does the work).
     static func get(_ url: String, limits: Limits, cancellation token: CancellationToken) throws(DownloadError) -> Data {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Data, DownloadError>?>(nil)
+        let outcome = Mutex<Result<Downloaded, DownloadError>?>(nil)
         start(url, limits: limits, cancellation: token) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         guard let result = outcome.withLock({ $0 }) else { throw .cancelled(url: url) }
-        return try result.get()
+        return try result.get().data
     }
 
     /// Adds a waiter; false if the transfer has already finished (the caller starts another).
@@ -185,7 +191,7 @@ final class Transfer: @unchecked Sendable {
     func finish(_ code: CURLcode) {
         Downloader.shared.forget(self)
         let result = result(code)
-        if case .success(let data) = result { reportProgress(data.count, data.count) }
+        if case .success(let body) = result { reportProgress(body.data.count, body.data.count) }
         spool?.discard()
         for waiter in waiters.withLock({ list -> [Waiter] in defer { list = nil }; return list ?? [] }) {
             waiter.token.removeHandler(waiter.cancelKey)
@@ -193,7 +199,7 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    private func result(_ code: CURLcode) -> Result<Data, DownloadError> {
+    private func result(_ code: CURLcode) -> Result<Downloaded, DownloadError> {
         switch code {
         case CURLE_OK:
             var status = 0
@@ -203,12 +209,12 @@ final class Transfer: @unchecked Sendable {
                 return .failure(.http(status: status, url: url, retryAfter: retryAfter))
             }
             if let spool {
-                guard let mapped = spool.finish() else {
+                guard let (mapped, file) = spool.finish(count: received) else {
                     return .failure(.transport(url: url, code: 0, message: "the temporary file for its body could not be read back"))
                 }
-                return .success(mapped)
+                return .success(Downloaded(data: mapped, file: file))
             }
-            return .success(body)
+            return .success(Downloaded(data: body, file: nil))
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
         case CURLE_FILESIZE_EXCEEDED:

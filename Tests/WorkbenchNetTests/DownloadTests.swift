@@ -110,7 +110,7 @@ import WorkbenchTestSupport
         let server = try TestServer()
         let url = server.url("slow/Bridge.jpg?delay=0.6")
         let first = CancellationToken(), second = CancellationToken(), third = CancellationToken()
-        let results = Mutex<[Int: Result<Data, DownloadError>]>([:])
+        let results = Mutex<[Int: Result<Downloaded, DownloadError>]>([:])
         let done = DispatchSemaphore(value: 0)
         for (index, token) in [first, second, third].enumerated() {
             Transfer.start(url, limits: limits, cancellation: token) { result in
@@ -123,7 +123,7 @@ import WorkbenchTestSupport
         for _ in 0..<3 { done.wait() }
         let all = results.withLock { $0 }
         let expected = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
-        #expect((try? all[0]?.get()) == expected && (try? all[2]?.get()) == expected)
+        #expect((try? all[0]?.get().data) == expected && (try? all[2]?.get().data) == expected)
         guard case .failure(.cancelled)? = all[1] else { Issue.record("the cancelled waiter got \(String(describing: all[1]))"); return }
         #expect(try server.requestCounts()["/slow/Bridge.jpg"] == 1)
         // Once finished, a new request fetches again.

@@ -85,6 +85,19 @@ import WorkbenchTestSupport
         #expect(span < 1.8, "four 1 s answers took \(span) s: the transfers did not run side by side")
     }
 
+    @Test func spooledBodiesAreWrittenWhole() async throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("spool-write")
+        let json = #"{"version": 1, "graph": [{"op": "download", "memoryLimit": 1000000}, {"op": "write", "path": "{index}.bin"}]}"#
+        let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "w.json", baseDirectory: folder.path)
+        let out = folder.appendingPathComponent("out")
+        let run = PresetRun.start(preset, items: .list([Item(index: 0, name: "big", source: server.url("big?bytes=3000000&declare=0"))]),
+                                  output: try OutputRoot(out.path))
+        #expect(await run.result.succeeded == 1)
+        let written = try Data(contentsOf: out.appendingPathComponent("0.bin"))
+        #expect(written.count == 3_000_000 && written.allSatisfy { $0 == 0 })
+    }
+
     @Test func honoursRetryAfter() async throws {
         let server = try TestServer()
         let (failures, seconds) = try await download(server, ["limited/Wine.jpg?wait=1"], options: #""retries": 1, "retryDelay": 0.01"#)

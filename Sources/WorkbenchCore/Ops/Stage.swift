@@ -17,11 +17,28 @@ public final class Bytes: Sendable {
     public let data: Data
     /// Where the bytes came from (URL or path), for messages.
     public let origin: String
+    /// When the bytes live in an (unlinked) temporary file, that file: `write` copies it
+    /// kernel-side instead of reading `data`, so a large download never passes through memory.
+    public let file: SpooledFile?
 
-    public init(_ data: Data, origin: String) {
+    public init(_ data: Data, origin: String, file: SpooledFile? = nil) {
         self.data = data
         self.origin = origin
+        self.file = file
     }
+}
+
+/// An open, already unlinked file holding `count` bytes; closed when the last holder lets go.
+public final class SpooledFile: Sendable {
+    public let descriptor: Int32
+    public let count: Int
+
+    public init(descriptor: Int32, count: Int) {
+        self.descriptor = descriptor
+        self.count = count
+    }
+
+    deinit { close(descriptor) }
 }
 
 /// What a node produces and hands to its downstream nodes.

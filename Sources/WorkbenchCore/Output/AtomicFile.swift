@@ -7,7 +7,12 @@ enum AtomicFile {
     /// Temporary files being written now, so an abrupt exit can remove them.
     private static let inFlight = Mutex<Set<String>>([])
 
-    static func write(_ data: Data, to destination: String, cancellation: CancellationToken) throws(WorkbenchError) {
+    static func write(_ bytes: Bytes, to destination: String, cancellation: CancellationToken) throws(WorkbenchError) {
+        try write(bytes.data, file: bytes.file, to: destination, cancellation: cancellation)
+    }
+
+    static func write(_ data: Data, file: SpooledFile? = nil, to destination: String,
+                      cancellation: CancellationToken) throws(WorkbenchError) {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
         let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).workbench-tmp"
@@ -17,6 +22,18 @@ enum AtomicFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: destination, reason: String(cString: strerror(errno))) }
         var failure: String?
+        if let file {
+            // Kernel to kernel: the bytes never enter this process's memory.
+            var offset: off_t = 0
+            while Int(offset) < file.count {
+                let n = sendfile(fd, file.descriptor, &offset, file.count - Int(offset))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? String(cString: strerror(errno)) : "the spooled download ended early"
+                    break
+                }
+            }
+        } else {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
@@ -28,6 +45,7 @@ enum AtomicFile {
                 }
                 offset += n
             }
+        }
         }
         if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
         if let failure {

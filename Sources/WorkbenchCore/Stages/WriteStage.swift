@@ -18,7 +18,7 @@ struct WriteStage: Stage {
         }
         let relative = try PathTemplate(template).render(for: context.item)
         let destination = try context.output.claim(relative, for: context.item)
-        try AtomicFile.write(bytes.data, to: destination, cancellation: context.cancellation)
+        try AtomicFile.write(bytes, to: destination, cancellation: context.cancellation)
         return .file(relativePath: relative, byteCount: bytes.data.count)
     }
 }

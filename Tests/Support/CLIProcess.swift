@@ -29,11 +29,23 @@ public final class CLIProcess {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
-        let collected = self.collected
-        stdoutPipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: false) }
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData, error: true) }
         try process.run()
+        // One reader thread per pipe, reading in order until end of file; `wait` joins them.
+        for (pipe, isError) in [(stdoutPipe, false), (stderrPipe, true)] {
+            let collected = self.collected, finished = self.finished
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread {
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    collected.append(chunk, error: isError)
+                }
+                finished.signal()
+            }
+        }
     }
+
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Runs `workbench` with `arguments` to the end.
     public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
@@ -49,10 +61,8 @@ public final class CLIProcess {
 
     public func wait() -> Result {
         process.waitUntilExit()
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(stdoutPipe.fileHandleForReading.readDataToEndOfFile(), error: false)
-        collected.append(stderrPipe.fileHandleForReading.readDataToEndOfFile(), error: true)
+        finished.wait()
+        finished.wait()
         return Result(status: process.terminationStatus, stdout: collected.text(error: false),
                       stderr: collected.text(error: true))
     }

@@ -18,6 +18,8 @@ struct DownloadStage: AsyncStage {
                           "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
             ParameterSpec("memoryLimit", .int(0...Int(Int32.max)), default: .int(8 << 20),
                           "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
+            ParameterSpec("caFile", .string,
+                          "A PEM file of certificate authorities to trust instead of the system's, for servers with a private CA (relative to the preset's folder). Certificates are always verified."),
             ParameterSpec("headers", .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
             ParameterSpec("authorizationEnv", .string,
                           "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
@@ -34,7 +36,8 @@ struct DownloadStage: AsyncStage {
             timeout: nil, connectTimeout: p.double("connectTimeout") ?? 10,
             maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5,
             lowSpeedLimit: p.int("lowSpeedLimit") ?? 1, lowSpeedTime: p.double("lowSpeedTime") ?? 15,
-            headers: headers, memoryLimit: p.int("memoryLimit") ?? 8 << 20), authorizationEnv: p.string("authorizationEnv"))
+            headers: headers, memoryLimit: p.int("memoryLimit") ?? 8 << 20, caFile: p.string("caFile")),
+            authorizationEnv: p.string("authorizationEnv"))
     }
 
     let url: String?
@@ -47,6 +50,7 @@ struct DownloadStage: AsyncStage {
         let source = url.map { context.resolve($0) } ?? context.item.source
         var limits = self.limits
         limits.timeout = context.timeout
+        limits.caFile = limits.caFile.map { context.resolve($0) }
         if let variable = authorizationEnv {
             // Read when the node runs and handed to libcurl only: never in a message or log.
             guard let secret = ProcessInfo.processInfo.environment[variable], !secret.isEmpty else {

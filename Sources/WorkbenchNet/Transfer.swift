@@ -7,6 +7,10 @@ import WorkbenchCore
 struct Downloaded: Sendable {
     let data: Data
     let file: SpooledFile?
+    /// The HTTP version of the response: 1 (1.0 or 1.1), 2 or 3.
+    var httpVersion = 1
+    /// New connections the transfer opened (0 when it used one already open).
+    var newConnections = 0
 }
 
 /// One HTTP(S) GET on a libcurl easy handle, run by the `Downloader`'s loop.
@@ -30,6 +34,8 @@ final class Transfer: @unchecked Sendable {
         var headers: [String] = []
         /// Bodies larger than this go to a temporary file instead of memory (see `Spool`).
         var memoryLimit: Int = 8 << 20
+        /// A PEM file of certificate authorities to trust instead of the system's (a private CA).
+        var caFile: String?
     }
 
     let url: String
@@ -174,6 +180,7 @@ final class Transfer: @unchecked Sendable {
         // share it. Plain http never multiplexes here, and waiting would hold it back until the
         // first response came.
         if url.lowercased().hasPrefix("https://") { _ = ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1) }
+        if let caFile = limits.caFile { _ = ccurl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedLimit)
         _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up))))
         for header in limits.headers { headerList = curl_slist_append(headerList, header) }
@@ -208,13 +215,17 @@ final class Transfer: @unchecked Sendable {
                 let retryAfter = retryAfterHeader.flatMap { Self.seconds(retryAfter: $0) }
                 return .failure(.http(status: status, url: url, retryAfter: retryAfter))
             }
+            var version = 0, connects = 0
+            _ = ccurl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+            _ = ccurl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+            let httpVersion = version == Int(CURL_HTTP_VERSION_2_0) ? 2 : version == Int(CURL_HTTP_VERSION_3) ? 3 : 1
             if let spool {
                 guard let (mapped, file) = spool.finish(count: received) else {
                     return .failure(.transport(url: url, code: 0, message: "the temporary file for its body could not be read back"))
                 }
-                return .success(Downloaded(data: mapped, file: file))
+                return .success(Downloaded(data: mapped, file: file, httpVersion: httpVersion, newConnections: connects))
             }
-            return .success(Downloaded(data: body, file: nil))
+            return .success(Downloaded(data: body, file: nil, httpVersion: httpVersion, newConnections: connects))
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
         case CURLE_FILESIZE_EXCEEDED:

@@ -171,6 +171,29 @@ import WorkbenchTestSupport
         #expect(try spooled() == before)
     }
 
+    @Test func httpsServersOfferingHTTP2GetOneMultiplexedConnection() throws {
+        let server = try HTTP2Server()
+        var tls = limits
+        tls.caFile = server.caFile
+        let done = DispatchSemaphore(value: 0)
+        let bodies = Mutex<[Downloaded]>([])
+        let names = ["Bridge.jpg", "Wine.jpg", "sunset.jpg", "seeding.jpg"]
+        for name in names {
+            Transfer.start(server.url(name), limits: tls, cancellation: CancellationToken()) { result in
+                if case .success(let body) = result { bodies.withLock { $0.append(body) } }
+                done.signal()
+            }
+        }
+        for _ in names { done.wait() }
+        let all = bodies.withLock { $0 }
+        #expect(all.count == 4)
+        #expect(all.allSatisfy { $0.httpVersion == 2 })
+        // Four transfers at once over one connection.
+        #expect(all.map(\.newConnections).reduce(0, +) == 1)
+        // Without the test's authority the certificate is refused: verification stays on.
+        #expect(throws: DownloadError.self) { try Transfer.get(server.url("Bridge.jpg"), limits: limits, cancellation: CancellationToken()) }
+    }
+
     @Test func onlyHTTPAndHTTPSAreFetched() {
         expectDownloadError("ftp://127.0.0.1/x.jpg") { if case .unsupportedScheme = $0 { true } else { false } }
         expectDownloadError("file:///etc/passwd") { if case .unsupportedScheme = $0 { true } else { false } }

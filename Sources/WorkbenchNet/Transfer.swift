@@ -72,8 +72,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Someone who needs the transfer's result: a node, with its own cancellation.
     private final class Waiter: @unchecked Sendable {
-        // Safe: `cancelKey` is set once right after registration and read when the waiter leaves,
-        // both under the transfer's `waiters` lock.
+        // Safe: `cancelKey` is set once, under the transfer's `waiters` lock, right after the
+        // handler is registered, and only read when the transfer finishes; should that read come
+        // first, the handler stays registered and, if it ever runs, finds the waiter gone.
         let token: CancellationToken
         let completion: @Sendable (Result<Downloaded, DownloadError>) -> Void
         let progress: (@Sendable (Int, Int?) -> Void)?

@@ -80,7 +80,7 @@ import WorkbenchTestSupport
         do throws(DownloadError) { result = .success(try Transfer.get(url, limits: limits, cancellation: token)) } catch { result = .failure(error) }
         let latency = ContinuousClock.now - (try #require(cancelledAt.withLock { $0 }))
         // The server would answer after 5 s; the download loop drops the transfer when woken.
-        #expect(latency < .milliseconds(500), "cancel → returned took \(latency)")
+        #expect(latency < .seconds(2), "cancel → returned took \(latency)")
         guard case .failure(.cancelled(url)) = result else { Issue.record("expected cancellation, got \(result)"); return }
     }
 
@@ -148,7 +148,7 @@ import WorkbenchTestSupport
         for token in tokens { token.cancel() }
         for _ in 0..<2 { done.wait() }
         #expect(cancelled.withLock { $0 } == 2)
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(ContinuousClock.now - started < .seconds(2)) // the server would answer after 5 s
     }
 
     @Test func largeBodiesGoThroughATemporaryFileAndLeaveNone() throws {

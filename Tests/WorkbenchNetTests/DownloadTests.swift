@@ -102,7 +102,7 @@ import WorkbenchTestSupport
         }
         for _ in 0..<16 { done.wait() }
         #expect(failures.withLock { $0 } == 0)
-        #expect(ContinuousClock.now - started < .seconds(1.4), "16 transfers of 0.5 s took \(ContinuousClock.now - started)")
+        #expect(ContinuousClock.now - started < .seconds(3), "16 transfers of 0.5 s (8 s one by one) took \(ContinuousClock.now - started)")
         #expect(try server.requestCounts()["/slow/Wine.jpg"] == 16)
     }
 

@@ -44,7 +44,7 @@ import WorkbenchTestSupport
         let latency = ContinuousClock.now - (try #require(cancelledAt.value.withLock { $0 }))
         // Unkilled, the evaluation runs for many seconds; libvips stops at its next tile (the
         // README has the measured latency); this bound only proves the kill.
-        #expect(latency < .seconds(1), "cancel → stopped took \(latency)")
+        #expect(latency < .seconds(2), "cancel → stopped took \(latency)")
     }
 
     @Test func aCancelledMeasurementStopsToo() throws {
@@ -60,7 +60,7 @@ import WorkbenchTestSupport
             if case .cancelled? = error as? VipsError { return true } else { return false }
         }
         let latency = ContinuousClock.now - (try #require(cancelledAt.value.withLock { $0 }))
-        #expect(latency < .seconds(1), "cancel → stopped took \(latency)")
+        #expect(latency < .seconds(2), "cancel → stopped took \(latency)")
     }
 
     @Test func ctrlCDuringASlowEncodeLeavesNothing() throws {

@@ -12,6 +12,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case inputTooLarge(path: String, size: Int, limit: Int)
     /// The output root cannot be created or is not a folder.
     case unusableOutputRoot(path: String, reason: String)
+    /// A path in the preset leads outside the preset's folder (absolute, `..`, a symbolic link).
+    case outsidePresetFolder(path: String, reason: String)
     /// A rendered output path would leave the output root.
     case pathOutsideOutputRoot(path: String, root: String)
     /// Two items rendered the same output path in one run.
@@ -39,6 +41,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "\"\(path)\" is \(size) bytes, more than the limit of \(limit) bytes; raise the stage's \"maxBytes\" to allow it."
         case .unusableOutputRoot(let path, let reason):
             return "Cannot use \"\(path)\" as the output folder: \(reason). Choose another with --out."
+        case .outsidePresetFolder(let path, let reason):
+            return "Refused to read \"\(path)\": \(reason)."
         case .pathOutsideOutputRoot(let path, let root):
             return "The output path \"\(path)\" would leave the output root \"\(root)\"; it was not written."
         case .outputCollision(let path, let firstItem):

@@ -7,7 +7,8 @@ struct DownloadStage: AsyncStage {
         name: "download", summary: "Fetches the item's URL over http or https.",
         input: nil, output: .bytes, defaultQueue: "net", execution: .io,
         parameters: [
-            ParameterSpec("url", .string, "Fetch this URL instead of the item (needed with \"scope\": \"run\")."),
+            ParameterSpec("url", .string,
+                          "Fetch this http or https URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
             ParameterSpec("connectTimeout", .double(0.001...3_600), default: .double(10), "Seconds to connect."),
             ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(64 << 20),
                           "Abort bodies larger than this many bytes."),
@@ -18,14 +19,24 @@ struct DownloadStage: AsyncStage {
                           "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
             ParameterSpec("memoryLimit", .int(0...Int(Int32.max)), default: .int(8 << 20),
                           "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
-            ParameterSpec("caFile", .string,
+            ParameterSpec("caFile", .presetFile(builtins: []),
                           "A PEM file of certificate authorities to trust instead of the system's, for servers with a private CA (relative to the preset's folder). Certificates are always verified."),
             ParameterSpec("headers", .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
             ParameterSpec("authorizationEnv", .string,
                           "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
         ],
         // The node's `timeout` covers the whole transfer; downloads get one unless the preset says otherwise.
-        defaultTimeout: 30, sourceParameter: "url")
+        defaultTimeout: 30, sourceParameter: "url",
+        check: { p in
+            // A preset's own URL is fetched over the network or names a file in its folder.
+            guard let url = p.string("url"), !isWeb(url) else { return nil }
+            return PresetFolder.problem(with: url).map { "url: \($0)" }
+        })
+
+    static func isWeb(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
 
     static let definition = OpDefinition(spec) { p in
         let headers = (p.list("headers") ?? []).compactMap { pair -> String? in
@@ -47,10 +58,16 @@ struct DownloadStage: AsyncStage {
     /// Hands the transfer to the download loop; no thread waits for it.
     func start(_ inputs: StageInputs, context: StageContext,
                completion: @escaping @Sendable (Result<Payload, any Error>) -> Void) {
-        let source = url.map { context.resolve($0) } ?? context.item.source
+        var source = context.item.source
         var limits = self.limits
         limits.timeout = context.timeout
-        limits.caFile = limits.caFile.map { context.resolve($0) }
+        do throws(WorkbenchError) {
+            // Files a preset names stay inside its folder; the item is the user's own.
+            if let url { source = Self.isWeb(url) ? url : try PresetFolder.resolve(url, in: context.baseDirectory) }
+            limits.caFile = try limits.caFile.map { path throws(WorkbenchError) in try PresetFolder.resolve(path, in: context.baseDirectory) }
+        } catch {
+            return completion(.failure(error))
+        }
         if let variable = authorizationEnv {
             // Read when the node runs and handed to libcurl only: never in a message or log.
             guard let secret = ProcessInfo.processInfo.environment[variable], !secret.isEmpty else {
@@ -65,8 +82,9 @@ struct DownloadStage: AsyncStage {
         }
         var progress: (@Sendable (Int, Int?) -> Void)?
         if context.wantsProgress { progress = { @Sendable bytes, expected in context.report(bytes: bytes, of: expected) } }
-        Transfer.start(source, limits: limits, cancellation: context.cancellation, progress: progress) { result in
-            completion(result.map { .bytes(Bytes($0.data, origin: source, file: $0.file)) }.mapError { $0 })
+        let url = source
+        Transfer.start(url, limits: limits, cancellation: context.cancellation, progress: progress) { result in
+            completion(result.map { .bytes(Bytes($0.data, origin: url, file: $0.file)) }.mapError { $0 })
         }
     }
 }

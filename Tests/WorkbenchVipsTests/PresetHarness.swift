@@ -52,3 +52,42 @@ struct PresetHarness {
         return destination.path
     }
 }
+
+extension PresetHarness {
+    /// A valid value of a parameter's type, as JSON; references point at the nodes of `preset(for:)`.
+    static func sampleValue(_ type: ParameterType) -> String {
+        switch type {
+        case .bool: return "true"
+        case .int(let r): return String(min(max(r.lowerBound, 1), r.upperBound))
+        case .double(let r): return String(min(max(r.lowerBound, 1), r.upperBound))
+        case .string, .pathTemplate, .presetFile: return "\"x\""
+        case .choice(let words), .flags(let words): return "\"\(words[0])\""
+        case .reference(.bytes): return "\"@source\""
+        case .reference, .imageOrMatrix: return "\"@image\""
+        case .fanIn: return "\"@image[*]\""
+        case .references: return "[\"@image\", \"@image\"]"
+        case .integers: return "[1]"
+        case .numbers: return "[1, 2]"
+        case .anyOf(let types): return sampleValue(types[0])
+        case .stringMap: return "{\"a\": \"b\"}"
+        }
+    }
+
+    /// read → decode → the op, with only its required parameters (or `override` for one of them).
+    static func preset(for spec: OpSpec, override: (name: String, json: String)? = nil) -> String {
+        var members = ["\"id\": \"op\"", "\"op\": \"\(spec.name)\""]
+        switch spec.input {
+        case .image: members.append("\"from\": \"image\"")
+        case .bytes: members.append("\"from\": \"source\"")
+        default: break
+        }
+        for parameter in spec.parameters where parameter.isRequired && parameter.name != override?.name {
+            members.append("\"\(parameter.name)\": \(sampleValue(parameter.type))")
+        }
+        if let override { members.append("\"\(override.name)\": \(override.json)") }
+        return """
+            {"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+              {\(members.joined(separator: ", "))}]}
+            """
+    }
+}

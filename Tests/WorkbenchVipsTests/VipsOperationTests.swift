@@ -7,41 +7,8 @@ import WorkbenchTestSupport
 /// The libvips binding: every operation found by introspection, validated from presets and run
 /// through the generic call on real images.
 @Suite struct VipsOperationTests {
-    /// A valid value of a parameter's type, as JSON; references point at the nodes of `preset(for:)`.
-    private func sampleValue(_ type: ParameterType) -> String {
-        switch type {
-        case .bool: return "true"
-        case .int(let r): return String(min(max(r.lowerBound, 1), r.upperBound))
-        case .double(let r): return String(min(max(r.lowerBound, 1), r.upperBound))
-        case .string, .pathTemplate: return "\"x\""
-        case .choice(let words), .flags(let words): return "\"\(words[0])\""
-        case .reference(.bytes): return "\"@source\""
-        case .reference, .imageOrMatrix: return "\"@image\""
-        case .fanIn: return "\"@image[*]\""
-        case .references: return "[\"@image\", \"@image\"]"
-        case .integers: return "[1]"
-        case .numbers: return "[1, 2]"
-        case .anyOf(let types): return sampleValue(types[0])
-        case .stringMap: return "{\"a\": \"b\"}"
-        }
-    }
-
-    /// read → decode → the op, with only its required parameters (or `override` for one of them).
     private func preset(for spec: OpSpec, override: (name: String, json: String)? = nil) -> String {
-        var members = ["\"id\": \"op\"", "\"op\": \"\(spec.name)\""]
-        switch spec.input {
-        case .image: members.append("\"from\": \"image\"")
-        case .bytes: members.append("\"from\": \"source\"")
-        default: break
-        }
-        for parameter in spec.parameters where parameter.isRequired && parameter.name != override?.name {
-            members.append("\"\(parameter.name)\": \(sampleValue(parameter.type))")
-        }
-        if let override { members.append("\"\(override.name)\": \(override.json)") }
-        return """
-            {"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
-              {\(members.joined(separator: ", "))}]}
-            """
+        PresetHarness.preset(for: spec, override: override)
     }
 
     private var vipsSpecs: [OpSpec] { VipsOperationOps.all.map(\.spec) }
@@ -53,7 +20,7 @@ import WorkbenchTestSupport
         for (name, reason) in VipsOperationOps.unavailable {
             let nick = String(name.dropFirst("vips.".count))
             let info = try #require(operations[nick])
-            #expect(info.arguments.contains { $0.kind.isStream } || (nick.hasSuffix("save") && reason.contains("filename")), "\(name): \(reason)")
+            #expect(info.arguments.contains { $0.kind.isStream } || info.isSaver || nick == "system", "\(name): \(reason)")
         }
         let composite = try #require(operations["composite2"])
         #expect(composite.mainInput?.name == "base")

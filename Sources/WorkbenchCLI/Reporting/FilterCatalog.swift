@@ -29,12 +29,39 @@ struct FilterCatalog {
             }
             lines.append("")
         }
-        let unavailable = registry.unavailable
-        if !unavailable.isEmpty {
-            lines.append("\(unavailable.count) libvips operations read or write streams or files and are not offered (e.g. \(unavailable[0].name)); \"workbench filters NAME\" says why.")
-        }
+        lines += policy()
         lines.append("\"workbench filters NAME\" shows an op's parameters.")
         return lines.joined(separator: "\n")
+    }
+
+    /// The safety policy as it applies here: what is not offered and why, what is confined.
+    private func policy() -> [String] {
+        var lines: [String] = []
+        let unavailable = registry.unavailable
+        if !unavailable.isEmpty {
+            lines.append("Not offered (\(unavailable.count)): a preset may not run programs, touch file descriptors or write anywhere but through \"write\".")
+            var byReason: [(reason: String, names: [String])] = []
+            for entry in unavailable {
+                // Streams are many and alike: one line for all of them.
+                var reason = entry.reason.contains("libvips stream") ? "it reads or writes a libvips stream; use the *_buffer form or decode/encode" : entry.reason
+                // "(or vips.pngsave_buffer)" differs per saver; the listing groups them.
+                if let open = reason.range(of: " (or vips."), let close = reason[open.upperBound...].firstIndex(of: ")") {
+                    reason.removeSubrange(open.lowerBound...close)
+                }
+                if let i = byReason.firstIndex(where: { $0.reason == reason }) { byReason[i].names.append(entry.name) } else { byReason.append((reason, [entry.name])) }
+            }
+            for (reason, names) in byReason {
+                let shown = names.count > 6 ? names.prefix(5).joined(separator: ", ") + ", … (\(names.count))" : names.joined(separator: ", ")
+                lines.append("  \(shown): \(reason)")
+            }
+        }
+        let confined = registry.specs.filter { spec in spec.parameters.contains { if case .presetFile = $0.type { return true } else { return false } } }
+        if !confined.isEmpty {
+            lines.append("Confined (\(confined.count)): these read the files they name only inside the preset's folder (no absolute paths, no \"..\", symbolic links followed):")
+            lines.append("  " + confined.map(\.name).joined(separator: ", "))
+        }
+        lines.append("")
+        return lines
     }
 
     /// Everything about one op.
@@ -100,6 +127,7 @@ struct FilterCatalog {
         case .choice(let words): return ["kind": "choice", "values": words]
         case .flags(let words): return ["kind": "flags", "values": words]
         case .pathTemplate: return ["kind": "pathTemplate"]
+        case .presetFile(let builtins): return ["kind": "presetFile", "builtins": builtins]
         case .reference(let kind): return ["kind": "reference", "payload": kind.rawValue]
         case .fanIn(let kind): return ["kind": "fanIn", "payload": kind.rawValue]
         case .references(let kind): return ["kind": "references", "payload": kind.rawValue]

@@ -29,6 +29,7 @@ struct LineReporter {
         case .itemFinished(let report):
             line(for: report).map(Terminal.out)
         case .runFinished(let summary):
+            for report in summary.runNodes { line(for: report).map(Terminal.out) }
             Terminal.out(Self.summaryLine(summary, total: total, root: outputRoot))
         }
     }
@@ -49,11 +50,32 @@ struct LineReporter {
         }
     }
 
+    /// A run-scope node's line: its file, or why it did not write one.
+    private func line(for report: RunNodeReport) -> String? {
+        if let output = report.output {
+            guard !quiet else { return nil }
+            return "ok      \(report.node) → \(output) (\(Self.size(report.bytesWritten)), run scope)"
+        }
+        if report.state == .skipped {
+            return "SKIPPED \(report.node) (run scope): " + (report.failure.map { "\"\($0.node)\" failed" } ?? "an upstream node did not succeed")
+        }
+        return "FAILED  \(report.node) (run scope): " + (report.failure?.message ?? "failed")
+    }
+
     static func summaryLine(_ s: RunSummary, total: Int?, root: String) -> String {
         var parts = ["\(s.succeeded) succeeded"]
         if s.failed > 0 { parts.append("\(s.failed) failed") }
         if s.cancelled > 0 { parts.append("\(s.cancelled) stopped") }
         if let total, total > s.items { parts.append("\(total - s.items) not started") }
+        let written = s.runNodes.filter { $0.output != nil }.count
+        let failedRun = s.runNodes.filter { $0.state == .failed }.count, skippedRun = s.runNodes.filter { $0.state == .skipped }.count
+        if written > 0 || failedRun > 0 || skippedRun > 0 {
+            var run: [String] = []
+            if written > 0 { run.append("\(written) written") }
+            if failedRun > 0 { run.append("\(failedRun) failed") }
+            if skippedRun > 0 { run.append("\(skippedRun) skipped") }
+            parts[parts.count - 1] += "; run scope: " + run.joined(separator: ", ")
+        }
         let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: " : ""
         return "\(head)\(s.items) item\(s.items == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + "; \(size(s.bytesWritten)) written to \(root) in \(seconds(s.duration))"

@@ -84,7 +84,7 @@ struct PresetSchema {
             if range.lowerBound.isFinite { schema["minimum"] = range.lowerBound }
             if range.upperBound.isFinite { schema["maximum"] = range.upperBound }
             return schema
-        case .string, .pathTemplate: return ["type": "string"]
+        case .string, .pathTemplate, .presetFile: return ["type": "string"]
         case .choice(let words): return ["enum": words]
         case .flags(let words):
             return ["oneOf": [["type": "string"], ["type": "array", "items": ["enum": words]]]]

@@ -51,6 +51,27 @@ public struct ItemReport: Sendable {
     public let duration: Double
 }
 
+/// How one run-scope node ended, for nodes whose outcome matters on its own: those that wrote
+/// a file (a contact sheet) and those that failed or were skipped.
+public struct RunNodeReport: Sendable {
+    public let node: String
+    public let state: NodeState
+    /// The file it wrote, relative to the output root.
+    public let output: String?
+    public let bytesWritten: Int
+    /// The node that failed first and why (the node itself, or one upstream of it).
+    public let failure: (node: String, message: String)?
+
+    public init(node: String, state: NodeState, output: String? = nil, bytesWritten: Int = 0,
+                failure: (node: String, message: String)? = nil) {
+        self.node = node
+        self.state = state
+        self.output = output
+        self.bytesWritten = bytesWritten
+        self.failure = failure
+    }
+}
+
 /// What a whole run did.
 public struct RunSummary: Sendable {
     /// Why the run ended.
@@ -72,13 +93,31 @@ public struct RunSummary: Sendable {
     public let bytesWritten: Int
     public let duration: Double
     public let ending: Ending
+    /// Run-scope nodes that wrote a file, failed or were skipped, in graph order.
+    public let runNodes: [RunNodeReport]
+
+    public init(items: Int, succeeded: Int, failed: Int, cancelled: Int, nodesRun: Int, bytesWritten: Int,
+                duration: Double, ending: Ending, runNodes: [RunNodeReport] = []) {
+        self.items = items
+        self.succeeded = succeeded
+        self.failed = failed
+        self.cancelled = cancelled
+        self.nodesRun = nodesRun
+        self.bytesWritten = bytesWritten
+        self.duration = duration
+        self.ending = ending
+        self.runNodes = runNodes
+    }
 
     public var wasCancelled: Bool { ending == .interrupted }
 
-    /// 0 all succeeded, 1 some items failed, 130 interrupted.
+    /// Run-scope nodes that failed or were skipped.
+    public var failedRunNodes: [RunNodeReport] { runNodes.filter { $0.state == .failed || $0.state == .skipped } }
+
+    /// 0 all succeeded, 1 some items or run-scope nodes failed, 130 interrupted.
     public var exitCode: Int32 {
         if ending == .interrupted { return 130 }
-        return failed > 0 || ending == .failedFast ? 1 : 0
+        return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast ? 1 : 0
     }
 }
 

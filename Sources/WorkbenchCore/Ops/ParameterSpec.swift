@@ -8,6 +8,9 @@ public enum ParameterType: Sendable, Equatable {
     case choice([String])
     /// An output path template such as `"{name}.jpg"`; validated at load time.
     case pathTemplate
+    /// A file inside the preset's folder, written relative to it (never absolute, never `..`),
+    /// or one of `builtins` (names the op knows itself, e.g. libvips' `"srgb"` profile).
+    case presetFile(builtins: [String])
     /// Another node's output, written `"@id"`; adds an edge from that node.
     case reference(PayloadKind)
     /// Every item's output of an item-scope node, written `"@id[*]"`, for run-scope nodes (fan-in).
@@ -41,6 +44,8 @@ public enum ParameterType: Sendable, Equatable {
         case .string: return "a string"
         case .choice(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
         case .pathTemplate: return "a path template"
+        case .presetFile(let builtins):
+            return "a file inside the preset's folder" + (builtins.isEmpty ? "" : " or one of " + builtins.map { "\"\($0)\"" }.joined(separator: ", "))
         case .reference(let kind): return "a reference \"@id\" to a node producing \(kind.article)"
         case .fanIn(let kind): return "a fan-in \"@id[*]\" of a node producing \(kind.article)"
         case .references(let kind): return "a list of references [\"@id\", …] or a fan-in \"@id[*]\" of nodes producing \(kind.article)s"
@@ -63,7 +68,7 @@ extension ParameterType {
         case (.int(let r), .int(let i)): return r.contains(i)
         case (.double(let r), .double(let d)): return r.contains(d)
         case (.double(let r), .int(let i)): return r.contains(Double(i))
-        case (.string, .string), (.pathTemplate, .string): return true
+        case (.string, .string), (.pathTemplate, .string), (.presetFile, .string): return true
         case (.choice(let words), .string(let s)): return words.contains(s)
         case (.flags(let words), .list(let list)):
             return list.allSatisfy { if case .string(let s) = $0 { return words.contains(s) } else { return false } }

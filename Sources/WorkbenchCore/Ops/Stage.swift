@@ -157,12 +157,6 @@ public struct StageContext: Sendable {
         self.timeout = timeout
         self.shared = shared
     }
-
-    /// `path` made absolute against the preset's folder (URLs and absolute paths unchanged).
-    public func resolve(_ path: String) -> String {
-        if path.contains("://") || path.hasPrefix("/") { return path }
-        return baseDirectory + "/" + path
-    }
 }
 
 /// An op bound to validated parameters: the work one node does for one item.

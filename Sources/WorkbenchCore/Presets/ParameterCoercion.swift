@@ -130,6 +130,14 @@ enum ParameterCoercion {
                 if let coerced = coerce(value, to: candidate, path: path, scratch), !scratch.hasErrors { return coerced }
             }
             return fail()
+        case .presetFile(let builtins):
+            guard case .string(let s, _) = value else { return fail() }
+            if builtins.contains(s) { return .string(s) }
+            if let problem = PresetFolder.problem(with: s) {
+                collector.error(path, at: value.location, problem)
+                return nil
+            }
+            return .string(s)
         case .pathTemplate:
             guard case .string(let s, _) = value else { return fail() }
             do {

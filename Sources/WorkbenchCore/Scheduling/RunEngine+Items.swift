@@ -196,8 +196,22 @@ extension RunEngine {
             items: itemsStarted, succeeded: counts.succeeded, failed: counts.failed + leftFailed,
             cancelled: counts.cancelled + left.count - leftFailed,
             nodesRun: counts.nodesRun, bytesWritten: counts.bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
-            duration: now, ending: ending)
+            duration: now, ending: ending, runNodes: runNodeReports())
         lock.broadcast()
+    }
+
+    /// The run-scope nodes whose outcome a user must see: files written, failures and skips.
+    private func runNodeReports() -> [RunNodeReport] {
+        let states = leftovers?.instances ?? instances
+        return plan.runNodes.compactMap { n in
+            let id = window * nodeCount + n
+            let state = id < states.count ? states[id].state : .cancelled
+            if let file = runFiles[n] {
+                return RunNodeReport(node: plan.nodes[n].spec.id, state: state, output: file.path, bytesWritten: file.bytes)
+            }
+            guard state == .failed || state == .skipped else { return nil }
+            return RunNodeReport(node: plan.nodes[n].spec.id, state: state, failure: runFailures[n])
+        }
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,

@@ -79,6 +79,7 @@ extension RunEngine {
                 slots[s].bytes += count
             } else {
                 counts.bytes += count // a run-scope file (e.g. a contact sheet) belongs to no item
+                runFiles[n] = (path, count)
             }
         }
         payloads[id] = Payloads()
@@ -125,6 +126,7 @@ extension RunEngine {
         payloads[id] = Payloads()
         mark(id, .failed, message: message)
         if node.scope == .run {
+            runFailures[n] = (node.spec.id, message)
             // Every item that needs it fails; later items are skipped as they are instantiated.
             for s in slots.indices where slots[s].item != nil && slots[s].failure == nil {
                 slots[s].failure = (node.spec.id, message)
@@ -181,6 +183,8 @@ extension RunEngine {
                 let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
                 if let s = slot(of: target), slots[s].failure == nil, state == .skipped {
                     slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
+                } else if plan.nodes[d].scope == .run, state == .skipped, let root = runFailures[n] {
+                    runFailures[d] = root
                 }
                 mark(target, state, message: message)
                 skipDownstream(of: target, cause: cause, as: state)

@@ -166,6 +166,10 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var counts = (succeeded: 0, failed: 0, cancelled: 0, nodesRun: 0, bytes: 0)
     @exclusivity(unchecked) var pendingIO: [Job] = []
     @exclusivity(unchecked) var summary: RunSummary?
+    /// Run-scope nodes by plan index: the first failure that ended each (its own or upstream's),
+    /// and the file each `write` put in place.
+    @exclusivity(unchecked) var runFailures: [Int: (node: String, message: String)] = [:]
+    @exclusivity(unchecked) var runFiles: [Int: (path: String, bytes: Int)] = [:]
     @exclusivity(unchecked) var waiters: [CheckedContinuation<RunSummary, Never>] = []
     @exclusivity(unchecked) var leftovers: (slots: [Slot], instances: [Instance])?
 

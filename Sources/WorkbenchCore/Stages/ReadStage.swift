@@ -6,7 +6,8 @@ struct ReadStage: Stage {
         name: "read", summary: "Reads the item's local file.",
         input: nil, output: .bytes, defaultQueue: "disk", execution: .io,
         parameters: [
-            ParameterSpec("path", .string, "Read this file instead of the item (needed with \"scope\": \"run\")."),
+            ParameterSpec("path", .presetFile(builtins: []),
+                          "Read this file, inside the preset's folder, instead of the item (needed with \"scope\": \"run\")."),
             ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(256 << 20),
                           "Refuse files larger than this many bytes."),
         ],
@@ -20,7 +21,9 @@ struct ReadStage: Stage {
     let maxBytes: Int
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        .bytes(try LocalFile.read(path.map { context.resolve($0) } ?? context.item.source, maxBytes: maxBytes))
+                // The item is a file the user named; a path in the preset stays inside its folder.
+        let source = try path.map { path throws(WorkbenchError) in try PresetFolder.resolve(path, in: context.baseDirectory) }
+        return .bytes(try LocalFile.read(source ?? context.item.source, maxBytes: maxBytes))
     }
 }
 

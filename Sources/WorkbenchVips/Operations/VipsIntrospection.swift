@@ -9,7 +9,7 @@ public enum VipsIntrospection {
         var found: [String: VipsOperationInfo] = [:]
         for type in concreteOperationTypes() {
             guard let nick = vips_nickname_find(type).map({ String(cString: $0) }), found[nick] == nil,
-                  let info = describe(nick) else { continue }
+                  let info = describe(nick, type: type) else { continue }
             found[nick] = info
         }
         return found
@@ -31,7 +31,7 @@ public enum VipsIntrospection {
     }
 
     /// Builds (without running) an operation object to read its arguments.
-    private static func describe(_ nick: String) -> VipsOperationInfo? {
+    private static func describe(_ nick: String, type: GType) -> VipsOperationInfo? {
         guard let operation = vips_operation_new(nick) else {
             vips_error_clear()
             return nil
@@ -72,7 +72,9 @@ public enum VipsIntrospection {
             isUntrusted: operationFlags & VIPS_OPERATION_UNTRUSTED.rawValue != 0,
             // thumbnail_image is not flagged, but it only shrinks, which streams.
             isSequential: operationFlags & VIPS_OPERATION_SEQUENTIAL.rawValue != 0 || nick == "thumbnail_image",
-            arguments: arguments)
+            arguments: arguments,
+            isLoader: g_type_is_a(type, vips_foreign_load_get_type()) != 0,
+            isSaver: g_type_is_a(type, vips_foreign_save_get_type()) != 0)
     }
 
     private static func kind(of pspec: UnsafeMutablePointer<GParamSpec>) -> VipsArgumentInfo.Kind {

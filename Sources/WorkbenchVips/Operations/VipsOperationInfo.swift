@@ -74,19 +74,13 @@ public struct VipsOperationInfo: Sendable {
         mainInput == nil ? arguments.first { $0.isInput && $0.isRequired && $0.kind.isBlob } : nil
     }
 
-    /// Why a preset cannot use this operation, or nil if it can.
-    var unavailableReason: String? {
-        if let stream = arguments.first(where: { $0.isRequired && $0.kind.isStream }) {
-            return "it reads or writes a libvips stream (\"\(stream.name)\"); use the \(nickname.replacingOccurrences(of: "_source", with: "_buffer").replacingOccurrences(of: "_target", with: "_buffer")) form or decode/encode"
-        }
-        if nickname.hasSuffix("save"), arguments.contains(where: { $0.name == "filename" && $0.isInput }) {
-            return "it writes a file wherever \"filename\" points, outside the output root; use \"encode\" (or vips.\(nickname)_buffer) and \"write\""
-        }
-        if let odd = arguments.first(where: { $0.isRequired && $0.kind.isUnsupported }) {
-            return "its argument \"\(odd.name)\" has a type presets cannot express"
-        }
-        return nil
-    }
+    /// Reads an image from a file, buffer or stream (a `VipsForeignLoad`).
+    public let isLoader: Bool
+    /// Writes an image to a file, buffer, stream or descriptor (a `VipsForeignSave`).
+    public let isSaver: Bool
+
+    /// What a preset may do with this operation.
+    public var policy: VipsOperationPolicy { VipsOperationPolicy.decide(self) }
 }
 
 extension VipsArgumentInfo.Kind {

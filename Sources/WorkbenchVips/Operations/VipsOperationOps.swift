@@ -5,14 +5,14 @@ import WorkbenchCore
 public enum VipsOperationOps {
     /// The ops for every operation presets can use, by name; built once per process.
     public static let all: [OpDefinition] = VipsIntrospection.operations.values
-        .filter { $0.unavailableReason == nil }
+        .filter { $0.policy.reason == nil }
         .sorted { $0.nickname < $1.nickname }
         .map(definition)
 
     /// Operations libvips has that presets cannot use, with the reason.
     public static var unavailable: [(name: String, reason: String)] {
         VipsIntrospection.operations.values.compactMap { info in
-            info.unavailableReason.map { ("vips." + info.nickname, $0) }
+            info.policy.reason.map { ("vips." + info.nickname, $0) }
         }.sorted { $0.name < $1.name }
     }
 
@@ -21,9 +21,11 @@ public enum VipsOperationOps {
 
     static func definition(_ info: VipsOperationInfo) -> OpDefinition {
         let main = info.mainInput ?? info.blobInput
+        let confined = info.policy.confinedArguments
         var parameters: [ParameterSpec] = []
         for argument in info.arguments where argument.isInput && argument.name != main?.name {
-            if let parameter = parameter(for: argument) { parameters.append(parameter) }
+            let file = confined.contains(argument.name) ? ParameterType.presetFile(builtins: VipsOperationPolicy.builtins(for: argument.name)) : nil
+            if let parameter = parameter(for: argument, as: file) { parameters.append(parameter) }
         }
         let output: PayloadKind = info.arguments.contains { $0.isOutput && $0.isRequired && $0.kind.isImage } ? .image : .bytes
         let input: PayloadKind? = info.mainInput != nil ? .image : info.blobInput != nil ? .bytes : nil
@@ -46,8 +48,8 @@ public enum VipsOperationOps {
     }
 
     /// The preset parameter for a libvips input argument.
-    static func parameter(for argument: VipsArgumentInfo) -> ParameterSpec? {
-        let type: ParameterType
+    static func parameter(for argument: VipsArgumentInfo, as fileType: ParameterType? = nil) -> ParameterSpec? {
+        var type: ParameterType
         var defaultValue: ParameterValue?
         switch argument.kind {
         case .bool(let d):
@@ -79,6 +81,14 @@ public enum VipsOperationOps {
         case .blob: type = .reference(.bytes)
         case .interpolate: type = .choice(interpolators)
         case .stream, .unsupported: return nil
+        }
+        if let fileType {
+            type = fileType
+            var summary = argument.summary.prefix(1).uppercased() + argument.summary.dropFirst()
+            if summary.hasSuffix(".") { summary.removeLast() }
+            return ParameterSpec(argument.name, type, required: argument.isRequired, passesDefault: false,
+                                 aliases: argument.property != argument.name ? [argument.property] : [],
+                                 deprecated: argument.isDeprecated, summary + ", inside the preset's folder.")
         }
         // libvips applies its own defaults to what a preset omits (some computed from the image,
         // e.g. arrayjoin's spacing), so the declared one is shown, not sent.

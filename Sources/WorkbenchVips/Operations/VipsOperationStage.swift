@@ -61,11 +61,13 @@ struct VipsOperationStage: Stage {
                 arguments.append((argument, .image(try Self.image(payload, argument, context))))
             }
         }
-        // A loader's relative file name is relative to the preset, like every path in it.
-        for index in arguments.indices where arguments[index].0.name == "filename" {
-            if case .string(let name) = arguments[index].1, !name.hasPrefix("/") {
-                arguments[index].1 = .string(URL(fileURLWithPath: name, relativeTo: URL(fileURLWithPath: context.baseDirectory + "/")).path)
-            }
+        // Files a preset names stay inside its folder (symbolic links followed); built-in
+        // profile names pass as they are.
+        let confined = info.policy.confinedArguments
+        for index in arguments.indices where confined.contains(arguments[index].0.name) {
+            guard case .string(let name) = arguments[index].1 else { continue }
+            if VipsOperationPolicy.builtins(for: arguments[index].0.name).contains(name) { continue }
+            arguments[index].1 = .string(try PresetFolder.resolve(name, in: context.baseDirectory))
         }
         let outputs = try VipsOperationCall.run(info, arguments, cancellation: context.cancellation)
         return try payload(outputs, context)

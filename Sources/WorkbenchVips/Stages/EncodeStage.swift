@@ -30,7 +30,7 @@ struct EncodeStage: Stage {
         var order: [String] = []
         for format in EncodeFormat.available {
             for argument in format.options {
-                guard let parameter = VipsOperationOps.parameter(for: argument) else { continue }
+                guard let parameter = VipsOperationOps.parameter(for: argument, as: fileType(argument.name)) else { continue }
                 if byName[parameter.name] == nil { order.append(parameter.name) }
                 byName[parameter.name, default: []].append(parameter)
             }
@@ -45,6 +45,11 @@ struct EncodeStage: Stage {
                                  "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(formats.joined(separator: ", "))).")
         }
     }()
+
+    /// The saver options that name files (the ICC profile to embed) read only inside the preset's folder.
+    private static func fileType(_ name: String) -> ParameterType? {
+        VipsOperationPolicy.fileArguments.contains(name) ? .presetFile(builtins: VipsOperationPolicy.builtins(for: name)) : nil
+    }
 
     /// One type that accepts what each of `types` accepts.
     private static func widest(_ types: [ParameterType]) -> ParameterType {
@@ -75,7 +80,7 @@ struct EncodeStage: Stage {
         let options = format.options
         for given in values.names where given != "format" {
             guard let argument = options.first(where: { $0.name == given }),
-                  let parameter = VipsOperationOps.parameter(for: argument) else {
+                  let parameter = VipsOperationOps.parameter(for: argument, as: fileType(given)) else {
                 return "\"\(given)\" is not an option of \(name) (\(format.saver)); its options: "
                     + options.map { "\"\($0.name)\"" }.joined(separator: ", ")
             }
@@ -91,6 +96,11 @@ struct EncodeStage: Stage {
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let image = try VipsStages.image(inputs, context)
+        var options = self.options
+        for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
+            guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }
+            options[name] = .string(try PresetFolder.resolve(file, in: context.baseDirectory))
+        }
         let data = try image.encode(format, options: options, cancellation: context.cancellation)
         return .bytes(Bytes(data, origin: context.item.source))
     }

@@ -107,8 +107,8 @@ import WorkbenchTestSupport
         // No file named "cmyk" or "srgb" exists in the folder: the names are libvips' own profiles.
         let (summary, reports) = try await harness.run(#"""
             {"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
-              {"op": "vips.icc_transform", "output_profile": "cmyk", "input_profile": "srgb"},
-              {"op": "vips.icc_transform", "output_profile": "srgb"},
+              {"id": "to-cmyk", "op": "vips.icc_transform", "output_profile": "cmyk", "input_profile": "srgb"},
+              {"id": "back", "op": "vips.icc_transform", "output_profile": "srgb"},
               {"op": "encode", "format": "jpeg", "profile": "srgb"}, {"op": "write", "path": "x.jpg"}]}
             """#, inputs: [try harness.sample("Bridge.jpg")])
         #expect(summary.succeeded == 1, "\(reports.map { $0.failure?.message ?? "" })")

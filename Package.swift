@@ -24,11 +24,13 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The SIGABRT guard around libvips builds: real C globals, so a C target of its own.
+        .target(name: "CVipsGuard", dependencies: ["CVips"]),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchKernels", dependencies: ["WorkbenchCore"]),
-        .target(name: "WorkbenchVips", dependencies: ["CVips", "WorkbenchCore", "WorkbenchKernels",
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsGuard", "WorkbenchCore", "WorkbenchKernels",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
         .executableTarget(

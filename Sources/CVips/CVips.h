@@ -132,6 +132,7 @@ static inline const char *cvips_pspec_string_default(GParamSpec *pspec) {
 }
 
 static inline VipsObject *cvips_operation_object(VipsOperation *operation) { return VIPS_OBJECT(operation); }
+static inline VipsObject *cvips_image_object(VipsImage *image) { return VIPS_OBJECT(image); }
 static inline GObject *cvips_operation_gobject(VipsOperation *operation) { return G_OBJECT(operation); }
 static inline void cvips_operation_unref(VipsOperation *operation) { g_object_unref(operation); }
 static inline void cvips_object_unref(gpointer object) { g_object_unref(object); }

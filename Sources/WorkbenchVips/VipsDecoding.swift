@@ -68,7 +68,10 @@ enum VipsDecoding {
         let scaleX = Double(source.storedWidth) / Double(box.width), scaleY = Double(source.storedHeight) / Double(box.height)
         let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
         let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
-        guard let shrink = [8, 4, 2].first(where: { Double($0) <= factor }) else { return nil }
+        // libvips gives the loader floor(size / shrink) pixels: a strip 3 pixels tall decoded at
+        // 1/8 would have none, which libvips asserts on. Never shrink an axis below one pixel.
+        let smaller = min(source.storedWidth, source.storedHeight)
+        guard let shrink = [8, 4, 2].first(where: { Double($0) <= factor && $0 <= smaller }) else { return nil }
         let loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.rawValue)),

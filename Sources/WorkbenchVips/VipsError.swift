@@ -10,6 +10,9 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     case operationFailed(operation: String, message: String)
     /// Evaluating and encoding the image failed; damage in the input often surfaces here.
     case encodeFailed(format: String, message: String)
+    /// libvips stopped on one of its internal checks (an assertion) while building the
+    /// operation; the process survived, the item fails.
+    case aborted(operation: String)
     /// The evaluation was stopped because the run was cancelled.
     case cancelled
 
@@ -25,6 +28,8 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "libvips \(operation) failed: \(message)."
         case .encodeFailed(let format, let message):
             return "Cannot encode \(format): \(message)."
+        case .aborted(let operation):
+            return "libvips \(operation) stopped on an internal check (an image of zero width or height, or values it cannot handle; its message is on standard error). The item failed; the run goes on."
         case .cancelled:
             return "Cancelled."
         }

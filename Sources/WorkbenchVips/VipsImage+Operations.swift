@@ -1,4 +1,5 @@
 import CVips
+import CVipsGuard
 import WorkbenchKernels
 
 /// Which engine runs a colour matrix: a Swift kernel streaming inside libvips, or libvips' `recomb`.
@@ -71,10 +72,15 @@ extension VipsImage {
         }
         // Called by libvips when the output image closes: the kernel's context goes with it.
         let release: cvips_context_release = { context in UnsafeMutableRawPointer(mutating: context)?.deallocate() }
-        let (made, message) = VipsErrorLog.call({ cvips_kernel_image(pointer, kernel, coefficients, release) }, failed: { $0 == nil })
+        try checkSane(for: "colour matrix kernel")
+        var aborted: Int32 = 0
+        let (made, message) = VipsErrorLog.call({ cvips_guarded_kernel_image(pointer, kernel, coefficients, release, &aborted) },
+                                                failed: { $0 == nil })
         guard let made else {
-            coefficients.deallocate()
-            throw .operationFailed(operation: "colour matrix kernel", message: message ?? "libvips gave no message")
+            // After an abort the half-made image may still point at the coefficients: leak them.
+            if aborted == 0 { coefficients.deallocate() }
+            throw aborted != 0 ? VipsError.aborted(operation: "colour matrix kernel")
+                : .operationFailed(operation: "colour matrix kernel", message: message ?? "libvips gave no message")
         }
         return VipsImage(owning: made)
     }

@@ -74,6 +74,14 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         return VipsImage(owning: image)
     }
 
+    /// Refuses an image libvips would abort on (zero width or height, no bands, a broken
+    /// header) before it reaches an operation.
+    func checkSane(for operation: String) throws(VipsError) {
+        guard width > 0, height > 0, bands > 0, vips_object_sanity(cvips_image_object(pointer)) != 0 else {
+            throw .operationFailed(operation: operation, message: "its input is \(width)×\(height) with \(bands) bands, which libvips cannot process")
+        }
+    }
+
     /// An integer metadata field, if the image has it.
     func metadata(int name: String) -> Int? {
         guard vips_image_get_typeof(pointer, name) != 0 else { return nil }

@@ -1,4 +1,5 @@
 import CVips
+import CVipsGuard
 import Glibc
 import Logging
 import Synchronization
@@ -52,6 +53,7 @@ public enum VipsRuntime {
 
     private static let startResult: String? = {
         tuneMemory()
+        cvips_install_abort_guard()
         cvips_route_warnings { message in
             let text = message.map { String(cString: $0) } ?? ""
             VipsRuntime.warnings.withLock { $0 }?.debug("libvips: \(text)")

@@ -1,4 +1,5 @@
 import CVips
+import CVipsGuard
 import Foundation
 import WorkbenchCore
 
@@ -81,7 +82,10 @@ enum VipsOperationCall {
             cvips_operation_unref(created)
             throw .operationFailed(operation: nick, message: "required argument \"\(missing.name)\" is not set")
         }
-        let (status, message) = VipsErrorLog.call({ vips_cache_operation_buildp(&operation) }, failed: { $0 != 0 })
+        for case .image(let image) in arguments.map(\.1) { try image.checkSane(for: nick) }
+        for case .images(let images) in arguments.map(\.1) { for image in images { try image.checkSane(for: nick) } }
+        let (status, message) = VipsErrorLog.call({ cvips_guarded_buildp(&operation) }, failed: { $0 != 0 })
+        if status == -2 { throw .aborted(operation: nick) } // the half-built operation is left alone
         guard status == 0, let built = operation else {
             if let operation {
                 vips_object_unref_outputs(cvips_operation_object(operation))

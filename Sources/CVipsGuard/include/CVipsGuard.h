@@ -1,0 +1,30 @@
+// A last line of defence against libvips' assertions.
+//
+// libvips checks some invariants with g_assert (an image of zero width reaching
+// vips_image_generate, for one), which aborts the whole process: one odd image or parameter
+// would take every other item of a batch with it. The sizes we compute are kept valid, but a
+// preset may call any operation with any values, so building an operation runs under a guard:
+// while the calling thread is inside a guarded call, SIGABRT jumps back to the guard, which
+// reports failure instead. The half-built object is leaked, never touched again. An abort
+// anywhere else (another thread, outside a guarded call) goes to the handler that was there
+// before (Swift's crash report), as if this one did not exist.
+//
+// This is a C target of its own, not part of CVips' header, because the jump target and the
+// previous handler must exist once in the process (a header's statics would be copied into
+// every object file that uses them).
+#ifndef CVIPS_GUARD_H
+#define CVIPS_GUARD_H
+
+#include "../../CVips/CVips.h"
+
+// Installs the SIGABRT handler; once, before threads run guarded calls.
+void cvips_install_abort_guard(void);
+
+// vips_cache_operation_buildp under the guard: 0 built, -1 failed, -2 libvips aborted.
+int cvips_guarded_buildp(VipsOperation **operation);
+
+// cvips_kernel_image under the guard: NULL on failure, with *aborted set to 1 if libvips aborted.
+VipsImage *cvips_guarded_kernel_image(VipsImage *in, cvips_pixel_kernel kernel, const void *context,
+                                      cvips_context_release release, int *aborted);
+
+#endif

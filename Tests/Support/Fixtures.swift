@@ -54,3 +54,19 @@ extension Fixtures {
         guard process.terminationStatus == 0 else { throw TestFailure("make_grey.py failed") }
     }
 }
+
+extension Fixtures {
+    /// Runs the `vips` command-line tool (libvips-tools), e.g. to make test images of odd shapes
+    /// with a program other than the one under test.
+    public static func vips(_ arguments: [String]) throws {
+        guard let tool = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw TestFailure("this test needs the vips command-line tool: apt-get install libvips-tools")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("vips \(arguments.joined(separator: " ")) failed") }
+    }
+}

@@ -17,7 +17,10 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let preset = try loader.load(file: path)
                 for warning in preset.warnings { Terminal.error(warning.description) }
-                let chain = preset.nodes.map { "\($0.id) (\($0.op.name))" }.joined(separator: " → ")
+                // A long graph is shown by its ends.
+                let names = preset.nodes.map { "\($0.id) (\($0.op.name))" }
+                let chain = names.count <= 16 ? names.joined(separator: " → ")
+                    : (names.prefix(8) + ["… \(names.count - 12) more …"] + names.suffix(4)).joined(separator: " → ")
                 Terminal.out("\(path): ok — \(preset.nodes.count) nodes: \(chain)")
             } catch {
                 failed = true

@@ -32,11 +32,21 @@ public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
 
 /// Suggests the closest known word for a misspelt one.
 public enum DidYouMean {
+    /// Words longer than this get no suggestion: no name is that long, and comparing costs
+    /// the product of the lengths.
+    static let longestWord = 64
+
     public static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        let limit = max(2, word.count / 3)
-        return best.1 <= limit ? best.0 : nil
+        let length = word.utf8.count
+        guard length <= longestWord else { return nil }
+        let limit = max(2, length / 3)
+        let lowered = word.lowercased()
+        var best: (word: String, distance: Int)?
+        for candidate in candidates where abs(candidate.utf8.count - length) <= limit {
+            let d = distance(lowered, candidate.lowercased())
+            if d <= limit && d < (best?.distance ?? .max) { best = (candidate, d) }
+        }
+        return best?.word
     }
 
     /// ` (did you mean "x"?)` or an empty string.

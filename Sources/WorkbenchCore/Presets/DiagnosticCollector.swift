@@ -21,12 +21,18 @@ final class DiagnosticCollector {
                            known: [String], path: String, what: String) {
         for member in members where !known.contains(member.key) {
             error(join(path, member.key), at: member.keyLocation,
-                  "unknown key \"\(member.key)\" in \(what)" + DidYouMean.hint(for: member.key, among: known)
+                  "unknown key \(Self.quote(member.key)) in \(what)" + DidYouMean.hint(for: member.key, among: known)
                   + " (allowed: " + known.map { "\"\($0)\"" }.joined(separator: ", ") + ")")
         }
     }
 
     /// The `found …` part of a type error: the value itself when short, else its type.
+    /// A word from the preset in quotes, cut short if it is long (a message stays readable
+    /// whatever the file holds).
+    static func quote(_ word: String) -> String {
+        word.count <= 60 ? "\"\(word)\"" : "\"\(word.prefix(40))…\" (\(word.count) characters)"
+    }
+
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .string(let s, _): return s.count <= 40 ? "\"\(s)\"" : "a string"

@@ -50,7 +50,7 @@ struct GraphDecoder {
         }
         guard let definition = registry[opName] else {
             let names = registry.names
-            collector.error(join(path, "op"), at: opLocation, "unknown op \"\(opName)\""
+            collector.error(join(path, "op"), at: opLocation, "unknown op \(DiagnosticCollector.quote(opName))"
                 + DidYouMean.hint(for: opName, among: names)
                 + (names.count <= 20 ? " (known ops: " + names.joined(separator: ", ") + ")"
                    : " (\"workbench filters\" lists all \(names.count))"))
@@ -175,7 +175,7 @@ struct GraphDecoder {
         for member in members where !Self.nodeKeys.contains(member.key) {
             guard let parameter = spec.parameter(named: member.key) else {
                 collector.error(join(path, member.key), at: member.keyLocation,
-                                "unknown parameter \"\(member.key)\" for op \"\(spec.name)\""
+                                "unknown parameter \(DiagnosticCollector.quote(member.key)) for op \"\(spec.name)\""
                                 + DidYouMean.hint(for: member.key, among: known)
                                 + (spec.parameters.isEmpty ? " (it takes no parameters)"
                                    : " (parameters: " + spec.parameters.map { "\"\($0.name)\"" }.joined(separator: ", ") + ")"))

@@ -128,13 +128,28 @@ extension RunEngine {
         if node.scope == .run {
             runFailures[n] = (node.spec.id, message)
             // Every item that needs it fails; later items are skipped as they are instantiated.
-            for s in slots.indices where slots[s].item != nil && slots[s].failure == nil {
-                slots[s].failure = (node.spec.id, message)
+            // Items that never read it (a contact sheet's failure) go on.
+            if feedsItems(n) {
+                for s in slots.indices where slots[s].item != nil && slots[s].failure == nil {
+                    slots[s].failure = (node.spec.id, message)
+                }
             }
         }
         skipDownstream(of: id, cause: node.spec.id)
         settle(id)
         if options.failFast { stop(.failedFast) }
+    }
+
+    /// Whether an item-scope node reads run-scope node `n`, directly or through other run-scope nodes.
+    func feedsItems(_ n: Int) -> Bool {
+        var stack = [n], seen = Set<Int>()
+        while let next = stack.popLast() {
+            for d in plan.nodes[next].dependents where seen.insert(d).inserted {
+                if plan.nodes[d].scope == .item { return true }
+                stack.append(d)
+            }
+        }
+        return false
     }
 
     /// The instances of node `d` that read from instance `upstream`.

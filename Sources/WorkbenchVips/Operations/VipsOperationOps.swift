@@ -10,11 +10,12 @@ public enum VipsOperationOps {
         .map(definition)
 
     /// Operations libvips has that presets cannot use, with the reason.
-    public static var unavailable: [(name: String, reason: String)] {
-        VipsIntrospection.operations.values.compactMap { info in
-            info.policy.reason.map { ("vips." + info.nickname, $0) }
-        }.sorted { $0.name < $1.name }
-    }
+    public static let unavailable: [(name: String, reason: String)] = VipsIntrospection.operations.values.compactMap { info in
+        info.policy.reason.map { ("vips." + info.nickname, $0) }
+    }.sorted { $0.name < $1.name }
+
+    /// The policy of every operation, decided once.
+    static let policies: [String: VipsOperationPolicy] = VipsIntrospection.operations.mapValues(VipsOperationPolicy.decide)
 
     /// Interpolators libvips ships (`vips_interpolate_new` nicknames).
     static let interpolators = ["nearest", "bilinear", "bicubic", "lbb", "nohalo", "vsqbs"]

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// What the safety issue promised, seen from the command line: run-scope failures count,
+/// systemic failures stop the run once, and nothing a preset says escapes its sandbox.
+@Suite struct SafetyCommandTests {
+    private func writePreset(_ json: String, in folder: URL, name: String = "preset.json") throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func aFailedRunScopeChainFailsTheRun() throws {
+        let folder = try Fixtures.temporaryDirectory("run-scope-fails")
+        let preset = try writePreset(#"""
+            {"version": 1, "graph": [
+              {"id": "thumb-source", "op": "read"}, {"id": "thumb", "op": "decode"},
+              {"id": "sheet-file", "op": "read", "scope": "run", "path": "missing.png"},
+              {"id": "sheet", "op": "decode", "scope": "run", "from": "sheet-file"},
+              {"id": "sheet-jpeg", "op": "encode", "scope": "run", "format": "jpeg"},
+              {"id": "sheet-save", "op": "write", "scope": "run", "path": "sheet.jpg"},
+              {"id": "jpeg", "op": "encode", "format": "jpeg", "from": "thumb"}, {"id": "save", "op": "write", "path": "{name}.jpg"}]}
+            """#, in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", preset, Fixtures.samples.appendingPathComponent("Bridge.jpg").path, "--out", out.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.lines.contains("FAILED  sheet-file (run scope): Cannot read \"\(folder.path)/missing.png\": No such file or directory."), "\(result.lines)")
+        #expect(result.lines.contains("SKIPPED sheet-save (run scope): \"sheet-file\" failed"))
+        #expect(result.lines.last?.hasPrefix("1 item: 1 succeeded; run scope: 1 failed, 3 skipped; ") == true, "\(result.lines)")
+        #expect(Fixtures.files(in: out) == ["Bridge.jpg"])
+    }
+
+    @Test func aWrittenContactSheetIsNamed() throws {
+        let out = try Fixtures.temporaryDirectory("run-scope-ok")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("watermark-sheet.json").path, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("ok      sheet-save → contact-sheet.jpg (") && $0.hasSuffix(", run scope)") }, "\(result.lines)")
+        #expect(result.lines.last?.hasPrefix("6 items: 6 succeeded; run scope: 1 written; ") == true, "\(result.lines)")
+    }
+
+    @Test func aPresetCannotRunAProgram() throws {
+        let folder = try Fixtures.temporaryDirectory("no-programs")
+        let preset = try writePreset(#"""
+            {"version": 1, "graph": [{"id": "x", "op": "vips.system", "scope": "run", "cmd_format": "sh -c \"id > pwned.txt\""}]}
+            """#, in: folder)
+        for arguments in [["validate", preset], ["run", preset, "--allow-untrusted", "--out", folder.path]] {
+            let result = try CLIProcess.run(arguments, in: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("graph[0].op: \"vips.system\" cannot be used in a preset: it runs a program"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("pwned.txt").path))
+    }
+}

@@ -20,6 +20,9 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case outputCollision(path: String, firstItem: String)
     /// Writing an output file failed; nothing was left at the destination.
     case writeFailed(path: String, reason: String)
+    /// The disk holding the output is full or read-only: no later write can succeed, so the run
+    /// stops. Nothing was left at the path.
+    case outputStopped(path: String, reason: String)
     /// The node was cancelled before or while it ran.
     case cancelled
     /// A node received payloads of the wrong kind (a bug in graph validation if it happens).
@@ -49,10 +52,20 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "\"\(path)\" was already written by item \"\(firstItem)\" in this run; add {index} or {hash} to the path template to keep both."
         case .writeFailed(let path, let reason):
             return "Cannot write \"\(path)\": \(reason). Nothing was left at that path."
+        case .outputStopped(let path, let reason):
+            return "Cannot write \"\(path)\": \(reason). The run stopped, since no later file could be written either; free space (or make the disk writable) and run again: files already written are kept."
         case .cancelled:
             return "Cancelled."
         case .unexpectedInput(let node, let expected):
             return "Node \"\(node)\" expected \(expected) from upstream."
         }
+    }
+}
+
+extension WorkbenchError: RunStoppingError {
+    /// A full or read-only output disk stops the run.
+    public var stopsRun: Bool {
+        if case .outputStopped = self { return true }
+        return false
     }
 }

@@ -22,9 +22,16 @@ public final class CLIProcess {
         return Bundle.main.bundleURL.appendingPathComponent("workbench")
     }
 
-    public init(_ arguments: [String], in directory: URL? = nil) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
+    /// `launcher`, when given, is a command that runs the rest of its arguments (e.g. `unshare`
+    /// with a shell that mounts a small disk first); `workbench` and `arguments` are appended.
+    public init(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws {
+        if let tool = launcher.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(launcher.dropFirst()) + [Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
@@ -48,8 +55,20 @@ public final class CLIProcess {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Runs `workbench` with `arguments` to the end.
-    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-        try CLIProcess(arguments, in: directory).wait()
+    public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Result {
+        try CLIProcess(arguments, in: directory, launcher: launcher).wait()
+    }
+
+    /// A launcher that runs the command in its own mount namespace (`unshare`, no lasting mount)
+    /// with a `size` tmpfs mounted at `folder`, read-only if asked, so tests can fill a real disk.
+    /// When the command has ended, every file left on that disk is listed on standard error as
+    /// `DISK: <path relative to folder>` (the disk goes away with the namespace).
+    public static func smallDisk(at folder: URL, size: String, readOnly: Bool = false, folders: [String] = []) -> [String] {
+        let made = folders.map { "mkdir -p \"$1/\($0)\" && " }.joined()
+        let remount = readOnly ? "mount -o remount,ro \"$1\" && " : ""
+        return ["/usr/bin/unshare", "-rm", "/bin/sh", "-c",
+                "mount -t tmpfs -o size=\(size) tmpfs \"$1\" && \(made)\(remount)disk=\"$1\" && shift && \"$@\"; status=$?; "
+                    + "(cd \"$disk\" && find . -type f | sed 's|^./|DISK: |' >&2); exit $status", "sh", folder.path]
     }
 
     public var processIdentifier: Int32 { process.processIdentifier }

@@ -52,3 +52,55 @@ import WorkbenchTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("pwned.txt").path))
     }
 }
+
+extension SafetyCommandTests {
+    /// A 200 KiB disk holds a few thumbnails: the run stops at the first file that does not fit,
+    /// says why once, and leaves only whole files.
+    @Test func aFullDiskStopsTheRunOnce() throws {
+        let disk = try Fixtures.temporaryDirectory("full-disk")
+        let photos = Fixtures.samplePhotos.map(\.path)
+        let out = disk.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path] + photos
+                                        + ["--out", out.path, "--jobs", "1"],
+                                        launcher: CLIProcess.smallDisk(at: disk, size: "150k"))
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        let failures = result.lines.filter { $0.hasPrefix("FAILED") }
+        #expect(failures.count == 1, "\(result.lines)")
+        #expect(failures.first?.contains("No space left on device. The run stopped") == true, "\(failures)")
+        #expect(result.lines.last?.hasPrefix("Stopped, the output could not be written: ") == true, "\(result.lines)")
+        // What is left on the disk: exactly the files reported written, no temporary file.
+        let left = result.stderr.split(separator: "\n").filter { $0.hasPrefix("DISK: ") }.map { String($0.dropFirst(6)) }.sorted()
+        let written = result.lines.filter { $0.hasPrefix("ok ") }.compactMap { $0.split(separator: "→").last?.split(separator: " ").first }
+            .map { "out/" + $0 }.sorted()
+        #expect(written.count >= 2)
+        #expect(left == written, "left \(left), reported \(written)")
+    }
+
+    @Test func aReadOnlyOutputIsRefusedBeforeAnyWork() throws {
+        let disk = try Fixtures.temporaryDirectory("read-only")
+        let out = disk.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path, "--out", out.path],
+                                        launcher: CLIProcess.smallDisk(at: disk, size: "200k", readOnly: true, folders: ["out"]))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Cannot use \"\(out.path)\" as the output folder: it cannot be written (Read-only file system). Choose another with --out."), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func temporaryFilesOfAKilledRunAreRemovedByTheNext() throws {
+        let out = try Fixtures.temporaryDirectory("stale")
+        // A process that has ended: its pid names the stale file, as a SIGKILLed run's would.
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let stale = out.appendingPathComponent("sub/.Bridge.jpg.\(finished.processIdentifier)-42.workbench-tmp")
+        let live = out.appendingPathComponent(".Wine.jpg.\(getpid())-7.workbench-tmp")
+        for file in [stale, live] { try Data(count: 1000).write(to: file) }
+        let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path, "--out", out.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("Removed 1 unfinished file that an interrupted run left in"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: live.path), "a live process's temporary file was removed")
+    }
+}

@@ -49,3 +49,25 @@ import WorkbenchTestSupport
         }
     }
 }
+
+extension OutputRootTests {
+    @Test func noFolderIsMadeThroughALinkOutside() throws {
+        let folder = try Fixtures.temporaryDirectory("root")
+        let outside = try Fixtures.temporaryDirectory("outside")
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: outside.path)
+        let root = try OutputRoot(folder.path)
+        #expect(throws: WorkbenchError.self) { try root.claim("link/new/deeper/x.jpg", for: Item(index: 0, source: "x")) }
+        #expect(Fixtures.files(in: outside).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("new").path))
+        // Inside the root, folders are made as before.
+        let path = try root.claim("a/b/x.jpg", for: Item(index: 1, source: "y"))
+        #expect(path == folder.resolvingSymlinksInPath().path + "/a/b/x.jpg")
+    }
+
+    @Test func temporaryNamesCarryTheWritersProcess() {
+        #expect(AtomicFile.writer(ofTemporaryName: ".x.jpg.1234-99.workbench-tmp") == 1234)
+        #expect(AtomicFile.writer(ofTemporaryName: ".a.b-c.jpg.77-1.workbench-tmp") == 77)
+        #expect(AtomicFile.writer(ofTemporaryName: "x.jpg") == nil)
+        #expect(AtomicFile.writer(ofTemporaryName: ".x.jpg.workbench-tmp") == nil)
+    }
+}

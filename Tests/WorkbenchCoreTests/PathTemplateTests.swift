@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func refusesTraversalAndAbsolutePaths() {
-        for text in ["../x.jpg", "a/../../x.jpg", "a/..", "/etc/passwd", "~/x.jpg", "", "dir/"] {
+        for text in ["../x.jpg", "a/../../x.jpg", "a/..", "/etc/passwd", "~/x.jpg", "", "dir/", "a\u{0}b.jpg", "x\n.jpg", "\u{7F}.jpg"] {
             #expect(throws: TemplateError.self, "\(text)") { try PathTemplate(text) }
         }
         #expect(throws: TemplateError.self) { try PathTemplate("{name") }

@@ -52,6 +52,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.badPreset)
         }
 
+        let stale = root.removeStaleTemporaryFiles()
+        if !stale.isEmpty {
+            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
+        }
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
         let token = CancellationToken()
         let trap = SignalTrap(token: token)

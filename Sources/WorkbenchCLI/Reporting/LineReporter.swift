@@ -76,7 +76,8 @@ struct LineReporter {
             if skippedRun > 0 { run.append("\(skippedRun) skipped") }
             parts[parts.count - 1] += "; run scope: " + run.joined(separator: ", ")
         }
-        let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: " : ""
+        let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: "
+            : s.ending == .stoppedByFailure ? "Stopped, the output could not be written: " : ""
         return "\(head)\(s.items) item\(s.items == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + "; \(size(s.bytesWritten)) written to \(root) in \(seconds(s.duration))"
     }

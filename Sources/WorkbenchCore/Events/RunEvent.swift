@@ -82,6 +82,8 @@ public struct RunSummary: Sendable {
         case interrupted
         /// Stopped at the first failure (`failFast`).
         case failedFast
+        /// Stopped by a failure that no later item could avoid (a full output disk); see `stopReason`.
+        case stoppedByFailure
     }
 
     public let items: Int
@@ -95,9 +97,12 @@ public struct RunSummary: Sendable {
     public let ending: Ending
     /// Run-scope nodes that wrote a file, failed or were skipped, in graph order.
     public let runNodes: [RunNodeReport]
+    /// Why the run stopped early, when `ending` is `stoppedByFailure`.
+    public let stopReason: String?
 
     public init(items: Int, succeeded: Int, failed: Int, cancelled: Int, nodesRun: Int, bytesWritten: Int,
-                duration: Double, ending: Ending, runNodes: [RunNodeReport] = []) {
+                duration: Double, ending: Ending, runNodes: [RunNodeReport] = [], stopReason: String? = nil) {
+        self.stopReason = stopReason
         self.items = items
         self.succeeded = succeeded
         self.failed = failed
@@ -117,7 +122,7 @@ public struct RunSummary: Sendable {
     /// 0 all succeeded, 1 some items or run-scope nodes failed, 130 interrupted.
     public var exitCode: Int32 {
         if ending == .interrupted { return 130 }
-        return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast ? 1 : 0
+        return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast || ending == .stoppedByFailure ? 1 : 0
     }
 }
 

@@ -190,6 +190,12 @@ extension AsyncStage {
     }
 }
 
+/// An error about the whole run, not one item (the output disk is full or read-only): the
+/// run stops after it instead of failing item after item with the same message.
+public protocol RunStoppingError: Error {
+    var stopsRun: Bool { get }
+}
+
 /// An error that says whether trying again may help (a network blip, a 503), and how soon.
 public protocol RetryableError: Error {
     var isRetryable: Bool { get }

@@ -15,13 +15,13 @@ enum AtomicFile {
                       cancellation: CancellationToken) throws(WorkbenchError) {
         let folder = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
-        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).workbench-tmp"
+        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
         inFlight.withLock { _ = $0.insert(temporary) }
         defer { inFlight.withLock { _ = $0.remove(temporary) } }
 
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .writeFailed(path: destination, reason: String(cString: strerror(errno))) }
-        var failure: String?
+        guard fd >= 0 else { throw failed(destination, errno) }
+        var failure: Int32?
         if let file {
             // Kernel to kernel: the bytes never enter this process's memory.
             var offset: off_t = 0
@@ -29,7 +29,7 @@ enum AtomicFile {
                 let n = sendfile(fd, file.descriptor, &offset, file.count - Int(offset))
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 {
-                    failure = n < 0 ? String(cString: strerror(errno)) : "the spooled download ended early"
+                    failure = n < 0 ? errno : EIO // 0: the spooled download ended early
                     break
                 }
             }
@@ -40,17 +40,17 @@ enum AtomicFile {
                 let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) // safe: count > 0 here
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
+                    failure = errno
                     return
                 }
                 offset += n
             }
         }
         }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = errno }
         if let failure {
             unlink(temporary)
-            throw .writeFailed(path: destination, reason: failure)
+            throw failed(destination, failure)
         }
         // The last moment to honour a cancellation: after the rename the file is output.
         if cancellation.isCancelled {
@@ -58,10 +58,33 @@ enum AtomicFile {
             throw .cancelled
         }
         if rename(temporary, destination) != 0 {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw .writeFailed(path: destination, reason: reason)
+            throw failed(destination, code)
         }
+    }
+
+    /// The error for a failed write: a full or read-only disk concerns every later write too, so
+    /// it stops the run; anything else fails this item.
+    private static func failed(_ destination: String, _ code: Int32) -> WorkbenchError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT, EROFS:
+            return .outputStopped(path: destination, reason: reason)
+        default:
+            return .writeFailed(path: destination, reason: reason)
+        }
+    }
+
+    /// Temporary names end with this; `.<name>.<pid>-<random>.workbench-tmp`.
+    static let suffix = ".workbench-tmp"
+
+    /// The process that writes (or wrote) a temporary file of this name, or nil if it is none of ours.
+    static func writer(ofTemporaryName name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(suffix) else { return nil }
+        let stem = name.dropLast(suffix.count)
+        guard let dot = stem.lastIndex(of: "."), let dash = stem[dot...].firstIndex(of: "-") else { return nil }
+        return pid_t(stem[stem.index(after: dot)..<dash])
     }
 
     /// Removes every temporary file still being written; for an exit that cannot wait for them.

@@ -7,28 +7,41 @@ public final class OutputRoot: Sendable {
     public let path: String
     private let claims = Mutex<[String: String]>([:])
 
-    /// Creates the folder if needed.
+    /// Creates the folder if needed and checks, by creating and removing a file in it, that it
+    /// can be written: a read-only disk or a missing permission is found before any work starts.
     public init(_ path: String) throws(WorkbenchError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         if let reason = Self.makeFolders(absolute) { throw .unusableOutputRoot(path: absolute, reason: reason) }
         self.path = Self.realPath(absolute) ?? absolute
+        if let reason = Self.probe(self.path) { throw .unusableOutputRoot(path: self.path, reason: reason) }
     }
 
     /// The absolute destination for a relative path, after checking it stays inside the root
-    /// (also through symbolic links) and that no other item of this run claimed it.
+    /// (also through symbolic links) and that no other item of this run claimed it. Missing
+    /// folders are created one at a time, each only once its parent is known to be inside.
     func claim(_ relativePath: String, for item: Item) throws(WorkbenchError) -> String {
         let candidate = URL(fileURLWithPath: path).appendingPathComponent(relativePath).standardizedFileURL.path
         guard candidate.hasPrefix(path + "/") else {
             throw .pathOutsideOutputRoot(path: relativePath, root: path)
         }
-        let folder = (candidate as NSString).deletingLastPathComponent
-        if let reason = Self.makeFolders(folder) {
-            throw .writeFailed(path: candidate, reason: "cannot create its folder (\(reason))")
+        let components = candidate.dropFirst(path.count + 1).split(separator: "/").map(String.init)
+        var folder = path
+        for component in components.dropLast() {
+            let next = folder + "/" + component
+            if mkdir(next, 0o755) != 0 && errno != EEXIST {
+                throw .writeFailed(path: candidate, reason: "cannot create its folder \"\(next)\" (\(String(cString: strerror(errno))))")
+            }
+            // It existed (or raced into existence): where does it really lead?
+            guard let real = Self.realPath(next), real == path || real.hasPrefix(path + "/") else {
+                throw .pathOutsideOutputRoot(path: relativePath, root: path)
+            }
+            var info = stat()
+            guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw .writeFailed(path: candidate, reason: "\"\(next)\" is not a folder")
+            }
+            folder = real
         }
-        guard let realFolder = Self.realPath(folder), realFolder == path || realFolder.hasPrefix(path + "/") else {
-            throw .pathOutsideOutputRoot(path: relativePath, root: path)
-        }
-        let destination = realFolder + "/" + (candidate as NSString).lastPathComponent
+        let destination = folder + "/" + (components.last ?? "")
         let owner = claims.withLock { claims -> String? in
             if let owner = claims[destination] { return owner }
             claims[destination] = item.name
@@ -36,6 +49,22 @@ public final class OutputRoot: Sendable {
         }
         if let owner { throw .outputCollision(path: relativePath, firstItem: owner) }
         return destination
+    }
+
+    /// Removes the temporary files that runs killed mid-write (SIGKILL, a power cut) left in
+    /// this root. Files of runs still alive (another process writing here now) are left alone.
+    /// Returns the paths removed.
+    @discardableResult
+    public func removeStaleTemporaryFiles() -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: path) else { return [] }
+        var removed: [String] = []
+        while let next = walker.nextObject() as? String {
+            let name = (next as NSString).lastPathComponent
+            guard let pid = AtomicFile.writer(ofTemporaryName: name), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            if unlink(path + "/" + next) == 0 { removed.append(next) }
+        }
+        return removed
     }
 
     /// Deletes the temporary files of writes still in progress. For an exit that cannot wait
@@ -56,6 +85,16 @@ public final class OutputRoot: Sendable {
         }
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return "\(path) is not a folder" }
+        return nil
+    }
+
+    /// Nil if a file can be created in `folder`, else the system's reason.
+    private static func probe(_ folder: String) -> String? {
+        let name = "\(folder)/.workbench-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "it cannot be written (\(String(cString: strerror(errno))))" }
+        close(fd)
+        unlink(name)
         return nil
     }
 

@@ -20,6 +20,9 @@ public struct PathTemplate: Sendable, Equatable {
     public init(_ text: String) throws(TemplateError) {
         self.text = text
         if text.isEmpty { throw TemplateError("the path is empty") }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw TemplateError("the path contains a control character (such as NUL or a line break); file names cannot hold them")
+        }
         if text.hasPrefix("/") || text.hasPrefix("~") {
             throw TemplateError("\"\(text)\" is absolute; write paths are relative to the output root (set it with --out or \"output\")")
         }

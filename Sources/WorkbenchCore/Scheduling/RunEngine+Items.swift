@@ -196,7 +196,7 @@ extension RunEngine {
             items: itemsStarted, succeeded: counts.succeeded, failed: counts.failed + leftFailed,
             cancelled: counts.cancelled + left.count - leftFailed,
             nodesRun: counts.nodesRun, bytesWritten: counts.bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
-            duration: now, ending: ending, runNodes: runNodeReports())
+            duration: now, ending: ending, runNodes: runNodeReports(), stopReason: stopReason)
         lock.broadcast()
     }
 

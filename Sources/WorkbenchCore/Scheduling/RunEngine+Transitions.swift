@@ -137,7 +137,12 @@ extension RunEngine {
         }
         skipDownstream(of: id, cause: node.spec.id)
         settle(id)
-        if options.failFast { stop(.failedFast) }
+        if (error as? any RunStoppingError)?.stopsRun == true {
+            stopReason = message
+            stop(.stoppedByFailure)
+        } else if options.failFast {
+            stop(.failedFast)
+        }
     }
 
     /// Whether an item-scope node reads run-scope node `n`, directly or through other run-scope nodes.

@@ -153,6 +153,7 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var runSuspended = false
     @exclusivity(unchecked) var stopping = false
     @exclusivity(unchecked) var ending = RunSummary.Ending.completed
+    @exclusivity(unchecked) var stopReason: String?
     @exclusivity(unchecked) var finished = false
     @exclusivity(unchecked) var idleWorkers = 0
     @exclusivity(unchecked) var sequence = 0

@@ -97,6 +97,21 @@ static inline int cvips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, i
     return vips_pngsave_buffer(in, buf, len, "compression", compression, "strip", strip, NULL);
 }
 
+// A new lazy image with the pixels and a private copy of the header of `in`: its metadata can
+// be changed without touching images that other nodes (or libvips' operation cache) share.
+// vips_copy would do, but its result may come from the cache, shared.
+static inline VipsImage *cvips_private_copy(VipsImage *in) {
+    VipsImage *out = vips_image_new();
+    if (vips_image_write(in, out)) {
+        g_object_unref(out);
+        return NULL;
+    }
+    return out;
+}
+
+// The names of every metadata field of an image (free with g_strfreev).
+static inline gchar **cvips_image_fields(VipsImage *image) { return vips_image_get_fields(image); }
+
 // --- Introspection and generic calls (GLib's type and cast macros as functions) ---
 
 static inline GType cvips_type_boolean(void) { return G_TYPE_BOOLEAN; }

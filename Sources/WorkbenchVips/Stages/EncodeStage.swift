@@ -8,6 +8,9 @@ struct EncodeStage: Stage {
         input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
         parameters: [
             ParameterSpec("format", .choice(EncodeFormat.available.map(\.name)), required: true, "Output format."),
+            ParameterSpec("metadata", .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
+                          default: .string("strip"),
+                          "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
         ] + saverOptions,
         readsSequentially: true,
         check: check)
@@ -20,7 +23,17 @@ struct EncodeStage: Stage {
                 options[argument.name] = converted
             }
         }
-        return EncodeStage(format: format, options: options)
+        return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p["metadata"]))
+    }
+
+    /// The kinds of metadata a `metadata` value keeps.
+    static func keptMetadata(_ value: ParameterValue?) -> Set<MetadataKind> {
+        switch value {
+        case .string("keep"): return Set(MetadataKind.allCases)
+        case .list(let words):
+            return Set(words.compactMap { if case .string(let word) = $0 { return MetadataKind(rawValue: word) } else { return nil } })
+        default: return MetadataKind.keptByDefault
+        }
     }
 
     /// The union of the savers' options: one parameter per name, with a type wide enough for
@@ -78,7 +91,7 @@ struct EncodeStage: Stage {
         guard let name = values.string("format"), let format = EncodeFormat.named(name) else { return nil }
         if let reason = format.unavailableReason() { return reason }
         let options = format.options
-        for given in values.names where given != "format" {
+        for given in values.names where given != "format" && given != "metadata" {
             guard let argument = options.first(where: { $0.name == given }),
                   let parameter = VipsOperationOps.parameter(for: argument, as: fileType(given)) else {
                 return "\"\(given)\" is not an option of \(name) (\(format.saver)); its options: "
@@ -93,9 +106,10 @@ struct EncodeStage: Stage {
 
     let format: EncodeFormat
     let options: [String: VipsArgumentValue]
+    var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let image = try VipsStages.image(inputs, context)
+        let image = try VipsStages.image(inputs, context).keepingMetadata(keptMetadata)
         var options = self.options
         for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
             guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }

@@ -24,11 +24,11 @@ static inline int cvips_set_malloc_mmap_threshold(int bytes) {
 // libvips reports recoverable trouble ("error in tile", "unknown EXIF resolution unit") through
 // GLib's log under the "VIPS" domain, which prints to standard error by default. They are sent
 // to `handler` instead, so the CLI can log them where it logs everything else.
-typedef void (*cvips_warning_handler)(const char *message);
+typedef void (*cvips_warning_handler)(const char *message, int is_warning);
 
 static void cvips_forward_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer handler) {
-    (void) domain; (void) level;
-    ((cvips_warning_handler) handler)(message);
+    (void) domain;
+    ((cvips_warning_handler) handler)(message, (level & G_LOG_LEVEL_WARNING) != 0);
 }
 
 static inline void cvips_route_warnings(cvips_warning_handler handler) {

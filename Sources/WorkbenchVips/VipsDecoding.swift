@@ -30,6 +30,8 @@ struct DecodedSource: Sendable {
     /// The stored size, before any turning.
     let storedWidth: Int
     let storedHeight: Int
+    /// The id of the `decode` node, which damage found later is blamed on.
+    let node: String
 }
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.
@@ -54,7 +56,7 @@ enum VipsDecoding {
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
-        return try normalise(image)
+        return try normalise(image.withOrigin(source))
     }
 
     /// JPEG at the smallest DCT scale (1/2, 1/4, 1/8) that still covers the box, then libvips'
@@ -78,10 +80,13 @@ enum VipsDecoding {
         ])
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
-        return try normalise(VipsOperationCall.image("thumbnail_image", loaded, named))
+        return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(source), named))
     }
 
-    static func decode(_ bytes: Bytes, _ options: DecodeOptions) throws(VipsError) -> VipsImage {
+    static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode") throws(VipsError) -> VipsImage {
+        guard bytes.file != nil || !bytes.data.isEmpty else {
+            throw .decodeFailed(origin: bytes.origin, message: "the file is empty (0 bytes)")
+        }
         var sequential = options.sequential
         let pages = try pagesArgument(bytes, options.pages)
         var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn, pages: pages)
@@ -107,7 +112,7 @@ enum VipsDecoding {
         if options.toSRGB { image = try normalise(image, colourManaged: colourManaged) }
         return VipsImage(retaining: image, decoded: DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged,
                                                                    orientation: orientation, storedWidth: storedWidth,
-                                                                   storedHeight: storedHeight))
+                                                                   storedHeight: storedHeight, node: node))
     }
 
     /// 8-bit sRGB for colour (ICC profiles honoured, CMYK through libvips' default CMYK profile

@@ -1,3 +1,5 @@
+import WorkbenchCore
+
 /// Errors from libvips: loading, running an operation, or encoding.
 public enum VipsError: Error, Sendable, CustomStringConvertible {
     /// libvips could not start (missing modules, a broken install).
@@ -8,8 +10,11 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     case tooManyPixels(origin: String, width: Int, height: Int, limit: Int)
     /// An operation on the image failed.
     case operationFailed(operation: String, message: String)
-    /// Evaluating and encoding the image failed; damage in the input often surfaces here.
+    /// Evaluating and encoding the image failed (not because of damage in the input).
     case encodeFailed(format: String, message: String)
+    /// The input's bytes turned out damaged when their pixels were read, after `node` had read
+    /// the header (libvips decodes lazily).
+    case damaged(origin: String, message: String, node: String)
     /// libvips stopped on one of its internal checks (an assertion) while building the
     /// operation; the process survived, the item fails.
     case aborted(operation: String)
@@ -26,6 +31,8 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "\"\(origin)\" is \(width)×\(height) (\(width * height / 1_000_000) MP), more than the limit of \(limit / 1_000_000) MP; raise the decode node's \"maxPixels\" if the image is trusted."
         case .operationFailed(let operation, let message):
             return "libvips \(operation) failed: \(message)."
+        case .damaged(let origin, let message, _):
+            return "Cannot decode \"\(origin)\": \(message). The file is damaged (found when its pixels were read)."
         case .encodeFailed(let format, let message):
             return "Cannot encode \(format): \(message)."
         case .aborted(let operation):
@@ -33,5 +40,13 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
         case .cancelled:
             return "Cancelled."
         }
+    }
+}
+
+extension VipsError: BlamingError {
+    /// Damage found while encoding belongs to the decode that read the bytes.
+    public var blamedNode: String? {
+        if case .damaged(_, _, let node) = self { return node }
+        return nil
     }
 }

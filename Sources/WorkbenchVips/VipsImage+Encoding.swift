@@ -48,7 +48,7 @@ struct EncodeFormat: Sendable {
         return Self.probes.answer(for: name) {
             do {
                 let tiny = try VipsOperationCall.image("black", nil, ["width": .int(16), "height": .int(16), "bands": .int(3)])
-                _ = try tiny.encode(self, options: [:], cancellation: CancellationToken())
+                _ = try tiny.encode(self, options: [:], cancellation: CancellationToken()).data
                 return nil
             } catch {
                 return "this libvips cannot write \(name): \(error)"
@@ -76,9 +76,11 @@ extension VipsImage {
     }
 
     /// Evaluates the pipeline and encodes it with the format's saver and `options` (libvips
-    /// argument names). Cancelling `token` kills the evaluation.
+    /// argument names). Cancelling `token` kills the evaluation. Damage in the source bytes that
+    /// shows only now (libvips decodes lazily) fails as `.damaged`, blamed on the decode; damage
+    /// the decoder worked around comes back as `warnings`.
     func encode(_ format: EncodeFormat, options: [String: VipsArgumentValue],
-                cancellation token: CancellationToken) throws(VipsError) -> Data {
+                cancellation token: CancellationToken) throws(VipsError) -> (data: Data, warnings: [String]) {
         if token.isCancelled { throw .cancelled }
         guard let info = VipsIntrospection.operations[format.saver], let input = info.mainInput else {
             throw .encodeFailed(format: format.displayName, message: "this libvips has no \(format.saver)")
@@ -95,16 +97,29 @@ extension VipsImage {
                 arguments.append((argument, value))
             }
         }
-        let outputs: VipsCallOutputs
+        var outputs: VipsCallOutputs
         do {
             outputs = try VipsOperationCall.run(info, arguments, cancellation: token)
         } catch {
-            if case .operationFailed(_, let message) = error { throw .encodeFailed(format: format.displayName, message: message) }
-            throw error
+            guard case .operationFailed = error else { throw error }
+            if let origin, let failure = DamageCheck.inspect(origin).failure {
+                throw .damaged(origin: origin.bytes.origin, message: failure, node: origin.node)
+            }
+            // Not the bytes: the saver's own failure, in its own words (run alone).
+            do {
+                outputs = try VipsErrorLog.alone { () throws(VipsError) in try VipsOperationCall.run(info, arguments, cancellation: token) }
+            } catch {
+                if case .operationFailed(_, let message) = error { throw .encodeFailed(format: format.displayName, message: message) }
+                throw error
+            }
         }
         guard let data = outputs.blobs.values.first else {
             throw .encodeFailed(format: format.displayName, message: "the saver returned no bytes")
         }
-        return data
+        var warnings = outputs.warnings
+        // Another call ran beside this one: its warnings may be in the list. The source says
+        // which are this image's.
+        if !warnings.isEmpty && !outputs.clean { warnings = origin.map { DamageCheck.inspect($0).warnings } ?? [] }
+        return (data, warnings)
     }
 }

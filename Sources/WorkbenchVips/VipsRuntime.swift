@@ -54,8 +54,9 @@ public enum VipsRuntime {
     private static let startResult: String? = {
         tuneMemory()
         cvips_install_abort_guard()
-        cvips_route_warnings { message in
+        cvips_route_warnings { message, isWarning in
             let text = message.map { String(cString: $0) } ?? ""
+            if isWarning != 0 { VipsErrorLog.warn(text) }
             VipsRuntime.warnings.withLock { $0 }?.debug("libvips: \(text)")
         }
         if vips_init("workbench") != 0 {

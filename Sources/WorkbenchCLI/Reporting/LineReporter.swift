@@ -38,9 +38,10 @@ struct LineReporter {
         let name = report.item.name
         switch report.status {
         case .succeeded:
-            guard !quiet else { return nil }
+            guard !quiet || !report.warnings.isEmpty else { return nil }
             let outputs = report.outputs.isEmpty ? "no output" : report.outputs.joined(separator: ", ")
-            return "ok      \(name) → \(outputs) (\(Self.size(report.bytesWritten)), \(Self.seconds(report.duration)))"
+            let warned = report.warnings.isEmpty ? "" : " (with warnings: \(report.warnings.joined(separator: "; ")))"
+            return "ok      \(name) → \(outputs) (\(Self.size(report.bytesWritten)), \(Self.seconds(report.duration)))\(warned)"
         case .failed:
             let failure = report.failure.map { "\($0.node): \($0.message)" } ?? "failed"
             return "FAILED  \(name): \(failure)"

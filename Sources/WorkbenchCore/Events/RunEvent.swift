@@ -49,6 +49,19 @@ public struct ItemReport: Sendable {
     public let failure: (node: String, message: String)?
     /// Seconds from the item's first node starting to its last node ending.
     public let duration: Double
+    /// What went wrong without failing it (a decoder working around damage), as "node: text".
+    public let warnings: [String]
+
+    public init(item: Item, status: Status, outputs: [String], bytesWritten: Int, failure: (node: String, message: String)?,
+                duration: Double, warnings: [String] = []) {
+        self.item = item
+        self.status = status
+        self.outputs = outputs
+        self.bytesWritten = bytesWritten
+        self.failure = failure
+        self.duration = duration
+        self.warnings = warnings
+    }
 }
 
 /// How one run-scope node ended, for nodes whose outcome matters on its own: those that wrote

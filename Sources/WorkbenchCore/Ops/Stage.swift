@@ -110,8 +110,21 @@ public struct StageContext: Sendable {
         let baseDirectory: String
         /// Where progress goes (the run's event stream), or nil when nobody listens.
         let progress: (@Sendable (ProgressEvent) -> Void)?
+        /// Warnings stages reported, by item index, until the item's report takes them; one
+        /// store for the run, shared by the workers' copies of this context.
+        let warnings: WarningStore
 
-        init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil) {
+        final class WarningStore: Sendable {
+            let entries = Mutex<[Int: [String]]>([:])
+        }
+
+        func takeWarnings(of item: Int) -> [String] {
+            warnings.entries.withLock { $0.removeValue(forKey: item) ?? [] }
+        }
+
+        init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil,
+             sharing other: Shared? = nil) {
+            self.warnings = other?.warnings ?? WarningStore()
             self.output = output
             self.logger = logger
             self.baseDirectory = baseDirectory
@@ -125,6 +138,15 @@ public struct StageContext: Sendable {
     /// Reports how many bytes the node has moved so far, of how many if known.
     public func report(bytes: Int, of expected: Int?) {
         shared.progress?(ProgressEvent(item: item, node: nodeID, bytes: bytes, expectedBytes: expected))
+    }
+
+    /// Records something the item's report should say although the node succeeded (a decoder
+    /// worked around damage): the item ends "ok (with warnings: …)".
+    /// `node` names another node as the cause (the decode whose bytes were damaged).
+    public func warn(_ message: String, node: String? = nil) {
+        let node = node ?? nodeID
+        shared.logger.debug("\(item.name): \(node): \(message)")
+        shared.warnings.entries.withLock { $0[item.index, default: []].append("\(node): \(message)") }
     }
 
     /// The item; for run-scope nodes a stand-in named "run" with an empty source.
@@ -188,6 +210,12 @@ extension AsyncStage {
         done.wait()
         return try outcome.withLock { $0 }?.get() ?? { throw WorkbenchError.cancelled }()
     }
+}
+
+/// An error whose cause lies upstream of the node that hit it (an encoder that found the
+/// input's bytes damaged): the item's report names `blamedNode` instead.
+public protocol BlamingError: Error {
+    var blamedNode: String? { get }
 }
 
 /// An error about the whole run, not one item (the output disk is full or read-only): the

@@ -150,7 +150,10 @@ extension RunEngine {
         if itemEvents, let item = slots[s].item {
             events?.yield(.itemFinished(ItemReport(
                 item: item, status: status, outputs: slots[s].outputs, bytesWritten: slots[s].bytes,
-                failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0)))
+                failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0,
+                warnings: shared.takeWarnings(of: item.index))))
+        } else if let item = slots[s].item {
+            _ = shared.takeWarnings(of: item.index)
         }
         slots[s].item = nil
         slots[s].itemIndex = -1
@@ -230,7 +233,8 @@ extension RunEngine {
             }
             let status: ItemReport.Status = slot.failure != nil ? .failed : .cancelled
             events.yield(.itemFinished(ItemReport(item: item, status: status, outputs: slot.outputs, bytesWritten: slot.bytes,
-                                                  failure: slot.failure, duration: slot.started.map { time - $0 } ?? 0)))
+                                                  failure: slot.failure, duration: slot.started.map { time - $0 } ?? 0,
+                                                  warnings: shared.takeWarnings(of: item.index))))
         }
         if options.eventDetail == .nodes {
             for n in plan.runNodes where !rest.instances[window * nodeCount + n].state.isTerminal {

@@ -122,7 +122,8 @@ extension RunEngine {
             return
         }
         let message = String(describing: error)
-        if let s = slot(of: id), slots[s].failure == nil { slots[s].failure = (node.spec.id, message) }
+        let blamed = (error as? any BlamingError)?.blamedNode ?? node.spec.id
+        if let s = slot(of: id), slots[s].failure == nil { slots[s].failure = (blamed, message) }
         payloads[id] = Payloads()
         mark(id, .failed, message: message)
         if node.scope == .run {

@@ -23,7 +23,8 @@ struct WorkerNodes {
             Entry(stage: node.stage, id: Self.ownCopy(node.id), referenceNames: node.singleReferenceNames.map(Self.ownCopy),
                   timeout: node.timeout, sharedReferences: nil)
         }
-        self.shared = StageContext.Shared(output: shared.output, logger: shared.logger, baseDirectory: shared.baseDirectory)
+        self.shared = StageContext.Shared(output: shared.output, logger: shared.logger, baseDirectory: shared.baseDirectory,
+                                          sharing: shared)
     }
 
     /// Whether node `n`'s shared references still have to be copied in (see `adoptSharedReferences`).

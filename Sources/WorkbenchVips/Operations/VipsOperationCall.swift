@@ -27,6 +27,10 @@ struct VipsCallOutputs {
     var blobs: [String: Data] = [:]
     /// Numbers, words and lists, ready to be written as JSON.
     var values: [String: any Sendable] = [:]
+    /// Warnings libvips logged while the call ran (a decoder working around damage).
+    var warnings: [String] = []
+    /// No other call ran meanwhile, so `warnings` are this call's own.
+    var clean = true
 }
 
 /// Runs any libvips operation by nickname with named arguments: the generic call pyvips makes.
@@ -60,11 +64,30 @@ enum VipsOperationCall {
         return outputs
     }
 
+    /// Runs the call; a failure's message is the call's own even when other calls ran beside
+    /// it (then it is run again alone, see `VipsErrorLog`). Savers are not run again here: a
+    /// failed evaluation may leave a loader upstream refusing to start over, so `encode` finds
+    /// its cause from the source instead.
     private static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
-        try VipsRuntime.start()
+        let (result, clean) = attempt(info, arguments)
+        if case .failure(.operationFailed) = result, !clean, !info.isSaver {
+            return try VipsErrorLog.alone { () throws(VipsError) in try attempt(info, arguments).0.get() }
+        }
+        return try result.get()
+    }
+
+    private static func attempt(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)])
+        -> (Result<VipsCallOutputs, VipsError>, clean: Bool) {
+        do {
+            try VipsRuntime.start()
+            for case .image(let image) in arguments.map(\.1) { try image.checkSane(for: info.nickname) }
+            for case .images(let images) in arguments.map(\.1) { for image in images { try image.checkSane(for: info.nickname) } }
+        } catch {
+            return (.failure(error), true)
+        }
         let nick = info.nickname
         guard let created = vips_operation_new(nick) else {
-            throw .operationFailed(operation: nick, message: VipsImage.takeErrorMessage())
+            return (.failure(.operationFailed(operation: nick, message: VipsImage.takeErrorMessage())), true)
         }
         var operation: UnsafeMutablePointer<VipsOperation>? = created
         for (argument, value) in arguments {
@@ -72,7 +95,7 @@ enum VipsOperationCall {
                 try set(argument, value, on: created)
             } catch {
                 cvips_operation_unref(created)
-                throw error
+                return (.failure(error), true)
             }
         }
         // Building with a required input unset aborts the process inside libvips: check first.
@@ -80,28 +103,29 @@ enum VipsOperationCall {
             $0.isInput && $0.isRequired && vips_object_argument_isset(cvips_operation_object(created), $0.property) == 0
         }) {
             cvips_operation_unref(created)
-            throw .operationFailed(operation: nick, message: "required argument \"\(missing.name)\" is not set")
+            return (.failure(.operationFailed(operation: nick, message: "required argument \"\(missing.name)\" is not set")), true)
         }
-        for case .image(let image) in arguments.map(\.1) { try image.checkSane(for: nick) }
-        for case .images(let images) in arguments.map(\.1) { for image in images { try image.checkSane(for: nick) } }
-        let (status, message) = VipsErrorLog.call({ cvips_guarded_buildp(&operation) }, failed: { $0 != 0 })
-        if status == -2 { throw .aborted(operation: nick) } // the half-built operation is left alone
+        let (status, record) = VipsErrorLog.record({ cvips_guarded_buildp(&operation) }, failed: { $0 != 0 })
+        if status == -2 { return (.failure(.aborted(operation: nick)), true) } // the half-built operation is left alone
         guard status == 0, let built = operation else {
             if let operation {
                 vips_object_unref_outputs(cvips_operation_object(operation))
                 cvips_operation_unref(operation)
             }
-            throw .operationFailed(operation: nick, message: message ?? "libvips gave no message")
+            return (.failure(.operationFailed(operation: nick, message: record.message ?? "libvips gave no message")), record.clean)
         }
         defer {
             vips_object_unref_outputs(cvips_operation_object(built))
             cvips_operation_unref(built)
         }
-        var outputs = VipsCallOutputs()
+        var outputs = VipsCallOutputs(warnings: record.warnings, clean: record.clean)
         for argument in info.arguments where argument.isOutput && argument.isRequired {
             read(argument, of: built, into: &outputs)
         }
-        return outputs
+        // What came out keeps the decode it was made from, for telling damage apart later.
+        let origin = arguments.lazy.compactMap { if case .image(let image) = $0.1 { return image.origin } else { return nil } }.first
+        if let origin { outputs.images = outputs.images.mapValues { $0.withOrigin(origin) } }
+        return (.success(outputs), record.clean)
     }
 
     private static func set(_ argument: VipsArgumentInfo, _ value: VipsArgumentValue,

@@ -42,6 +42,6 @@ struct DecodeStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        return .image(try VipsDecoding.decode(bytes, options))
+        return .image(try VipsDecoding.decode(bytes, options, node: context.nodeID))
     }
 }

@@ -1,0 +1,51 @@
+import CVips
+
+/// Finds whether an image's source bytes are damaged, by decoding them again, alone.
+///
+/// libvips decodes lazily: a truncated or corrupt file opens fine and fails (or warns) only when
+/// its pixels are read, which is usually while encoding. When an evaluation fails or warns, the
+/// source is decoded once more to the end with the same settings and no other libvips call
+/// running, which says whether the damage is in the bytes and gives libvips' own words for it.
+enum DamageCheck {
+    struct Finding {
+        /// Why the bytes do not decode, or nil if they do.
+        var failure: String?
+        /// What the decoder worked around.
+        var warnings: [String]
+    }
+
+    static func inspect(_ source: DecodedSource) -> Finding {
+        (try? VipsErrorLog.alone { () throws(VipsError) -> Finding in
+            let image: VipsImage
+            do throws(VipsError) {
+                image = try open(source)
+            } catch {
+                if case .decodeFailed(_, let message) = error { return Finding(failure: message, warnings: []) }
+                return Finding(failure: error.description, warnings: [])
+            }
+            var mean = 0.0
+            let (status, record) = VipsErrorLog.record({ cvips_avg(image.pointer, &mean) }, failed: { $0 != 0 })
+            return Finding(failure: status == 0 ? nil : record.message ?? "libvips gave no message", warnings: record.warnings)
+        }) ?? Finding(failure: nil, warnings: [])
+    }
+
+    /// The source opened as `decode` opened it; a JPEG at 1/8 scale when both sides allow, which
+    /// reads every byte of the entropy-coded data (where damage shows) for far less work.
+    private static func open(_ source: DecodedSource) throws(VipsError) -> VipsImage {
+        let small = min(source.storedWidth, source.storedHeight) >= 8
+        if small, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer" {
+            do throws(VipsError) {
+                return try VipsOperationCall.image("jpegload_buffer", nil, [
+                    "buffer": .blob(source.bytes.data), "shrink": .int(8),
+                    "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
+                    "fail_on": .enumeration(Int(source.options.failOn.rawValue)),
+                ])
+            } catch {
+                if case .operationFailed(_, let message) = error { throw .decodeFailed(origin: source.bytes.origin, message: message) }
+                throw error
+            }
+        }
+        return try VipsImage.open(source.bytes, sequential: true, failOn: source.options.failOn,
+                                  pages: source.options.pages == 1 ? 0 : Int32(source.options.pages))
+    }
+}

@@ -146,7 +146,9 @@ enum VipsErrorLog {
         guard failed else {
             // A call that succeeds but logged errors (libjpeg's "Corrupt JPEG data" goes to the
             // error buffer, the warning itself only when the image closes) was warned.
-            return Record(message: nil, warnings: warnings + lines(own).filter(isDamageWarning), clean: clean)
+            var seen = Set<String>()
+            let all = (warnings + lines(own)).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            return Record(message: nil, warnings: all.filter { isDamageWarning($0) && seen.insert($0).inserted }, clean: clean)
         }
         return Record(message: tidy(own.isEmpty ? text : own), warnings: warnings, clean: clean)
     }

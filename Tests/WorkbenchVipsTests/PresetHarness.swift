@@ -28,11 +28,11 @@ struct PresetHarness {
     }
 
     /// Runs a preset over `inputs` (paths); returns the summary and each item's report.
-    func run(_ json: String, inputs: [String]) async throws -> (RunSummary, [ItemReport]) {
+    func run(_ json: String, inputs: [String], workers: Int? = nil, output: String = "out") async throws -> (RunSummary, [ItemReport]) {
         let preset = try load(json)
         let items = try InputExpansion.expand(inputs, relativeTo: folder.path)
-        let output = try OutputRoot(folder.appendingPathComponent("out").path)
-        let run = PresetRun.start(preset, items: .list(items), output: output)
+        let output = try OutputRoot(folder.appendingPathComponent(output).path)
+        let run = PresetRun.start(preset, items: .list(items), output: output, options: RunOptions(workers: workers))
         var reports: [ItemReport] = []
         for await event in run.events {
             if case .itemFinished(let report) = event { reports.append(report) }

@@ -41,7 +41,7 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     private func encode(_ image: Image, _ format: String) throws -> Data {
-        try image.encode(try #require(EncodeFormat.named(format)), options: [:], cancellation: CancellationToken())
+        try image.encode(try #require(EncodeFormat.named(format)), options: [:], cancellation: CancellationToken()).data
     }
 
     @Test func decodeSniffsTheFormatFromTheContent() throws {

@@ -11,7 +11,9 @@ import WorkbenchTestSupport
             #expect(result.lines.contains { $0.hasPrefix(heading) }, "\(heading)")
         }
         #expect(result.lines.contains { $0.hasPrefix("  vips.gaussblur ") && $0.contains("image → image") })
-        #expect(result.lines.contains { $0.contains("libvips operations read or write streams or files and are not offered") })
+        #expect(result.lines.contains { $0.hasPrefix("Not offered (") && $0.contains("a preset may not run programs") })
+        #expect(result.lines.contains { $0 == "  vips.system: it runs a program (\"cmd_format\"); a preset may never run programs" })
+        #expect(result.lines.contains { $0.hasPrefix("Confined (") })
     }
 
     @Test func showsOneOpWithTypesRangesAndDefaults() throws {

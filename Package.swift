@@ -43,6 +43,13 @@ let package = Package(
             ]),
         // `swift run -c release scheduler-bench`: the scheduler against Foundation's OperationQueue.
         .executableTarget(name: "scheduler-bench", dependencies: ["WorkbenchCore"], path: "Benchmarks/SchedulerBench"),
+        // Fuzz targets (bench/fuzz.sh builds them with libFuzzer; a normal build replays files).
+        .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
+        .executableTarget(name: "fuzz-presets", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchNet", "WorkbenchVips"],
+                          path: "Fuzz/PresetFuzz"),
+        .executableTarget(name: "fuzz-images", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
+                                                              .product(name: "Logging", package: "swift-log")],
+                          path: "Fuzz/ImageFuzz"),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),

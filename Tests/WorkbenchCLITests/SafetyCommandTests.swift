@@ -104,3 +104,24 @@ extension SafetyCommandTests {
         #expect(FileManager.default.fileExists(atPath: live.path), "a live process's temporary file was removed")
     }
 }
+
+extension SafetyCommandTests {
+    /// The fuzz targets' seed corpora (and the findings kept there as regression cases) replay
+    /// through the same checks the fuzzer runs, in the normal build.
+    @Test func theFuzzCorporaReplayCleanly() throws {
+        for (target, folder) in [("fuzz-presets", "presets"), ("fuzz-images", "images")] {
+            let corpus = Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/\(folder)")
+            let count = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
+            let process = Process()
+            process.executableURL = CLIProcess.executable.deletingLastPathComponent().appendingPathComponent(target)
+            process.arguments = [corpus.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(target)")
+            #expect(output == "ran \(count) inputs\n", "\(target): \(output)")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import FuzzReplay
+import WorkbenchCore
+import WorkbenchNet
+import WorkbenchVips
+
+/// Fuzz target: arbitrary bytes through the JSON parser and the preset loader (every op the
+/// CLI offers, libvips' included). A thrown error is the expected answer to bad input; a crash,
+/// a hang or a sanitizer report is a finding.
+enum PresetFuzz {
+    static let loader = PresetLoader(registry: OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider]))
+
+    static func check(_ bytes: [UInt8]) {
+        _ = try? loader.load(json: bytes, file: "fuzz.json", baseDirectory: "/nonexistent")
+    }
+}
+
+#if FUZZING
+/// The program's entry under the name SwiftPM links it by: libFuzzer takes over from here.
+@_cdecl("fuzz_presets_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzDriver.run(argc, argv) { data, size in
+        PresetFuzz.check(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
+}
+#else
+/// Without the fuzzer: runs every file given (or every file in the folders given) once, for
+/// replaying a corpus or a crash as a regression test.
+@main struct PresetFuzzReplay {
+    static func main() { FuzzReplay.run(PresetFuzz.check) }
+}
+#endif

@@ -14,6 +14,20 @@ enum DamageCheck {
         var warnings: [String]
     }
 
+    /// The error for an evaluation of an image made from `origin` that failed with `error`:
+    /// `.damaged` (blamed on the decode) when the bytes do not decode, else nil.
+    static func damage(of origin: DecodedSource?, after error: VipsError) -> VipsError? {
+        guard case .operationFailed = error, let origin, let failure = inspect(origin).failure else { return nil }
+        return .damaged(origin: origin.bytes.origin, message: failure, node: origin.node)
+    }
+
+    /// The warnings an evaluation of an image made from `origin` may report as its own: all of
+    /// them when no other call ran beside it, else what decoding the source alone gives.
+    static func warnings(_ logged: [String], clean: Bool, origin: DecodedSource?) -> [String] {
+        guard !logged.isEmpty, !clean else { return logged }
+        return origin.map { inspect($0).warnings } ?? []
+    }
+
     static func inspect(_ source: DecodedSource) -> Finding {
         (try? VipsErrorLog.alone { () throws(VipsError) -> Finding in
             let image: VipsImage

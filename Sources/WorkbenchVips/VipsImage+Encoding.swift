@@ -102,9 +102,7 @@ extension VipsImage {
             outputs = try VipsOperationCall.run(info, arguments, cancellation: token)
         } catch {
             guard case .operationFailed = error else { throw error }
-            if let origin, let failure = DamageCheck.inspect(origin).failure {
-                throw .damaged(origin: origin.bytes.origin, message: failure, node: origin.node)
-            }
+            if let damage = DamageCheck.damage(of: origin, after: error) { throw damage }
             // Not the bytes: the saver's own failure, in its own words (run alone).
             do {
                 outputs = try VipsErrorLog.alone { () throws(VipsError) in try VipsOperationCall.run(info, arguments, cancellation: token) }
@@ -116,10 +114,6 @@ extension VipsImage {
         guard let data = outputs.blobs.values.first else {
             throw .encodeFailed(format: format.displayName, message: "the saver returned no bytes")
         }
-        var warnings = outputs.warnings
-        // Another call ran beside this one: its warnings may be in the list. The source says
-        // which are this image's.
-        if !warnings.isEmpty && !outputs.clean { warnings = origin.map { DamageCheck.inspect($0).warnings } ?? [] }
-        return (data, warnings)
+        return (data, DamageCheck.warnings(outputs.warnings, clean: outputs.clean, origin: origin))
     }
 }

@@ -48,6 +48,6 @@ extension VipsImage {
         let (copy, message) = VipsErrorLog.call({ cvips_private_copy(pointer) }, failed: { $0 == nil })
         guard let copy else { throw .operationFailed(operation: "copy", message: message ?? "libvips gave no message") }
         for name in doomed { _ = vips_image_remove(copy, name) }
-        return VipsImage(owning: copy)
+        return VipsImage(owning: copy, origin: origin)
     }
 }

@@ -82,14 +82,19 @@ extension VipsImage {
             throw aborted != 0 ? VipsError.aborted(operation: "colour matrix kernel")
                 : .operationFailed(operation: "colour matrix kernel", message: message ?? "libvips gave no message")
         }
-        return VipsImage(owning: made)
+        return VipsImage(owning: made, origin: origin)
     }
 
     /// The image evaluated into memory, so any number of later reads, in any order, are cheap.
-    func inMemory() throws(VipsError) -> VipsImage {
-        let (copy, message) = VipsErrorLog.call({ vips_image_copy_memory(pointer) }, failed: { $0 == nil })
-        guard let copy else { throw .operationFailed(operation: "copy_memory", message: message ?? "libvips gave no message") }
-        return VipsImage(owning: copy)
+    /// Like `encode`, it reads the pixels: damage in the source bytes fails as `.damaged`, and
+    /// what the decoder worked around comes back as `warnings`.
+    func inMemory() throws(VipsError) -> (image: VipsImage, warnings: [String]) {
+        let (copy, record) = VipsErrorLog.record({ vips_image_copy_memory(pointer) }, failed: { $0 == nil })
+        guard let copy else {
+            let error = VipsError.operationFailed(operation: "copy_memory", message: record.message ?? "libvips gave no message")
+            throw DamageCheck.damage(of: origin, after: error) ?? error
+        }
+        return (VipsImage(owning: copy), DamageCheck.warnings(record.warnings, clean: record.clean, origin: origin))
     }
 
     /// The mean of every pixel of every band. Evaluates the image.

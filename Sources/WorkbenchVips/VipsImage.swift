@@ -109,7 +109,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         guard status == 0, let out else {
             throw .operationFailed(operation: operation, message: message ?? "libvips gave no message")
         }
-        return VipsImage(owning: out)
+        return VipsImage(owning: out, origin: origin)
     }
 
     /// Copies and clears libvips' error buffer (one buffer for the whole process).

@@ -92,4 +92,34 @@ import WorkbenchTestSupport
         }
         #expect(compared == files.count * 4)
     }
+
+    /// The same holds where the pixels are read elsewhere than in `encode`: a thumbnail kept in
+    /// memory for two readers (a file and a contact sheet), and a chain of libvips operations
+    /// and the Swift sepia kernel after a plain decode.
+    @Test func damageIsFoundWhereverThePixelsAreRead() async throws {
+        let harness = try PresetHarness("damage-paths")
+        let files = try damagedFiles(in: harness)
+        let inputs = [try #require(files["truncated.jpg"]), try #require(files["corrupt.jpg"])]
+        let graphs = [
+            #"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"id": "thumb", "op": "thumbnail", "width": 100},
+              {"op": "encode", "format": "png"}, {"op": "write", "path": "{name}.png"},
+              {"id": "sheet", "op": "vips.arrayjoin", "scope": "run", "in": "@thumb[*]"},
+              {"id": "sheet-png", "op": "encode", "scope": "run", "format": "png"}, {"id": "sheet-save", "op": "write", "scope": "run", "path": "sheet.png"}]}
+            """#,
+            #"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode", "access": "random"}, {"op": "vips.gaussblur", "sigma": 2},
+              {"op": "sepia", "engine": "swift"}, {"op": "grayscale"}, {"op": "encode", "format": "webp"}, {"op": "write", "path": "{name}.webp"}]}
+            """#,
+        ]
+        for (i, graph) in graphs.enumerated() {
+            let (_, reports) = try await harness.run(graph, inputs: inputs, output: "out-\(i)")
+            let truncated = try #require(reports.first { $0.item.source == inputs[0] })
+            #expect(truncated.failure?.node == "decode", "graph \(i): \(truncated.failure?.message ?? "")")
+            #expect(truncated.failure?.message.contains("Premature end of input file. The file is damaged") == true)
+            let corrupt = try #require(reports.first { $0.item.source == inputs[1] })
+            #expect(corrupt.status == .succeeded)
+            #expect(corrupt.warnings == ["decode: VipsJpeg: Corrupt JPEG data: premature end of data segment"], "graph \(i)")
+        }
+    }
 }

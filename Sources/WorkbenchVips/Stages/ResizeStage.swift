@@ -80,7 +80,11 @@ struct ResizeStage: Stage {
         if let source = image.decoded, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
                                                   fast: fastShrink && fit != .fill) {
-            return .image(outputIsReadOnce ? fused : try fused.inMemory())
+            if outputIsReadOnce { return .image(fused) }
+            let (kept, warnings) = try fused.inMemory()
+            // Read now, the pixels tell of damage the decoder worked around: the decode's.
+            for warning in warnings { context.warn(warning, node: fused.origin?.node) }
+            return .image(kept)
         }
         return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))
     }

@@ -19,6 +19,13 @@ public enum Fixtures {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name)
     }
 
+    /// Writes a preset file into `folder` and returns its path.
+    public static func writePreset(_ json: String, in folder: URL, name: String = "preset.json") throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try json.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
     /// A new empty folder under the system's temporary folder.
     public static func temporaryDirectory(_ label: String = "test") throws -> URL {
         let url = FileManager.default.temporaryDirectory

@@ -5,15 +5,9 @@ import WorkbenchTestSupport
 /// What the safety issue promised, seen from the command line: run-scope failures count,
 /// systemic failures stop the run once, and nothing a preset says escapes its sandbox.
 @Suite struct SafetyCommandTests {
-    private func writePreset(_ json: String, in folder: URL, name: String = "preset.json") throws -> String {
-        let url = folder.appendingPathComponent(name)
-        try json.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
-
     @Test func aFailedRunScopeChainFailsTheRun() throws {
         let folder = try Fixtures.temporaryDirectory("run-scope-fails")
-        let preset = try writePreset(#"""
+        let preset = try Fixtures.writePreset(#"""
             {"version": 1, "graph": [
               {"id": "thumb-source", "op": "read"}, {"id": "thumb", "op": "decode"},
               {"id": "sheet-file", "op": "read", "scope": "run", "path": "missing.png"},
@@ -41,7 +35,7 @@ import WorkbenchTestSupport
 
     @Test func aPresetCannotRunAProgram() throws {
         let folder = try Fixtures.temporaryDirectory("no-programs")
-        let preset = try writePreset(#"""
+        let preset = try Fixtures.writePreset(#"""
             {"version": 1, "graph": [{"id": "x", "op": "vips.system", "scope": "run", "cmd_format": "sh -c \"id > pwned.txt\""}]}
             """#, in: folder)
         for arguments in [["validate", preset], ["run", preset, "--allow-untrusted", "--out", folder.path]] {

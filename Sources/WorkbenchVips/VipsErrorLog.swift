@@ -153,11 +153,15 @@ enum VipsErrorLog {
         return Record(message: tidy(own.isEmpty ? text : own), warnings: warnings, clean: clean)
     }
 
-    /// libvips follows a decoder's warnings with a count ("read gave 2 warnings"), which says
-    /// nothing more.
+    /// Whether a warning tells of damage to the pixels. libvips follows a decoder's warnings with
+    /// a count ("read gave 2 warnings"), which says nothing more; notes about metadata ("unknown
+    /// EXIF resolution unit", common in camera files) concern nothing `encode` publishes by
+    /// default and would make every such photo look damaged.
     private static func isDamageWarning(_ text: String) -> Bool {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = text.lowercased()
         return !text.isEmpty && !(text.hasPrefix("read gave ") && text.hasSuffix("warnings")) && !text.hasPrefix("sanity failure")
+            && !lower.contains("exif") && !lower.contains("resolution") && !lower.contains("xmp") && !lower.contains("iptc")
     }
 
     private static func lines(_ text: String) -> [String] {

@@ -122,4 +122,21 @@ import WorkbenchTestSupport
             #expect(corrupt.warnings == ["decode: VipsJpeg: Corrupt JPEG data: premature end of data segment"], "graph \(i)")
         }
     }
+
+    /// Notes about metadata ("unknown EXIF resolution unit", common in camera files) are not
+    /// damage: the photo comes out without warnings.
+    @Test func metadataNotesAreNotDamage() async throws {
+        let harness = try PresetHarness("damage-metadata")
+        let file = harness.folder.appendingPathComponent("odd-unit.jpg")
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("Bridge.jpg"), to: file)
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exiftool.arguments = ["-q", "-overwrite_original", "-n", "-ResolutionUnit=7", "-XResolution=72", "-YResolution=72", file.path]
+        try exiftool.run()
+        exiftool.waitUntilExit()
+        #expect(exiftool.terminationStatus == 0)
+        let (summary, reports) = try await harness.run(preset(), inputs: [file.path, file.path])
+        #expect(summary.succeeded == 2)
+        #expect(reports.allSatisfy { $0.warnings.isEmpty }, "\(reports.map(\.warnings))")
+    }
 }

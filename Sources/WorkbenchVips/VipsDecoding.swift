@@ -32,6 +32,9 @@ struct DecodedSource: Sendable {
     let storedHeight: Int
     /// The id of the `decode` node, which damage found later is blamed on.
     let node: String
+    /// The JPEG DCT scale the pixels were decoded at (shrink-on-load), so that a check for damage
+    /// decodes them the same way: libjpeg notices some damage at one scale and not another.
+    var jpegShrink = 1
 }
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.
@@ -80,7 +83,9 @@ enum VipsDecoding {
         ])
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
-        return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(source), named))
+        var origin = source
+        origin.jpegShrink = shrink
+        return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
     }
 
     static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode") throws(VipsError) -> VipsImage {

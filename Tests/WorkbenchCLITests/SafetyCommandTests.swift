@@ -119,3 +119,20 @@ extension SafetyCommandTests {
         }
     }
 }
+
+extension SafetyCommandTests {
+    /// One photo alone gets libvips' threads to itself, where a failed tile can go unreported by
+    /// a statistic: the check for damage runs on one thread, so the answer is the same each time.
+    @Test func aDamagedPhotoAloneIsBlamedOnItsDecodeEveryTime() throws {
+        let folder = try Fixtures.temporaryDirectory("alone-damage")
+        let photo = folder.appendingPathComponent("Bridge.jpg")
+        try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg")).prefix(111_104).write(to: photo)
+        for attempt in 1...6 {
+            let result = try CLIProcess.run(["run", Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path, photo.path,
+                                             "--out", folder.appendingPathComponent("out").path])
+            #expect(result.status == 1)
+            #expect(result.lines.first == "FAILED  Bridge: image: Cannot decode \"\(photo.path)\": VipsJpeg: Premature end of input file. The file is damaged (found when its pixels were read).",
+                    "attempt \(attempt): \(result.lines)")
+        }
+    }
+}

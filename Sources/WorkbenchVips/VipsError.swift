@@ -1,3 +1,5 @@
+import CVipsGuard
+import Foundation
 import WorkbenchCore
 
 /// Errors from libvips: loading, running an operation, or encoding.
@@ -17,7 +19,7 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     case damaged(origin: String, message: String, node: String)
     /// libvips stopped on one of its internal checks (an assertion) while building the
     /// operation; the process survived, the item fails.
-    case aborted(operation: String)
+    case aborted(operation: String, check: String)
     /// The evaluation was stopped because the run was cancelled.
     case cancelled
 
@@ -35,11 +37,24 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "Cannot decode \"\(origin)\": \(message). The file is damaged (found when its pixels were read)."
         case .encodeFailed(let format, let message):
             return "Cannot encode \(format): \(message)."
-        case .aborted(let operation):
-            return "libvips \(operation) stopped on an internal check (an image of zero width or height, or values it cannot handle; its message is on standard error). The item failed; the run goes on."
+        case .aborted(let operation, let check):
+            let said = check.isEmpty ? "" : " (\(check))"
+            return "libvips \(operation) stopped on an internal check\(said): an image of zero width or height, or values it cannot handle. The item failed; the run goes on."
         case .cancelled:
             return "Cancelled."
         }
+    }
+}
+
+extension VipsError {
+    /// The error for an abort the guard caught on this thread, with the check libvips named.
+    static func aborted(operation: String) -> VipsError {
+        // GLib's form is "**\nVIPS:ERROR:../libvips/iofuncs/generate.c:682:vips_image_generate:
+        // assertion failed: (…)"; the function and the check are what a user can report.
+        var text = String(cString: cvips_guard_message()).replacingOccurrences(of: "\n", with: " ")
+            .trimmingCharacters(in: CharacterSet(charactersIn: "* ").union(.whitespacesAndNewlines))
+        if let range = text.range(of: #"^[A-Z]+:[A-Z]+:[^ ]+:[0-9]+:"#, options: .regularExpression) { text.removeSubrange(range) }
+        return .aborted(operation: operation, check: text)
     }
 }
 

@@ -48,6 +48,13 @@ public enum VipsRuntime {
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold) }
     }
 
+    /// Sends what libvips prints with C's stdio (diagnostics such as "sanity failure: …") to
+    /// standard error, for programs whose standard output is a report written to descriptor 1
+    /// directly. Swift's `print` goes there too afterwards.
+    public static func sendLibraryPrintsToStandardError() {
+        cvips_send_stdio_output_to_stderr()
+    }
+
     /// Where libvips' warnings go: the CLI logs them (at debug level, `--verbose` shows them).
     public static let warnings = Mutex<Logger?>(nil)
 

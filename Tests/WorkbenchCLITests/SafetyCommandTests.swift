@@ -136,3 +136,21 @@ extension SafetyCommandTests {
         }
     }
 }
+
+extension SafetyCommandTests {
+    /// An assertion inside libvips fails the item with the check libvips named, and what libvips
+    /// prints on its own (with printf) stays off standard output, which is the report.
+    @Test func anAssertionInLibvipsLeavesTheReportClean() throws {
+        let folder = try Fixtures.temporaryDirectory("assertion-cli")
+        let preset = try Fixtures.writePreset(#"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "vips.similarity", "scale": 0.0001},
+              {"op": "encode", "format": "png"}, {"op": "write", "path": "{name}.png"}]}
+            """#, in: folder)
+        let result = try CLIProcess.run(["run", preset, Fixtures.samples.appendingPathComponent("Bridge.jpg").path, "--out", folder.path])
+        #expect(result.status == 1)
+        #expect(result.lines == [
+            "FAILED  Bridge: vips.similarity: libvips similarity stopped on an internal check (vips_image_generate: assertion failed: (vips_object_sanity( VIPS_OBJECT( image ) ))): an image of zero width or height, or values it cannot handle. The item failed; the run goes on.",
+        ] + result.lines.suffix(1), "\(result.lines)")
+        #expect(result.lines.last?.hasPrefix("1 item: 0 succeeded, 1 failed; ") == true)
+    }
+}

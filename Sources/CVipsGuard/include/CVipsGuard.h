@@ -17,8 +17,17 @@
 
 #include "../../CVips/CVips.h"
 
-// Installs the SIGABRT handler; once, before threads run guarded calls.
+// Installs the SIGABRT handler and GLib's fatal-message handlers; once, before threads run
+// guarded calls.
 void cvips_install_abort_guard(void);
+
+// Points C's `stdout` at standard error. libvips prints some diagnostics with printf (a failed
+// sanity check, for one); a program whose standard output is a report calls this first, and
+// writes its report to file descriptor 1 directly.
+void cvips_send_stdio_output_to_stderr(void);
+
+// What GLib said before the last abort caught on this thread (the assertion), or "".
+const char *cvips_guard_message(void);
 
 // vips_cache_operation_buildp under the guard: 0 built, -1 failed, -2 libvips aborted.
 int cvips_guarded_buildp(VipsOperation **operation);

@@ -36,6 +36,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Terminal.startLogging(output)
+        // The report is standard output; libvips' own printf diagnostics must not mix into it.
+        VipsRuntime.sendLibraryPrintsToStandardError()
         VipsRuntime.warnings.withLock { $0 = logger }
         if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
         let loaded: Preset

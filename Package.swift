@@ -50,6 +50,9 @@ let package = Package(
         .executableTarget(name: "fuzz-images", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
                                                               .product(name: "Logging", package: "swift-log")],
                           path: "Fuzz/ImageFuzz"),
+        .executableTarget(name: "fuzz-graphs", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
+                                                              .product(name: "Logging", package: "swift-log")],
+                          path: "Fuzz/GraphFuzz"),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the preset loader and the image stages with libFuzzer and prints, per target, how many
 # inputs ran and what was found. Usage: bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-#   targets: presets (JSON parser + preset loader), images (decode → thumbnail → sepia → encode)
+#   targets: presets (JSON parser + preset loader), images (decode → thumbnail → sepia → encode),
+#            graphs (presets that load are run on a small photo: any op, any parameters)
 # The seed corpora are Fuzz/Corpus/*; new inputs and findings go to a work folder (printed), never
 # into the repository. A finding (crash-*, timeout-*, oom-*) replays with the normal build:
 #   swift run fuzz-images FILE     (or fuzz-presets)
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(presets images)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(presets images graphs)
 
 # Swift's -sanitize=fuzzer links libFuzzer's own main, which SwiftPM's executables cannot use
 # (it links their entry point under another name); so coverage and ASan are asked for directly,

@@ -1,14 +1,18 @@
 import Glibc
 
-/// A mutex with a condition variable, for worker threads that sleep until there is work.
+/// A mutex with two condition variables: one for worker threads that sleep until there is work,
+/// one for callers that sleep until the run ends.
 ///
 /// Swift's `Mutex` has no condition variable, and the scheduler needs both on one lock so a
-/// worker can release it and sleep atomically.
+/// worker can release it and sleep atomically. The two are separate because work is handed out
+/// with `signal()`, which wakes one sleeper: were a caller waiting for the end asleep on the same
+/// condition, it could take a worker's wake-up and the run would stall with work ready.
 final class ConditionLock: @unchecked Sendable {
     // Safe: the pthread objects live in heap memory this object owns for its whole life, and
     // pthread mutexes and condition variables are made to be used from many threads.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let ended = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
         // Adaptive: spin briefly before sleeping. Critical sections here are about a microsecond,
@@ -20,12 +24,15 @@ final class ConditionLock: @unchecked Sendable {
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
         pthread_cond_init(condition, nil)
+        pthread_cond_init(ended, nil)
     }
 
     deinit {
         pthread_cond_destroy(condition)
+        pthread_cond_destroy(ended)
         pthread_mutex_destroy(mutex)
         condition.deallocate()
+        ended.deallocate()
         mutex.deallocate()
     }
 
@@ -47,6 +54,11 @@ final class ConditionLock: @unchecked Sendable {
 
     func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Releases the lock, sleeps until `announceEnd()`, and takes the lock again.
+    func waitForEnd() { pthread_cond_wait(ended, mutex) }
+    /// Wakes every caller in `waitForEnd()`.
+    func announceEnd() { pthread_cond_broadcast(ended) }
 
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()

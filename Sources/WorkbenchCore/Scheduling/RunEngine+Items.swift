@@ -201,6 +201,7 @@ extension RunEngine {
             nodesRun: counts.nodesRun, bytesWritten: counts.bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
             duration: now, ending: ending, runNodes: runNodeReports(), stopReason: stopReason)
         lock.broadcast()
+        lock.announceEnd()
     }
 
     /// The run-scope nodes whose outcome a user must see: files written, failures and skips.

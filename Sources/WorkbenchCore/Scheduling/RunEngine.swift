@@ -288,7 +288,7 @@ final class RunEngine: @unchecked Sendable {
     /// Blocks the calling thread until the run has ended.
     func waitForEnd() -> RunSummary {
         lock.lock()
-        while !finished { lock.wait() }
+        while !finished { lock.waitForEnd() }
         let result = summary
         lock.unlock()
         // `finished` is only set together with `summary`.

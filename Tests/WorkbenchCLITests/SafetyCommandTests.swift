@@ -103,7 +103,7 @@ extension SafetyCommandTests {
     /// The fuzz targets' seed corpora (and the findings kept there as regression cases) replay
     /// through the same checks the fuzzer runs, in the normal build.
     @Test func theFuzzCorporaReplayCleanly() throws {
-        for (target, folder) in [("fuzz-presets", "presets"), ("fuzz-images", "images")] {
+        for (target, folder) in [("fuzz-presets", "presets"), ("fuzz-images", "images"), ("fuzz-graphs", "graphs")] {
             let corpus = Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/\(folder)")
             let count = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
             let process = Process()

@@ -74,3 +74,29 @@ import WorkbenchTestSupport
         #expect(rgb[25] == 2)
     }
 }
+
+extension EncodeTests {
+    /// A 16-bit PNG from an 8-bit photo with an ICC profile: libvips 8.14's saver alone reads past
+    /// its buffers here (fuzz-graphs found it; the vips tool crashes on it). The pixels must be
+    /// the 8-bit ones widened, row for row.
+    @Test func sixteenBitPNGFromAPhotoWithAProfile() async throws {
+        let harness = try PresetHarness("png16")
+        let tagged = harness.folder.appendingPathComponent("tagged.jpg").path
+        try Fixtures.vips(["icc_transform", try harness.sample("Bridge.jpg"), tagged, "srgb", "--input-profile", "srgb"])
+        let (summary, reports) = try await harness.run(#"""
+            {"version": 1, "graph": [{"op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "deep", "op": "encode", "format": "png", "bitdepth": 16, "metadata": "keep"}, {"id": "w16", "op": "write", "path": "deep.png"},
+              {"id": "flat", "op": "encode", "format": "png", "from": "image"}, {"id": "w8", "op": "write", "path": "flat.png"}]}
+            """#, inputs: [tagged])
+        #expect(summary.succeeded == 1, "\(reports.compactMap { $0.failure?.message })")
+        let deep = try VipsImage.decode(Data(contentsOf: harness.output("deep.png")), origin: "deep")
+        let flat = try VipsImage.decode(Data(contentsOf: harness.output("flat.png")), origin: "flat")
+        #expect(deep.bands == 3 && (deep.width, deep.height) == (flat.width, flat.height))
+        #expect(try deep.average() > 255, "not 16-bit")
+        let narrowed = try VipsOperationCall.image("linear", deep, ["a": .doubles([1.0 / 257]), "b": .doubles([0])])
+        let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", narrowed, ["right": .image(flat)]))
+        let info = try #require(VipsIntrospection.operations["max"])
+        let largest = try VipsOperationCall.run(info, [(try #require(info.mainInput), .image(difference))]).values["out"] as? Double
+        #expect((largest ?? .infinity) <= 1, "largest difference \(largest ?? .infinity)")
+    }
+}

@@ -1,3 +1,4 @@
+import CVips
 import WorkbenchCore
 
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
@@ -24,6 +25,19 @@ struct EncodeStage: Stage {
             }
         }
         return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p["metadata"]))
+    }
+
+    /// libvips 8.14's PNG saver reads past the end of its buffers when asked for 16 bits from an
+    /// 8-bit image that carries an ICC profile (garbage in the file, or a crash; found by
+    /// fuzz-graphs). Given 16-bit pixels it is fine, so 8-bit images are widened here first:
+    /// through the colour space where it has a 16-bit form (values × 257), else by a shift.
+    private func widenedForSixteenBitPNG(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        guard format.name == "png", case .int(16)? = options["bitdepth"], image.format == VIPS_FORMAT_UCHAR else { return image }
+        switch image.interpretation {
+        case VIPS_INTERPRETATION_sRGB: return try VipsOperationCall.image("colourspace", image, ["space": .string("rgb16")])
+        case VIPS_INTERPRETATION_B_W: return try VipsOperationCall.image("colourspace", image, ["space": .string("grey16")])
+        default: return try VipsOperationCall.image("cast", image, ["format": .string("ushort"), "shift": .bool(true)])
+        }
     }
 
     /// The kinds of metadata a `metadata` value keeps.
@@ -109,7 +123,7 @@ struct EncodeStage: Stage {
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let image = try VipsStages.image(inputs, context).keepingMetadata(keptMetadata)
+        let image = try widenedForSixteenBitPNG(try VipsStages.image(inputs, context).keepingMetadata(keptMetadata))
         var options = self.options
         for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
             guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }

@@ -24,13 +24,15 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The SIGABRT guard around libvips builds: real C globals, so a C target of its own.
-        .target(name: "CVipsGuard", dependencies: ["CVips"]),
+        // The kernel contract: one C header shared by the host, built-in kernels and plugins.
+        .target(name: "CKernel"),
+        // The C half of the libvips bridge: the SIGABRT guard (real C globals) and kernel nodes.
+        .target(name: "CVipsBridge", dependencies: ["CVips", "CKernel"]),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchCore"]),
-        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsGuard", "WorkbenchCore", "WorkbenchKernels",
+        .target(name: "WorkbenchKernels", dependencies: ["CKernel", "WorkbenchCore"]),
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
         .executableTarget(

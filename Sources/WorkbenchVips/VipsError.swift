@@ -1,4 +1,4 @@
-import CVipsGuard
+import CVipsBridge
 import Foundation
 import WorkbenchCore
 

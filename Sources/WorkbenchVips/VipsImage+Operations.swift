@@ -1,11 +1,4 @@
 import CVips
-import CVipsGuard
-import WorkbenchKernels
-
-/// Which engine runs a colour matrix: a Swift kernel streaming inside libvips, or libvips' `recomb`.
-public enum ColourEngine: String, CaseIterable, Sendable {
-    case swift, vips
-}
 
 /// The operations the built-in stages use, each a thin typed call into libvips.
 extension VipsImage {
@@ -25,64 +18,10 @@ extension VipsImage {
         try derive("bandjoin") { cvips_bandjoin2(pointer, other.pointer, $0) }
     }
 
-    /// Multiplies every pixel's first three bands by `matrix`; the result is float.
-    func recomb(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
-        let coefficients = matrix.flattened
-        let (made, message) = VipsErrorLog.call({
-            coefficients.withUnsafeBufferPointer { vips_image_new_matrix_from_array(3, 3, $0.baseAddress, Int32($0.count)) }
-        }, failed: { $0 == nil })
-        guard let matrixImage = made else {
-            throw .operationFailed(operation: "recomb", message: message ?? "libvips gave no message")
-        }
-        let m = VipsImage(owning: matrixImage)
-        return try derive("recomb") { cvips_recomb(pointer, $0, m.pointer) }
-    }
-
-    /// Applies a colour matrix to the colour bands: grey becomes sRGB first, alpha is kept, and
-    /// the result has the input's band format. The Swift engine runs a fixed-point kernel as a
-    /// libvips pipeline node (8-bit images; others use libvips); the libvips engine `recomb`,
-    /// which works in floating point. They differ by at most 1 per sample.
-    func applyingColourMatrix(_ matrix: ColorMatrix, engine: ColourEngine = .swift) throws(VipsError) -> VipsImage {
-        var image = self
-        if engine == .swift && image.format == VIPS_FORMAT_UCHAR {
-            if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
-            return try image.applyingPixelKernel(matrix)
-        }
-        let format = image.format
-        // recomb needs exactly three colour bands: grey becomes sRGB, alpha is set aside.
-        if image.bands < 3 { image = try image.colourspace(VIPS_INTERPRETATION_sRGB) }
-        var alpha: VipsImage?
-        if image.bands > 3 {
-            alpha = try image.extractBands(from: 3, count: image.bands - 3)
-            image = try image.extractBands(from: 0, count: 3)
-        }
-        var toned = try image.recomb(matrix).cast(format)
-        if let alpha { toned = try toned.joined(with: alpha) }
-        return toned
-    }
-
-    /// The colour matrix as a Swift kernel inside libvips' pipeline (see `cvips_kernel_image`).
-    private func applyingPixelKernel(_ matrix: ColorMatrix) throws(VipsError) -> VipsImage {
-        let coefficients = UnsafeMutablePointer<Int32>.allocate(capacity: 9)
-        coefficients.initialize(from: matrix.fixedPoint, count: 9)
-        let kernel: cvips_pixel_kernel = { input, output, pixels, bands, context in
-            guard let input, let output, let context else { return }
-            ColorMatrix.applyRows(input, output, pixels: Int(pixels), bands: Int(bands),
-                                  coefficients: context.assumingMemoryBound(to: Int32.self))
-        }
-        // Called by libvips when the output image closes: the kernel's context goes with it.
-        let release: cvips_context_release = { context in UnsafeMutableRawPointer(mutating: context)?.deallocate() }
-        try checkSane(for: "colour matrix kernel")
-        var aborted: Int32 = 0
-        let (made, message) = VipsErrorLog.call({ cvips_guarded_kernel_image(pointer, kernel, coefficients, release, &aborted) },
-                                                failed: { $0 == nil })
-        guard let made else {
-            // After an abort the half-made image may still point at the coefficients: leak them.
-            if aborted == 0 { coefficients.deallocate() }
-            throw aborted != 0 ? VipsError.aborted(operation: "colour matrix kernel")
-                : .operationFailed(operation: "colour matrix kernel", message: message ?? "libvips gave no message")
-        }
-        return VipsImage(owning: made, origin: origin)
+    /// `M · pixel` for a matrix of rows of numbers (as many columns as bands); the result is float.
+    func recomb(rows: [[Double]]) throws(VipsError) -> VipsImage {
+        let matrix = try VipsOperationCall.matrix(rows)
+        return try VipsOperationCall.image("recomb", self, ["m": .image(matrix)])
     }
 
     /// The image evaluated into memory, so any number of later reads, in any order, are cheap.

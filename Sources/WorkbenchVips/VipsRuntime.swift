@@ -1,5 +1,5 @@
 import CVips
-import CVipsGuard
+import CVipsBridge
 import Glibc
 import Logging
 import Synchronization

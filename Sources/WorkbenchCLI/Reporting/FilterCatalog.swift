@@ -132,6 +132,7 @@ struct FilterCatalog {
         case .fanIn(let kind): return ["kind": "fanIn", "payload": kind.rawValue]
         case .references(let kind): return ["kind": "references", "payload": kind.rawValue]
         case .imageOrMatrix: return ["kind": "imageOrMatrix"]
+        case .matrix: return ["kind": "matrix"]
         case .integers: return ["kind": "integers"]
         case .numbers: return ["kind": "numbers"]
         case .anyOf(let types): return ["kind": "anyOf", "types": types.map { Self.type($0) }]

@@ -95,6 +95,7 @@ struct PresetSchema {
         case .imageOrMatrix:
             return ["oneOf": [["type": "string", "pattern": reference],
                               ["type": "array", "items": ["oneOf": [number, ["type": "array", "items": number]]]]]]
+        case .matrix: return ["type": "array", "minItems": 1, "items": ["type": "array", "items": number]]
         case .integers: return ["oneOf": [["type": "integer"], ["type": "array", "items": ["type": "integer"]]]]
         case .numbers: return ["oneOf": [number, ["type": "array", "items": number]]]
         case .anyOf(let types): return ["anyOf": types.map { Self.schema($0) }]

@@ -19,6 +19,9 @@ public enum ParameterType: Sendable, Equatable {
     case references(PayloadKind)
     /// An image: a reference `"@id"`, or a matrix written as a list of rows of numbers.
     case imageOrMatrix
+    /// Rows of numbers, written `[[1, 2], [3, 4]]` (every row as long); a kernel's mask or a
+    /// curve's points. Sizes are checked by the op.
+    case matrix
     /// A set of words, written `"a|b"` or `["a", "b"]`.
     case flags([String])
     /// Integers: a list, or one integer.
@@ -51,6 +54,7 @@ public enum ParameterType: Sendable, Equatable {
         case .references(let kind): return "a list of references [\"@id\", …] or a fan-in \"@id[*]\" of nodes producing \(kind.article)s"
             .replacingOccurrences(of: "an images", with: "images").replacingOccurrences(of: "a written files", with: "written files")
         case .imageOrMatrix: return "an image reference \"@id\" or a matrix [[…], …]"
+        case .matrix: return "a matrix [[…], …] of numbers"
         case .flags(let words): return "a set of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + " (as \"a|b\" or a list)"
         case .integers: return "a list of integers (or one)"
         case .numbers: return "a list of numbers (or one)"
@@ -78,7 +82,7 @@ extension ParameterType {
         case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
         case (.stringMap, .list(let pairs)):
             return pairs.allSatisfy { if case .list(let pair) = $0, pair.count == 2 { return true } else { return false } }
-        case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list),
+        case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list), (.matrix, .list),
              (.references, .string), (.references, .list): return true
         default: return false
         }

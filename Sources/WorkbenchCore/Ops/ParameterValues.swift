@@ -35,6 +35,41 @@ public struct ParameterValues: Sendable {
         return nil
     }
 
+    /// A number the op declares with a default or as required: validation always fills it in,
+    /// so the default is written once, in the declaration (0 if the op did not declare it).
+    public func number(_ name: String) -> Double { double(name) ?? 0 }
+
+    /// An integer the op declares with a default or as required (0 if it did not declare it).
+    public func integer(_ name: String) -> Int { int(name) ?? Int(double(name) ?? 0) }
+
+    /// A word the op declares with a default or as required ("" if it did not declare it).
+    public func word(_ name: String) -> String { string(name) ?? "" }
+
+    /// A matrix parameter's rows of numbers (empty if absent).
+    public func matrix(_ name: String) -> [[Double]] {
+        (list(name) ?? []).map { row in
+            guard case .list(let cells) = row else { return [] }
+            return cells.compactMap { cell in
+                switch cell {
+                case .double(let d): return d
+                case .int(let i): return Double(i)
+                default: return nil
+                }
+            }
+        }
+    }
+
+    /// A numbers parameter as doubles (empty if absent).
+    public func numbers(_ name: String) -> [Double] {
+        (list(name) ?? []).compactMap { cell in
+            switch cell {
+            case .double(let d): return d
+            case .int(let i): return Double(i)
+            default: return nil
+            }
+        }
+    }
+
     public func string(_ name: String) -> String? {
         if case .string(let v) = values[name] { return v }
         return nil

@@ -58,27 +58,10 @@ enum ParameterCoercion {
             guard case .array(let rows, _) = value, !rows.isEmpty else {
                 return fail(" (write \"@\" and the node's id, or a matrix such as [[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]])")
             }
-            // One row may be written flat: [1, 2, 1].
-            let nested = rows.allSatisfy { if case .array = $0 { return true } else { return false } }
-            var matrix: [ParameterValue] = []
-            for (r, row) in (nested ? rows : [value]).enumerated() {
-                guard case .array(let cells, _) = row else { return fail() }
-                var numbers: [ParameterValue] = []
-                for cell in cells {
-                    guard case .number(let n, _, _) = cell else {
-                        collector.error(nested ? "\(path)[\(r)]" : path, at: cell.location,
-                                        "expected a number in the matrix, found \(DiagnosticCollector.describe(cell))")
-                        return nil
-                    }
-                    numbers.append(.double(n))
-                }
-                matrix.append(.list(numbers))
-            }
-            let width = matrix.first.map { if case .list(let l) = $0 { return l.count } else { return 0 } } ?? 0
-            guard width > 0, matrix.allSatisfy({ if case .list(let l) = $0 { return l.count == width } else { return false } }) else {
-                return fail(" (every row of a matrix needs the same number of entries)")
-            }
-            return .list(matrix)
+            return matrix(rows, value, path: path, collector, fail: fail)
+        case .matrix:
+            guard case .array(let rows, _) = value, !rows.isEmpty else { return fail(" (write rows of numbers such as [[0, 0], [128, 150], [255, 255]])") }
+            return matrix(rows, value, path: path, collector, fail: fail)
         case .flags(let words):
             var chosen: [String]
             switch value {
@@ -148,5 +131,30 @@ enum ParameterCoercion {
             }
             return .string(s)
         }
+    }
+
+    /// Rows of numbers, every row as long; one row may be written flat: [1, 2, 1].
+    private static func matrix(_ rows: [JSONValue], _ value: JSONValue, path: String, _ collector: DiagnosticCollector,
+                               fail: (String) -> ParameterValue?) -> ParameterValue? {
+        let nested = rows.allSatisfy { if case .array = $0 { return true } else { return false } }
+        var matrix: [ParameterValue] = []
+        for (r, row) in (nested ? rows : [value]).enumerated() {
+            guard case .array(let cells, _) = row else { return fail("") }
+            var numbers: [ParameterValue] = []
+            for cell in cells {
+                guard case .number(let n, _, _) = cell else {
+                    collector.error(nested ? "\(path)[\(r)]" : path, at: cell.location,
+                                    "expected a number in the matrix, found \(DiagnosticCollector.describe(cell))")
+                    return nil
+                }
+                numbers.append(.double(n))
+            }
+            matrix.append(.list(numbers))
+        }
+        let width = matrix.first.map { if case .list(let l) = $0 { return l.count } else { return 0 } } ?? 0
+        guard width > 0, matrix.allSatisfy({ if case .list(let l) = $0 { return l.count == width } else { return false } }) else {
+            return fail(" (every row of a matrix needs the same number of entries)")
+        }
+        return .list(matrix)
     }
 }

@@ -1,5 +1,5 @@
 import CVips
-import CVipsGuard
+import CVipsBridge
 import Foundation
 import WorkbenchCore
 
@@ -230,7 +230,8 @@ enum VipsOperationCall {
     }
 
     /// A libvips matrix image from rows of numbers (masks for `conv`, matrices for `recomb`).
-    static func matrix(_ rows: [[Double]]) throws(VipsError) -> VipsImage {
+    /// libvips' convolutions divide by `scale` and add `offset`.
+    static func matrix(_ rows: [[Double]], scale: Double = 1, offset: Double = 0) throws(VipsError) -> VipsImage {
         let width = rows.first?.count ?? 0
         let cells = rows.flatMap { $0 }
         let (made, message) = VipsErrorLog.call({
@@ -239,6 +240,8 @@ enum VipsOperationCall {
             }
         }, failed: { $0 == nil })
         guard let made else { throw .operationFailed(operation: "matrix", message: message ?? "libvips gave no message") }
+        vips_image_set_double(made, "scale", scale)
+        vips_image_set_double(made, "offset", offset)
         return VipsImage(owning: made)
     }
 }

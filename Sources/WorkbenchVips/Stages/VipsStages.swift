@@ -4,13 +4,16 @@ import WorkbenchCore
 public enum VipsStages {
     /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
     public static let all: [OpDefinition] = VipsOperationOps.all + [
-        DecodeStage.definition, EncodeStage.definition, SepiaStage.definition,
-    ] + ResizeStage.definitions + GeometryFilters.all + ToneFilters.all + DetailFilters.all + WatermarkFilter.all
+        DecodeStage.definition, EncodeStage.definition,
+    ] + ResizeStage.definitions + GeometryFilters.all + DetailFilters.all + WatermarkFilter.all
+        + ToneKernelFilters.all + ColourKernelFilters.all + PositionKernelFilters.all + AreaKernelFilters.all
 
     /// The names of `all` that are not `vips.*`, known without starting libvips.
     static let builtInNames: Set<String> = [
         "decode", "encode", "sepia", "thumbnail", "resize", "crop", "rotate", "flip", "blur", "sharpen", "grayscale",
         "brightness", "contrast", "saturation", "gamma", "tint", "watermark", "composite",
+        "invert", "levels", "curves", "posterize", "solarize", "channelMixer", "duotone", "threshold",
+        "vignette", "grain", "boxBlur", "pixelate", "median", "convolve",
     ]
 
     private static let byName = Dictionary(all.map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
@@ -22,11 +25,6 @@ public enum VipsStages {
         names: { all.map(\.spec.name) },
         definition: { byName[$0] },
         unavailable: { VipsOperationOps.unavailable })
-
-    /// The `engine` parameter of filters that have a Swift kernel.
-    static let engineParameter = ParameterSpec(
-        "engine", .choice(ColourEngine.allCases.map(\.rawValue)), default: .string("swift"),
-        "\"swift\": a fixed-point Swift kernel streaming inside libvips (8-bit images); \"vips\": libvips' recomb in floating point. They differ by at most 1.")
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

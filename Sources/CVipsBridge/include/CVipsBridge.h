@@ -1,4 +1,6 @@
-// A last line of defence against libvips' assertions.
+// The C half of the bridge to libvips: what needs real C globals or code, not just a header.
+//
+// The abort guard, a last line of defence against libvips' assertions.
 //
 // libvips checks some invariants with g_assert (an image of zero width reaching
 // vips_image_generate, for one), which aborts the whole process: one odd image or parameter
@@ -12,10 +14,11 @@
 // This is a C target of its own, not part of CVips' header, because the jump target and the
 // previous handler must exist once in the process (a header's statics would be copied into
 // every object file that uses them).
-#ifndef CVIPS_GUARD_H
-#define CVIPS_GUARD_H
+#ifndef CVIPS_BRIDGE_H
+#define CVIPS_BRIDGE_H
 
 #include "../../CVips/CVips.h"
+#include "workbench_kernel.h"
 
 // Installs the SIGABRT handler and GLib's fatal-message handlers; once, before threads run
 // guarded calls.
@@ -32,8 +35,22 @@ const char *cvips_guard_message(void);
 // vips_cache_operation_buildp under the guard: 0 built, -1 failed, -2 libvips aborted.
 int cvips_guarded_buildp(VipsOperation **operation);
 
-// cvips_kernel_image under the guard: NULL on failure, with *aborted set to 1 if libvips aborted.
-VipsImage *cvips_guarded_kernel_image(VipsImage *in, cvips_pixel_kernel kernel, const void *context,
-                                      cvips_context_release release, int *aborted);
+// --- Kernels as pipeline nodes (kernel_node.c) ---
+
+// Called once when a kernel node's image closes, with the context given to cvips_kernel_node.
+typedef void (*cvips_kernel_closed)(void *context);
+
+// A new image whose pixels `kernel` computes from `in` (8-bit, 16-bit or float, 1–4 bands),
+// region by region on libvips' threads; NULL on failure, with libvips' error buffer saying why.
+// Between regions it stops when `*cancelled` becomes nonzero or the evaluation is killed.
+// Takes over `kernel->instance` and `closed_context` either way: both are released (through
+// the kernel's `release` and `closed`) when the image closes, or at once on failure.
+VipsImage *cvips_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
+                             cvips_kernel_closed closed, void *closed_context);
+
+// cvips_kernel_node under the guard: NULL on failure, with *aborted set to 1 if libvips aborted
+// (then nothing was released: what the half-made node holds is leaked, never touched again).
+VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
+                                     cvips_kernel_closed closed, void *closed_context, int *aborted);
 
 #endif

@@ -1,4 +1,4 @@
-#include "CVipsGuard.h"
+#include "CVipsBridge.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -88,8 +88,8 @@ int cvips_guarded_buildp(VipsOperation **operation) {
     return result;
 }
 
-VipsImage *cvips_guarded_kernel_image(VipsImage *in, cvips_pixel_kernel kernel, const void *context,
-                                      cvips_context_release release, int *aborted) {
+VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
+                                     cvips_kernel_closed closed, void *closed_context, int *aborted) {
     sigjmp_buf target;
     *aborted = 0;
     if (sigsetjmp(target, 1) != 0) {
@@ -98,7 +98,7 @@ VipsImage *cvips_guarded_kernel_image(VipsImage *in, cvips_pixel_kernel kernel, 
     }
     guard_message[0] = '\0';
     guard_target = &target;
-    VipsImage *out = cvips_kernel_image(in, kernel, context, release);
+    VipsImage *out = cvips_kernel_node(in, kernel, cancelled, closed, closed_context);
     guard_target = NULL;
     return out;
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The sRGB transfer curve, as libvips applies it when it converts between sRGB and linear light.
+public enum SRGB {
+    /// Encoded 0…1 to linear light 0…1.
+    @inline(__always) public static func linear(_ v: Float) -> Float {
+        v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)
+    }
+
+    /// Linear light 0…1 to encoded 0…1 (clipped to 0…1 first).
+    @inline(__always) public static func encoded(_ y: Float) -> Float {
+        let c = min(max(y, 0), 1)
+        return c <= 0.0031308 ? c * 12.92 : 1.055 * powf(c, 1 / 2.4) - 0.055
+    }
+
+    /// Linear light for every 8-bit and 16-bit sample.
+    static let table8: [Float] = (0...255).map { linear(Float($0) / 255) }
+    static let table16: [Float] = (0...65535).map { linear(Float($0) / 65535) }
+}
+
+/// What a kernel computes in linear light from linear RGB (0…1): a colour, or a grey in lane 0.
+public protocol LinearLightMap: Sendable {
+    var name: String { get }
+    /// 3: colour out; 1: grey out.
+    var outputColourBands: Int { get }
+    func map(_ linear: SIMD3<Float>) -> SIMD3<Float>
+}
+
+/// Runs a `LinearLightMap` on sRGB images: samples are decoded to linear light (by table for
+/// 8- and 16-bit) and the result encoded back; alpha is copied. The shape of `grayscale` and
+/// `saturation`, which libvips also computes in linear light.
+public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
+    public let map: Map
+    public init(_ map: Map) { self.map = map }
+
+    public var name: String { map.name }
+    public var inputColourBands: Int { 3 }
+    public var outputColourBands: Int { map.outputColourBands }
+
+    public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
+        switch image.format {
+        case .uint8: SRGB.table8.withUnsafeBufferPointer { run(region, image, UInt8.self, $0) }
+        case .uint16: SRGB.table16.withUnsafeBufferPointer { run(region, image, UInt16.self, $0) }
+        case .float: run(region, image, Float.self, nil)
+        }
+    }
+
+    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>?) {
+        let inBands = image.bands, outColour = map.outputColourBands
+        let outBands = outColour + (image.hasAlpha ? 1 : 0)
+        let full = image.max
+        @inline(__always) func linear(_ s: S) -> Float {
+            if let table { return table[Int(s.floatValue)] }
+            return SRGB.linear(s.floatValue / full)
+        }
+        for y in 0..<region.height {
+            let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)
+            for x in 0..<region.width {
+                let i = x * inBands, o = x * outBands
+                let result = map.map(SIMD3(linear(input[i]), linear(input[i + 1]), linear(input[i + 2])))
+                for b in 0..<outColour { output[o + b] = S(clamping: SRGB.encoded(result[b]) * full) }
+                if image.hasAlpha { output[o + outColour] = input[i + 3] }
+            }
+        }
+    }
+}
+
+/// Luminance (Rec. 709 weights) in linear light, as libvips' `colourspace` to b-w computes it.
+public struct GreyMap: LinearLightMap {
+    public init() {}
+    public var name: String { "grayscale" }
+    public var outputColourBands: Int { 1 }
+    public func map(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let y = (SIMD3<Float>(0.2126, 0.7152, 0.0722) * c).sum()
+        return SIMD3(repeating: y)
+    }
+}
+
+/// Chroma scaled by `amount` in CIE Lab (D65), hue and lightness kept: what libvips computes
+/// when the image goes to LCh, C is scaled and it comes back.
+public struct SaturationMap: LinearLightMap {
+    public let amount: Float
+    public init(amount: Double) { self.amount = Float(amount) }
+    public var name: String { "saturation" }
+    public var outputColourBands: Int { 3 }
+
+    // libvips' scRGB → XYZ matrix (XYZ on 0…100) and D65 white.
+    private static let toXYZ = (SIMD3<Float>(41.24, 35.76, 18.05), SIMD3<Float>(21.26, 71.52, 7.22), SIMD3<Float>(1.93, 11.92, 95.05))
+    private static let fromXYZ = (SIMD3<Float>(3.2406, -1.5372, -0.4986) / 100, SIMD3<Float>(-0.9689, 1.8758, 0.0415) / 100,
+                                  SIMD3<Float>(0.0557, -0.2040, 1.0570) / 100)
+    private static let white = SIMD3<Float>(95.047, 100, 108.883)
+
+    @inline(__always) private static func f(_ t: Float) -> Float { t > 0.008856 ? cbrtf(t) : 7.787 * t + 16 / 116 }
+    @inline(__always) private static func inverse(_ t: Float) -> Float { t > 0.206893 ? t * t * t : (t - 16 / 116) / 7.787 }
+
+    public func map(_ c: SIMD3<Float>) -> SIMD3<Float> {
+        let xyz = SIMD3((Self.toXYZ.0 * c).sum(), (Self.toXYZ.1 * c).sum(), (Self.toXYZ.2 * c).sum()) / Self.white
+        let fx = Self.f(xyz[0]), fy = Self.f(xyz[1]), fz = Self.f(xyz[2])
+        // Lab's a = 500 (fx − fy), b = 200 (fy − fz); scaling both scales chroma and keeps hue.
+        let gx = fy + (fx - fy) * amount, gz = fy - (fy - fz) * amount
+        let back = SIMD3(Self.inverse(gx), Self.inverse(fy), Self.inverse(gz)) * Self.white
+        return SIMD3((Self.fromXYZ.0 * back).sum(), (Self.fromXYZ.1 * back).sum(), (Self.fromXYZ.2 * back).sum())
+    }
+}

@@ -1,0 +1,75 @@
+import CVips
+import WorkbenchCore
+import WorkbenchKernels
+
+/// Filters that read the pixels around each pixel: `boxBlur`, `pixelate`, `median`, `convolve`.
+/// Every band is filtered, alpha too, as libvips' convolutions do; beyond the image's edges
+/// the edge pixels repeat.
+enum AreaKernelFilters {
+    static let boxBlur = KernelFilter.define("boxBlur", "Blurs with the plain mean of a square around each pixel; as fast at radius 50 as at 1.", [
+        ParameterSpec("radius", .int(1...200), default: .int(5), "The square is 2·radius + 1 pixels wide."),
+    ], swift: { p in BoxBlur(radius: p.integer("radius")) },
+       vips: { p in
+        let span = 2 * p.integer("radius") + 1
+        return { image, _ in
+            // A separable box: the same mean as the square, in two passes of one row and one column.
+            let mask = try VipsOperationCall.matrix([Array(repeating: 1, count: span)], scale: Double(span))
+            return try Filter.vips("convsep", image, ["mask": .image(mask), "precision": .string(image.isInteger ? "integer" : "float")])
+                .rounded(to: image.format)
+        }
+    })
+
+    static let pixelate = KernelFilter.define("pixelate", "Turns the image into squares of one colour each, the mean of what they cover.", [
+        ParameterSpec("size", .int(2...512), default: .int(16), "The side of the squares, in pixels."),
+    ], swift: { p in Pixelate(size: p.integer("size")) },
+       vips: { p in
+        let size = p.integer("size")
+        return { image, _ in
+            let small = try Filter.vips("shrink", image, ["hshrink": .double(Double(size)), "vshrink": .double(Double(size)), "ceil": .bool(true)])
+            let big = try Filter.vips("zoom", small, ["xfac": .int(size), "yfac": .int(size)])
+            return try Filter.vips("extract_area", big, ["left": .int(0), "top": .int(0), "width": .int(image.width), "height": .int(image.height)])
+        }
+    })
+
+    static let median = KernelFilter.define("median", "Replaces each value by the median of its neighbourhood: removes specks, keeps edges.", [
+        ParameterSpec("size", .choice(["3", "5"]), default: .string("3"), "The neighbourhood: \"3\" (3×3) or \"5\" (5×5)."),
+    ], swift: { p in Median(size: Int(p.word("size")) ?? 3) },
+       vips: { p in
+        let size = Int(p.word("size")) ?? 3
+        return { image, _ in
+            try Filter.vips("rank", image, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
+        }
+    })
+
+    static let convolve = KernelFilter.define("convolve", "Convolves with a mask: out = Σ mask · pixels / scale + offset.", [
+        ParameterSpec("mask", .matrix, required: true, "Rows of weights, odd sides up to 7×7, integers or not, e.g. [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]."),
+        ParameterSpec("scale", .double(-1e9...1e9), default: .double(0), "Divides the sum; 0 means the sum of the mask (or 1 if that is 0)."),
+        ParameterSpec("offset", .double(-1e9...1e9), default: .double(0), "Added after dividing."),
+    ], check: { p in
+        let mask = p.matrix("mask")
+        let rows = mask.count, columns = mask.first?.count ?? 0
+        guard rows % 2 == 1, columns % 2 == 1, rows <= 7, columns <= 7 else {
+            return "\"mask\" is \(rows)×\(columns); it needs odd sides up to 7 (3×3, 5×5, 7×7, 1×5, …)"
+        }
+        return nil
+    }, swift: { p in
+        Convolution(mask: p.matrix("mask"), scale: convolutionScale(p), offset: p.number("offset"))
+    }, vips: { p in
+        let mask = p.matrix("mask"), scale = convolutionScale(p), offset = p.number("offset")
+        let integer = mask.joined().allSatisfy { $0 == $0.rounded() }
+        return { image, _ in
+            let matrix = try VipsOperationCall.matrix(mask, scale: scale, offset: offset)
+            return try Filter.vips("conv", image, ["mask": .image(matrix), "precision": .string(integer && image.isInteger ? "integer" : "float")])
+                .rounded(to: image.format)
+        }
+    })
+
+    static let all = [boxBlur, pixelate, median, convolve]
+
+    private static func convolutionScale(_ p: ParameterValues) -> Double {
+        let given = p.number("scale")
+        guard given == 0 else { return given }
+        let sum = p.matrix("mask").joined().reduce(0, +)
+        return sum == 0 ? 1 : sum
+    }
+}

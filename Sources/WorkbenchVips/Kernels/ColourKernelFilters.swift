@@ -1,0 +1,114 @@
+import CVips
+import WorkbenchCore
+import WorkbenchKernels
+
+/// Filters that mix a pixel's colour bands: `channelMixer`, `sepia`, `tint`, `duotone`,
+/// `threshold`, `grayscale`, `saturation`. Grey images are made sRGB first where a filter
+/// needs colour; alpha is never changed.
+enum ColourKernelFilters {
+    static let channelMixer = KernelFilter.define("channelMixer", "Makes each output colour band a mix of the input's red, green and blue.", [
+        ParameterSpec("matrix", .matrix, required: true,
+                      "3×3, row by row: [[rr, rg, rb], [gr, gg, gb], [br, bg, bb]], out red = rr·red + rg·green + rb·blue; −10…10."),
+    ], check: { p in
+        let m = p.matrix("matrix")
+        guard m.count == 3, m.allSatisfy({ $0.count == 3 }) else { return "\"matrix\" needs 3 rows of 3 numbers" }
+        return m.joined().allSatisfy({ abs($0) <= 10 }) ? nil : "\"matrix\" takes numbers from −10 to 10"
+    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColorMatrix(rows: p.matrix("matrix"))) },
+       vips: { p in matrixByLibvips(ColorMatrix(rows: p.matrix("matrix"))) })
+
+    static let sepia = KernelFilter.define("sepia", "Tones the image sepia (like Core Image's CISepiaTone).", [
+        ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
+    ], swift: { p in ColourMatrixKernel(name: "sepia", matrix: .sepia(intensity: p.number("intensity"))) },
+       vips: { p in matrixByLibvips(.sepia(intensity: p.number("intensity"))) })
+
+    static let tint = KernelFilter.define("tint", "Colours the image's light with one colour, like a toned print.", [
+        ParameterSpec("colour", .numbers, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
+        ParameterSpec("amount", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
+    ], check: { p in
+        p.numbers("colour").count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
+    }, swift: { p in ColourMatrixKernel(name: "tint", matrix: tintMatrix(p)) },
+       vips: { p in matrixByLibvips(tintMatrix(p)) })
+
+    static let duotone = KernelFilter.define("duotone", "Two colours for the whole image: shadows in one, highlights in the other, by luma.", [
+        ParameterSpec("shadows", .numbers, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
+        ParameterSpec("highlights", .numbers, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
+    ], check: { p in
+        p.numbers("shadows").count == 3 && p.numbers("highlights").count == 3 ? nil : "\"shadows\" and \"highlights\" need three numbers [red, green, blue]"
+    }, swift: { p in
+        let (matrix, offset) = duotoneMatrix(p)
+        return ColourMatrixKernel(name: "duotone", matrix: matrix, offset: offset)
+    }, vips: { p in
+        let (matrix, offset) = duotoneMatrix(p)
+        return matrixByLibvips(matrix, offset: offset)
+    })
+
+    static let threshold = KernelFilter.define("threshold", "Pure black and white: white where the luma is at least the level.", [
+        KernelFilter.level("level", default: 128, "Luma (0.2126 R + 0.7152 G + 0.0722 B) from which a pixel is white"),
+    ], swift: { p in ThresholdKernel(level: p.number("level")) },
+       vips: { p in
+        let level = p.number("level")
+        return { image, _ in
+            try image.onColourBands { colour in
+                let white = image.whiteValue
+                // In double, so the comparison is exact for integer samples, as the kernel's is.
+                let luma = colour.bands >= 3
+                    ? try colour.cast(VIPS_FORMAT_DOUBLE).recomb(rows: [[2126, 7152, 722]])
+                    : try colour.cast(VIPS_FORMAT_DOUBLE).linear(10000, 0)
+                let mask = try Filter.vips("relational_const", luma, ["relational": .string("moreeq"), "c": .doubles([level * 10000 * white / 255])])
+                let grey = try mask.linear(white / 255, 0)
+                return try Filter.vips("bandjoin", nil, ["in": .images(Array(repeating: grey, count: colour.bands))])
+            }
+        }
+    })
+
+    static let grayscale = KernelFilter.define("grayscale", "Turns the image grey (one band, or two with alpha), by luminance in linear light.", [],
+                                               unchanged: { $0.bands - ($0.hasAlpha ? 1 : 0) < 3 },
+                                               swift: { _ in LinearLightKernel(GreyMap()) },
+                                               vips: { _ in { image, _ in
+        try Filter.vips("colourspace", image, ["space": .string(image.format == VIPS_FORMAT_USHORT ? "grey16" : "b-w")])
+    } })
+
+    static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
+        ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is."),
+    ], unchanged: { $0.bands - ($0.hasAlpha ? 1 : 0) < 3 },
+       swift: { p in LinearLightKernel(SaturationMap(amount: p.number("amount"))) },
+       vips: { p in
+        let amount = p.number("amount")
+        return { image, _ in
+            let back = image.format == VIPS_FORMAT_USHORT ? "rgb16" : "srgb"
+            let lch = try Filter.vips("colourspace", image, ["space": .string("lch")])
+            let scaled = try Filter.vips("linear", lch, ["a": .doubles([1, amount, 1] + (image.hasAlpha ? [1] : [])), "b": .doubles([0])])
+            return try Filter.vips("colourspace", scaled, ["space": .string(back)]).rounded(to: image.format)
+        }
+    })
+
+    static let all = [channelMixer, sepia, tint, duotone, threshold, grayscale, saturation]
+
+    private static func tintMatrix(_ p: ParameterValues) -> ColorMatrix {
+        let rgb = p.numbers("colour") + [255, 255, 255]
+        return ColorMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number("amount"))
+    }
+
+    /// out = shadows + (highlights − shadows) · luma, as a matrix and an offset (0…255).
+    private static func duotoneMatrix(_ p: ParameterValues) -> (ColorMatrix, SIMD3<Double>) {
+        let s = p.numbers("shadows") + [0, 0, 0], h = p.numbers("highlights") + [0, 0, 0]
+        let luma = [0.2126, 0.7152, 0.0722]
+        let rows = (0..<3).map { c in luma.map { $0 * (h[c] - s[c]) / 255 } }
+        return (ColorMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))
+    }
+
+    /// libvips' `recomb` (in floating point) and an offset on 0…255; grey becomes sRGB first.
+    static func matrixByLibvips(_ matrix: ColorMatrix, offset: SIMD3<Double> = .zero) -> KernelFilter.VipsTransform {
+        { image, _ in
+            var colourImage = image
+            if image.bands - (image.hasAlpha ? 1 : 0) < 3 {
+                colourImage = try image.colourspace(image.format == VIPS_FORMAT_USHORT ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB)
+            }
+            let white = colourImage.whiteValue
+            return try colourImage.onColourBands { colour in
+                let mixed = try colour.recomb(rows: matrix.rows)
+                return try Filter.vips("linear", mixed, ["a": .doubles([1]), "b": .doubles([offset.x, offset.y, offset.z].map { $0 * white / 255 })])
+            }
+        }
+    }
+}

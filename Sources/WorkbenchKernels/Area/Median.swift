@@ -29,7 +29,7 @@ public struct Median: Kernel {
                                 n += 1
                             }
                         }
-                        output[x * bands + b] = count == 9 ? Self.median9(window) : Self.select(window, rank: count / 2)
+                        output[x * bands + b] = count == 9 ? Self.median9(window) : Self.select(window, count: count, rank: count / 2)
                     }
                 }
             }
@@ -51,9 +51,10 @@ public struct Median: Kernel {
         return p[4]
     }
 
-    /// The value of rank `k` (0-based) by quickselect, which reorders `p`.
-    static func select<S: Comparable>(_ p: UnsafeMutableBufferPointer<S>, rank k: Int) -> S {
-        var low = 0, high = p.count - 1
+    /// The value of rank `k` (0-based) among the first `count` of `p`, by quickselect (which
+    /// reorders them).
+    static func select<S: Comparable>(_ p: UnsafeMutableBufferPointer<S>, count: Int, rank k: Int) -> S {
+        var low = 0, high = count - 1
         while low < high {
             let pivot = p[(low + high) / 2]
             var i = low, j = high

@@ -65,13 +65,14 @@ public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
     }
 }
 
-/// Luminance (Rec. 709 weights) in linear light, as libvips' `colourspace` to b-w computes it.
+/// Luminance in linear light with libvips' weights (0.2 R + 0.7 G + 0.1 B), as its
+/// `colourspace` to b-w computes it, so both engines give the same grey.
 public struct GreyMap: LinearLightMap {
     public init() {}
     public var name: String { "grayscale" }
     public var outputColourBands: Int { 1 }
     public func map(_ c: SIMD3<Float>) -> SIMD3<Float> {
-        let y = (SIMD3<Float>(0.2126, 0.7152, 0.0722) * c).sum()
+        let y = (SIMD3<Float>(0.2, 0.7, 0.1) * c).sum()
         return SIMD3(repeating: y)
     }
 }
@@ -85,7 +86,7 @@ public struct SaturationMap: LinearLightMap {
     public var outputColourBands: Int { 3 }
 
     // libvips' scRGB → XYZ matrix (XYZ on 0…100) and D65 white.
-    private static let toXYZ = (SIMD3<Float>(41.24, 35.76, 18.05), SIMD3<Float>(21.26, 71.52, 7.22), SIMD3<Float>(1.93, 11.92, 95.05))
+    private static let toXYZ = (SIMD3<Float>(41.24, 35.76, 18.056), SIMD3<Float>(21.26, 71.52, 7.22), SIMD3<Float>(1.93, 11.92, 95.05))
     private static let fromXYZ = (SIMD3<Float>(3.2406, -1.5372, -0.4986) / 100, SIMD3<Float>(-0.9689, 1.8758, 0.0415) / 100,
                                   SIMD3<Float>(0.0557, -0.2040, 1.0570) / 100)
     private static let white = SIMD3<Float>(95.047, 100, 108.883)

@@ -12,9 +12,10 @@ enum AreaKernelFilters {
        vips: { p in
         let span = 2 * p.integer("radius") + 1
         return { image, _ in
-            // A separable box: the same mean as the square, in two passes of one row and one column.
+            // A separable box: the same mean as the square, in two passes of one row and one
+            // column, in floating point (integer passes would round between them).
             let mask = try VipsOperationCall.matrix([Array(repeating: 1, count: span)], scale: Double(span))
-            return try Filter.vips("convsep", image, ["mask": .image(mask), "precision": .string(image.isInteger ? "integer" : "float")])
+            return try Filter.vips("convsep", image, ["mask": .image(mask), "precision": .string("float")])
                 .rounded(to: image.format)
         }
     })
@@ -25,7 +26,9 @@ enum AreaKernelFilters {
        vips: { p in
         let size = p.integer("size")
         return { image, _ in
-            let small = try Filter.vips("shrink", image, ["hshrink": .double(Double(size)), "vshrink": .double(Double(size)), "ceil": .bool(true)])
+            // libvips 8.14 still checks the deprecated names (xshrink, yshrink) as required.
+            let narrow = try Filter.vips("shrinkh", image, ["hshrink": .int(size), "xshrink": .int(size), "ceil": .bool(true)])
+            let small = try Filter.vips("shrinkv", narrow, ["vshrink": .int(size), "yshrink": .int(size), "ceil": .bool(true)])
             let big = try Filter.vips("zoom", small, ["xfac": .int(size), "yfac": .int(size)])
             return try Filter.vips("extract_area", big, ["left": .int(0), "top": .int(0), "width": .int(image.width), "height": .int(image.height)])
         }
@@ -37,7 +40,11 @@ enum AreaKernelFilters {
        vips: { p in
         let size = Int(p.word("size")) ?? 3
         return { image, _ in
-            try Filter.vips("rank", image, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
+            // libvips 8.14's 8-bit rank (its histogram path) picks wrong values for 5×5 windows;
+            // its 16-bit path is right, and holds 8-bit values exactly.
+            let wide = image.format == VIPS_FORMAT_UCHAR ? try image.cast(VIPS_FORMAT_USHORT) : image
+            return try Filter.vips("rank", wide, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
+                .rounded(to: image.format)
         }
     })
 

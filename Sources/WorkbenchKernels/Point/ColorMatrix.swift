@@ -40,26 +40,9 @@ public struct ColorMatrix: Sendable, Equatable {
     public var flattened: [Double] { rows.flatMap { $0 } }
 
     /// The coefficients in fixed point (`fixedPointShift` fractional bits), row-major, for
-    /// `applyRows`.
+    /// `ColourMatrixKernel`'s 8-bit path.
     public var fixedPoint: [Int32] { flattened.map { Int32(($0 * Double(1 << Self.fixedPointShift)).rounded()) } }
     public static let fixedPointShift: Int32 = 14
-
-    /// Applies fixed-point `coefficients` (see `fixedPoint`) to `pixels` 8-bit pixels of `bands`
-    /// bands (3, or 4 with alpha, which is copied): the kernel libvips runs on its threads.
-    public static func applyRows(_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, pixels: Int, bands: Int,
-                                 coefficients m: UnsafePointer<Int32>) {
-        let half: Int32 = 1 << (fixedPointShift - 1)
-        @inline(__always) func clamp(_ v: Int32) -> UInt8 { UInt8(truncatingIfNeeded: min(max(v, 0), 255)) }
-        var i = 0
-        for _ in 0..<pixels {
-            let r = Int32(input[i]), g = Int32(input[i + 1]), b = Int32(input[i + 2])
-            output[i] = clamp((m[0] * r + m[1] * g + m[2] * b + half) >> fixedPointShift)
-            output[i + 1] = clamp((m[3] * r + m[4] * g + m[5] * b + half) >> fixedPointShift)
-            output[i + 2] = clamp((m[6] * r + m[7] * g + m[8] * b + half) >> fixedPointShift)
-            for extra in 3..<max(3, bands) { output[i + extra] = input[i + extra] }
-            i += bands
-        }
-    }
 
     /// Applies the matrix to one 8-bit RGB pixel, rounding and clamping to 0…255.
     public func apply(r: UInt8, g: UInt8, b: UInt8) -> (UInt8, UInt8, UInt8) {

@@ -16,6 +16,24 @@ public enum SRGB {
     /// Linear light for every 8-bit and 16-bit sample.
     static let table8: [Float] = (0...255).map { linear(Float($0) / 255) }
     static let table16: [Float] = (0...65535).map { linear(Float($0) / 65535) }
+
+    /// Encoded samples at evenly spaced linear values, rounded (one spare entry at the end), as
+    /// libvips keeps them: encoding interpolates between entries, which is fast and gives
+    /// libvips' own values.
+    static let encoding8: [Float] = encodingTable(maximum: 255)
+    static let encoding16: [Float] = encodingTable(maximum: 65535)
+
+    private static func encodingTable(maximum: Int) -> [Float] {
+        let entries = (0...maximum).map { (encoded(Float($0) / Float(maximum)) * Float(maximum)).rounded() }
+        return entries + [entries[maximum]]
+    }
+
+    /// Linear light 0…1 to an encoded sample 0…maximum, through `table` (see `encoding8`).
+    @inline(__always) static func encoded(_ y: Float, maximum: Float, table: UnsafeBufferPointer<Float>) -> Float {
+        let position = min(max(y * maximum, 0), maximum)
+        let i = Int(position)
+        return table[i] + (table[i + 1] - table[i]) * (position - Float(i))
+    }
 }
 
 /// What a kernel computes in linear light from linear RGB (0…1): a colour, or a grey in lane 0.
@@ -39,13 +57,20 @@ public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
 
     public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
         switch image.format {
-        case .uint8: SRGB.table8.withUnsafeBufferPointer { run(region, image, UInt8.self, $0) }
-        case .uint16: SRGB.table16.withUnsafeBufferPointer { run(region, image, UInt16.self, $0) }
-        case .float: run(region, image, Float.self, nil)
+        case .uint8:
+            SRGB.table8.withUnsafeBufferPointer { decoding in
+                SRGB.encoding8.withUnsafeBufferPointer { run(region, image, UInt8.self, decoding, $0) }
+            }
+        case .uint16:
+            SRGB.table16.withUnsafeBufferPointer { decoding in
+                SRGB.encoding16.withUnsafeBufferPointer { run(region, image, UInt16.self, decoding, $0) }
+            }
+        case .float: run(region, image, Float.self, nil, nil)
         }
     }
 
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>?) {
+    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>?,
+                                      _ encoding: UnsafeBufferPointer<Float>?) {
         let inBands = image.bands, outColour = map.outputColourBands
         let outBands = outColour + (image.hasAlpha ? 1 : 0)
         let full = image.max
@@ -58,7 +83,10 @@ public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
             for x in 0..<region.width {
                 let i = x * inBands, o = x * outBands
                 let result = map.map(SIMD3(linear(input[i]), linear(input[i + 1]), linear(input[i + 2])))
-                for b in 0..<outColour { output[o + b] = S(clamping: SRGB.encoded(result[b]) * full) }
+                for b in 0..<outColour {
+                    let value = encoding.map { SRGB.encoded(result[b], maximum: full, table: $0) } ?? SRGB.encoded(result[b]) * full
+                    output[o + b] = S(clamping: value)
+                }
                 if image.hasAlpha { output[o + outColour] = input[i + 3] }
             }
         }
@@ -78,28 +106,30 @@ public struct GreyMap: LinearLightMap {
 }
 
 /// Chroma scaled by `amount` in CIE Lab (D65), hue and lightness kept: what libvips computes
-/// when the image goes to LCh, C is scaled and it comes back.
+/// when the image goes to LCh, C is scaled and it comes back. In double precision: at 16 bits,
+/// single precision through the cube roots alone moves samples by 2.
 public struct SaturationMap: LinearLightMap {
-    public let amount: Float
-    public init(amount: Double) { self.amount = Float(amount) }
+    public let amount: Double
+    public init(amount: Double) { self.amount = amount }
     public var name: String { "saturation" }
     public var outputColourBands: Int { 3 }
 
-    // libvips' scRGB → XYZ matrix (XYZ on 0…100) and D65 white.
-    private static let toXYZ = (SIMD3<Float>(41.24, 35.76, 18.056), SIMD3<Float>(21.26, 71.52, 7.22), SIMD3<Float>(1.93, 11.92, 95.05))
-    private static let fromXYZ = (SIMD3<Float>(3.2406, -1.5372, -0.4986) / 100, SIMD3<Float>(-0.9689, 1.8758, 0.0415) / 100,
-                                  SIMD3<Float>(0.0557, -0.2040, 1.0570) / 100)
-    private static let white = SIMD3<Float>(95.047, 100, 108.883)
+    // libvips' scRGB → XYZ matrix (XYZ on 0…100), its inverse and the D65 white.
+    private static let toXYZ = (SIMD3<Double>(41.24, 35.76, 18.056), SIMD3<Double>(21.26, 71.52, 7.22), SIMD3<Double>(1.93, 11.92, 95.05))
+    private static let fromXYZ = (SIMD3<Double>(3.2406, -1.5372, -0.4986) / 100, SIMD3<Double>(-0.9689, 1.8758, 0.0415) / 100,
+                                  SIMD3<Double>(0.0557, -0.2040, 1.0570) / 100)
+    private static let white = SIMD3<Double>(95.047, 100, 108.883)
 
-    @inline(__always) private static func f(_ t: Float) -> Float { t > 0.008856 ? cbrtf(t) : 7.787 * t + 16 / 116 }
-    @inline(__always) private static func inverse(_ t: Float) -> Float { t > 0.206893 ? t * t * t : (t - 16 / 116) / 7.787 }
+    @inline(__always) private static func f(_ t: Double) -> Double { t > 0.008856 ? cbrt(t) : 7.787 * t + 16 / 116 }
+    @inline(__always) private static func inverse(_ t: Double) -> Double { t > 0.206893 ? t * t * t : (t - 16 / 116) / 7.787 }
 
-    public func map(_ c: SIMD3<Float>) -> SIMD3<Float> {
+    public func map(_ colour: SIMD3<Float>) -> SIMD3<Float> {
+        let c = SIMD3<Double>(Double(colour[0]), Double(colour[1]), Double(colour[2]))
         let xyz = SIMD3((Self.toXYZ.0 * c).sum(), (Self.toXYZ.1 * c).sum(), (Self.toXYZ.2 * c).sum()) / Self.white
         let fx = Self.f(xyz[0]), fy = Self.f(xyz[1]), fz = Self.f(xyz[2])
         // Lab's a = 500 (fx − fy), b = 200 (fy − fz); scaling both scales chroma and keeps hue.
         let gx = fy + (fx - fy) * amount, gz = fy - (fy - fz) * amount
         let back = SIMD3(Self.inverse(gx), Self.inverse(fy), Self.inverse(gz)) * Self.white
-        return SIMD3((Self.fromXYZ.0 * back).sum(), (Self.fromXYZ.1 * back).sum(), (Self.fromXYZ.2 * back).sum())
+        return SIMD3(Float((Self.fromXYZ.0 * back).sum()), Float((Self.fromXYZ.1 * back).sum()), Float((Self.fromXYZ.2 * back).sum()))
     }
 }

@@ -45,6 +45,10 @@ let package = Package(
             ]),
         // `swift run -c release scheduler-bench`: the scheduler against Foundation's OperationQueue.
         .executableTarget(name: "scheduler-bench", dependencies: ["WorkbenchCore"], path: "Benchmarks/SchedulerBench"),
+        // `swift run -c release kernel-bench`: Swift kernels against libvips' operations (bench/kernels.sh).
+        .executableTarget(name: "kernel-bench", dependencies: ["WorkbenchCore", "WorkbenchVips",
+                                                             .product(name: "Logging", package: "swift-log")],
+                          path: "Benchmarks/KernelBench"),
         // Fuzz targets (bench/fuzz.sh builds them with libFuzzer; a normal build replays files).
         .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
         .executableTarget(name: "fuzz-presets", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchNet", "WorkbenchVips"],

@@ -44,10 +44,10 @@ struct DownloadStage: AsyncStage {
             return "\(name): \(value)"
         }
         return DownloadStage(url: p.string("url"), limits: Transfer.Limits(
-            timeout: nil, connectTimeout: p.double("connectTimeout") ?? 10,
-            maxBytes: p.int("maxBytes") ?? 64 << 20, maxRedirects: p.int("maxRedirects") ?? 5,
-            lowSpeedLimit: p.int("lowSpeedLimit") ?? 1, lowSpeedTime: p.double("lowSpeedTime") ?? 15,
-            headers: headers, memoryLimit: p.int("memoryLimit") ?? 8 << 20, caFile: p.string("caFile")),
+            timeout: nil, connectTimeout: p.number("connectTimeout"),
+            maxBytes: p.integer("maxBytes"), maxRedirects: p.integer("maxRedirects"),
+            lowSpeedLimit: p.integer("lowSpeedLimit"), lowSpeedTime: p.number("lowSpeedTime"),
+            headers: headers, memoryLimit: p.integer("memoryLimit"), caFile: p.string("caFile")),
             authorizationEnv: p.string("authorizationEnv"))
     }
 

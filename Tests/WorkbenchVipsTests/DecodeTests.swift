@@ -32,7 +32,7 @@ import WorkbenchTestSupport
 
     private func decode(_ data: Data, _ options: DecodeOptions? = nil) throws -> Image {
         try VipsDecoding.decode(Bytes(data, origin: "variant"), options ?? DecodeOptions(
-            failOn: VIPS_FAIL_ON_ERROR, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
+            failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
     }
 
     /// Mean absolute difference per band between two images of the same size (evaluates both).
@@ -92,7 +92,7 @@ import WorkbenchTestSupport
         let rotated = try save(withMetadata(base(), orientation: 6), "jpegsave_buffer")
         let upright = try decode(rotated)
         #expect((upright.width, upright.height) == (180, 320))
-        var options = DecodeOptions(failOn: VIPS_FAIL_ON_ERROR, sequential: true, maxPixels: 100_000_000, pages: 1,
+        var options = DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1,
                                     autorotate: false, toSRGB: true)
         let asStored = try decode(rotated, options)
         #expect((asStored.width, asStored.height) == (320, 180))
@@ -112,7 +112,7 @@ import WorkbenchTestSupport
         let gif = try save(frames, "gifsave_buffer", ["page_height": .int(frame.height)])
         let first = try decode(gif)
         #expect((first.width, first.height) == (64, frame.height))
-        let all = try decode(gif, DecodeOptions(failOn: VIPS_FAIL_ON_ERROR, sequential: false, maxPixels: 100_000_000, pages: -1,
+        let all = try decode(gif, DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: -1,
                                                 autorotate: true, toSRGB: true))
         #expect((all.width, all.height) == (64, 3 * frame.height))
         #expect(vips_image_get_page_height(all.pointer) == Int32(frame.height))

@@ -50,19 +50,19 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     @Test func decodeSniffsTheFormatFromTheContent() throws {
-        let jpeg = try image(run(DecodeStage(options: DecodeOptions(failOn: VIPS_FAIL_ON_ERROR, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample())))
+        let jpeg = try image(run(DecodeStage(options: DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample())))
         #expect(jpeg.width == 1600 && jpeg.height == 900 && jpeg.bands == 3)
         #expect(jpeg.loader == "jpegload_buffer")
         // PNG bytes that claim to be a JPEG by name.
         let png = try encode(shrink(jpeg, 64, 64), "png")
-        let decoded = try image(run(DecodeStage(options: DecodeOptions(failOn: VIPS_FAIL_ON_ERROR, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)),
+        let decoded = try image(run(DecodeStage(options: DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)),
                                     .bytes(Bytes(png, origin: "liar.jpg"))))
         #expect(decoded.loader == "pngload_buffer")
         #expect(decoded.width == 64)
     }
 
     @Test func garbageIsADecodeErrorNotACrash() throws {
-        let stage = DecodeStage(options: DecodeOptions(failOn: VIPS_FAIL_ON_TRUNCATED, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
+        let stage = DecodeStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
         #expect {
             try run(stage, .bytes(Bytes(Data("not an image at all".utf8), origin: "garbage.jpg")))
         } throws: { error in
@@ -76,7 +76,7 @@ private typealias Image = WorkbenchVips.VipsImage
     @Test func truncatedJPEGFailsWhenEvaluated() throws {
         let whole = try sample()
         let cut = Bytes(whole.data.prefix(whole.data.count / 2), origin: "cut.jpg")
-        let decoded = try run(DecodeStage(options: DecodeOptions(failOn: VIPS_FAIL_ON_TRUNCATED, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(cut))
+        let decoded = try run(DecodeStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(cut))
         let encode = EncodeStage(format: try #require(EncodeFormat.named("jpeg")), options: ["Q": .int(80), "strip": .bool(true)])
         #expect {
             try run(encode, decoded)
@@ -88,7 +88,7 @@ private typealias Image = WorkbenchVips.VipsImage
 
     @Test func pixelLimitIsCheckedFromTheHeader() throws {
         #expect {
-            try run(DecodeStage(options: DecodeOptions(failOn: VIPS_FAIL_ON_NONE, sequential: true, maxPixels: 1_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample()))
+            try run(DecodeStage(options: DecodeOptions(failOn: .none, sequential: true, maxPixels: 1_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample()))
         } throws: { error in
             guard case .tooManyPixels(_, 1600, 900, 1_000_000)? = error as? VipsError else { return false }
             return "\(error)".contains("1600×900")

@@ -5,7 +5,7 @@ enum DetailFilters {
     static let blur = Filter.define("blur", "Gaussian blur.", [
         ParameterSpec("sigma", .double(0.3...1000), required: true, "Radius of the blur (standard deviation in pixels)."),
     ]) { p in
-        let sigma = p.double("sigma") ?? 1
+        let sigma = p.number("sigma")
         return { image, _, _ in try Filter.vips("gaussblur", image, ["sigma": .double(sigma)]) }
     }
 
@@ -16,8 +16,8 @@ enum DetailFilters {
         ParameterSpec("threshold", .double(0...1_000_000), default: .double(2), "Differences below this count as flat (libvips' x1)."),
     ]) { p in
         let arguments: [String: VipsArgumentValue] = [
-            "sigma": .double(p.double("sigma") ?? 0.5), "m2": .double(p.double("amount") ?? 3),
-            "m1": .double(p.double("flat") ?? 0), "x1": .double(p.double("threshold") ?? 2),
+            "sigma": .double(p.number("sigma")), "m2": .double(p.number("amount")),
+            "m1": .double(p.number("flat")), "x1": .double(p.number("threshold")),
         ]
         return { image, _, _ in try Filter.vips("sharpen", image, arguments) }
     }

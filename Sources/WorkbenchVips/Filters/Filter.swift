@@ -10,7 +10,7 @@ struct Filter: Stage {
     let transform: Transform
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        .image(try transform(VipsStages.image(inputs, context), inputs, context))
+        .image(try transform(inputs.image(context), inputs, context))
     }
 
     /// An op named `name` with these parameters, made by `make` from the validated values.
@@ -24,8 +24,10 @@ struct Filter: Stage {
     }
 
     /// Calls a libvips operation on `image` with arguments by name.
-    static func vips(_ nick: String, _ image: VipsImage?, _ arguments: [String: VipsArgumentValue] = [:]) throws -> VipsImage {
-        try VipsOperationCall.image(nick, image, arguments)
+    /// Give `cancellation` (the node's) to operations that evaluate pixels as they are built.
+    static func vips(_ nick: String, _ image: VipsImage?, _ arguments: [String: VipsArgumentValue] = [:],
+                     cancellation: CancellationToken? = nil) throws -> VipsImage {
+        try VipsOperationCall.image(nick, image, arguments, cancellation: cancellation)
     }
 
     /// `value` for each colour band, and `alphaValue` for an alpha band if there is one.

@@ -13,12 +13,13 @@ enum GeometryFilters {
         (p.int("left") == nil) != (p.int("top") == nil) ? "give both \"left\" and \"top\", or neither" : nil
     }) { p in
         let width = p.int("width") ?? 1, height = p.int("height") ?? 1
-        return { image, _, _ in
+        return { image, _, context in
             let w = min(width, image.width), h = min(height, image.height)
             if let interest = p.string("smart") {
-                return try Filter.vips("smartcrop", image, ["width": .int(w), "height": .int(h), "interesting": .string(interest)])
+                return try Filter.vips("smartcrop", image, ["width": .int(w), "height": .int(h), "interesting": .string(interest)],
+                                       cancellation: context.cancellation)
             }
-            var origin = Filter.position(p.string("gravity") ?? "centre", outer: (image.width, image.height), inner: (w, h))
+            var origin = Filter.position(p.word("gravity"), outer: (image.width, image.height), inner: (w, h))
             if let left = p.int("left"), let top = p.int("top") {
                 guard left + w <= image.width && top + h <= image.height else {
                     throw VipsError.operationFailed(operation: "crop", message: "the box \(w)×\(h) at \(left),\(top) does not fit the \(image.width)×\(image.height) image")
@@ -34,7 +35,7 @@ enum GeometryFilters {
         ParameterSpec("auto", .bool, default: .bool(false), "First turn upright by the EXIF orientation (decode does this by default)."),
         ParameterSpec("background", .numbers, default: .list([.double(0)]), "Colour of the corners a free angle uncovers."),
     ], streams: false) { p in
-        let angle = p.double("angle") ?? 0
+        let angle = p.number("angle")
         let background = p.list("background")?.compactMap { value -> Double? in
             switch value { case .double(let d): return d; case .int(let i): return Double(i); default: return nil }
         } ?? [0]
@@ -56,7 +57,7 @@ enum GeometryFilters {
         ParameterSpec("direction", .choice(["horizontal", "vertical", "both"]), default: .string("horizontal"),
                       "\"horizontal\" mirrors left to right, \"vertical\" top to bottom."),
     ], streams: false) { p in
-        let direction = p.string("direction") ?? "horizontal"
+        let direction = p.word("direction")
         return { image, _, _ in
             var result = image
             if direction != "vertical" { result = try Filter.vips("flip", result, ["direction": .string("horizontal")]) }

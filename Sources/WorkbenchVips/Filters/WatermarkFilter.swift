@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 
 /// `watermark` (and its other name `composite`): lays another node's image over this one.
@@ -16,14 +15,14 @@ enum WatermarkFilter {
         ], check: { p in
             (p.int("left") == nil) != (p.int("top") == nil) ? "give both \"left\" and \"top\", or neither" : nil
         }) { p in
-            let opacity = p.double("opacity") ?? 1
+            let opacity = p.number("opacity")
             return { image, inputs, context in
                 guard case .image(let handle)? = inputs.reference("overlay"), var overlay = handle as? VipsImage else {
                     throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image for \"overlay\"")
                 }
                 // An overlay that does not say what its bands are (libvips' generators make such
                 // images) is taken as grey or sRGB by its band count, so it can be blended.
-                if overlay.interpretation == VIPS_INTERPRETATION_MULTIBAND {
+                if overlay.interpretationName == "multiband" {
                     overlay = try Filter.vips("copy", overlay, ["interpretation": .string(overlay.bands < 3 ? "b-w" : "srgb")])
                 }
                 // The overlay gets an alpha band if it has none, scaled by the opacity.
@@ -33,10 +32,10 @@ enum WatermarkFilter {
                     overlay = try Filter.vips("linear", overlay, ["a": .doubles(Filter.perBand(overlay, 1, alpha: opacity)), "b": .doubles([0])])
                     overlay = try Filter.vips("cast", overlay, ["format": .enumeration(Int(format.rawValue))])
                 }
-                var position = Filter.position(p.string("gravity") ?? "south-east", outer: (image.width, image.height),
-                                               inner: (overlay.width, overlay.height), margin: p.int("margin") ?? 10)
+                var position = Filter.position(p.word("gravity"), outer: (image.width, image.height),
+                                               inner: (overlay.width, overlay.height), margin: p.integer("margin"))
                 if let left = p.int("left"), let top = p.int("top") { position = (left, top) }
-                let blended = try Filter.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.string("mode") ?? "over"),
+                let blended = try Filter.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.word("mode")),
                                                                     "x": .int(position.x), "y": .int(position.y)])
                 // composite2 always adds alpha; an opaque image stays opaque (and keeps its band count).
                 guard !image.hasAlpha else { return blended }

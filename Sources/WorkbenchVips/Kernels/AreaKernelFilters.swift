@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 import WorkbenchKernels
 
@@ -16,7 +15,7 @@ enum AreaKernelFilters {
             // column, in floating point (integer passes would round between them).
             let mask = try VipsOperationCall.matrix([Array(repeating: 1, count: span)], scale: Double(span))
             return try Filter.vips("convsep", image, ["mask": .image(mask), "precision": .string("float")])
-                .rounded(to: image.format)
+                .rounded(like: image)
         }
     })
 
@@ -42,9 +41,9 @@ enum AreaKernelFilters {
         return { image, _ in
             // libvips 8.14's 8-bit rank (its histogram path) picks wrong values for 5×5 windows;
             // its 16-bit path is right, and holds 8-bit values exactly.
-            let wide = image.format == VIPS_FORMAT_UCHAR ? try image.cast(VIPS_FORMAT_USHORT) : image
+            let wide = image.formatName == "uchar" ? try image.cast(named: "ushort") : image
             return try Filter.vips("rank", wide, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
-                .rounded(to: image.format)
+                .rounded(like: image)
         }
     })
 
@@ -67,7 +66,7 @@ enum AreaKernelFilters {
         return { image, _ in
             let matrix = try VipsOperationCall.matrix(mask, scale: scale, offset: offset)
             return try Filter.vips("conv", image, ["mask": .image(matrix), "precision": .string(integer && image.isInteger ? "integer" : "float")])
-                .rounded(to: image.format)
+                .rounded(like: image)
         }
     })
 

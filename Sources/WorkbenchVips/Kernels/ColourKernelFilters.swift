@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 import WorkbenchKernels
 
@@ -52,8 +51,8 @@ enum ColourKernelFilters {
                 let white = image.whiteValue
                 // In double, so the comparison is exact for integer samples, as the kernel's is.
                 let luma = colour.bands >= 3
-                    ? try colour.cast(VIPS_FORMAT_DOUBLE).recomb(rows: [[2126, 7152, 722]])
-                    : try colour.cast(VIPS_FORMAT_DOUBLE).linear(10000, 0)
+                    ? try colour.cast(named: "double").recomb(rows: [[2126, 7152, 722]])
+                    : try colour.cast(named: "double").linear(10000, 0)
                 let mask = try Filter.vips("relational_const", luma, ["relational": .string("moreeq"), "c": .doubles([level * 10000 * white / 255])])
                 let grey = try mask.linear(white / 255, 0)
                 return try Filter.vips("bandjoin", nil, ["in": .images(Array(repeating: grey, count: colour.bands))])
@@ -62,23 +61,23 @@ enum ColourKernelFilters {
     })
 
     static let grayscale = KernelFilter.define("grayscale", "Turns the image grey (one band, or two with alpha), by luminance in linear light.", [],
-                                               unchanged: { $0.bands - ($0.hasAlpha ? 1 : 0) < 3 },
-                                               swift: { _ in LinearLightKernel(GreyMap()) },
+                                               unchanged: { $0.colourBands < 3 },
+                                               swift: { _ in KernelLibrary.grayscale() },
                                                vips: { _ in { image, _ in
-        try Filter.vips("colourspace", image, ["space": .string(image.format == VIPS_FORMAT_USHORT ? "grey16" : "b-w")])
+        try Filter.vips("colourspace", image, ["space": .string(image.isSixteenBit ? "grey16" : "b-w")])
     } })
 
     static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
         ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is."),
-    ], unchanged: { $0.bands - ($0.hasAlpha ? 1 : 0) < 3 },
-       swift: { p in LinearLightKernel(SaturationMap(amount: p.number("amount"))) },
+    ], unchanged: { $0.colourBands < 3 },
+       swift: { p in KernelLibrary.saturation(p.number("amount")) },
        vips: { p in
         let amount = p.number("amount")
         return { image, _ in
-            let back = image.format == VIPS_FORMAT_USHORT ? "rgb16" : "srgb"
+            let back = image.isSixteenBit ? "rgb16" : "srgb"
             let lch = try Filter.vips("colourspace", image, ["space": .string("lch")])
             let scaled = try Filter.vips("linear", lch, ["a": .doubles([1, amount, 1] + (image.hasAlpha ? [1] : [])), "b": .doubles([0])])
-            return try Filter.vips("colourspace", scaled, ["space": .string(back)]).rounded(to: image.format)
+            return try Filter.vips("colourspace", scaled, ["space": .string(back)]).rounded(like: image)
         }
     })
 
@@ -100,10 +99,7 @@ enum ColourKernelFilters {
     /// libvips' `recomb` (in floating point) and an offset on 0…255; grey becomes sRGB first.
     static func matrixByLibvips(_ matrix: ColorMatrix, offset: SIMD3<Double> = .zero) -> KernelFilter.VipsTransform {
         { image, _ in
-            var colourImage = image
-            if image.bands - (image.hasAlpha ? 1 : 0) < 3 {
-                colourImage = try image.colourspace(image.format == VIPS_FORMAT_USHORT ? VIPS_INTERPRETATION_RGB16 : VIPS_INTERPRETATION_sRGB)
-            }
+            let colourImage = try image.inColour()
             let white = colourImage.whiteValue
             return try colourImage.onColourBands { colour in
                 let mixed = try colour.recomb(rows: matrix.rows)

@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 import WorkbenchKernels
 
@@ -8,7 +7,7 @@ enum PositionKernelFilters {
         ParameterSpec("strength", .double(0...1), default: .double(0.5), "How dark the corners get: 0 not at all, 1 black."),
         ParameterSpec("radius", .double(0...2), default: .double(0.5), "Where darkening starts: the distance from the centre, 1 = a corner."),
         ParameterSpec("softness", .double(0.01...2), default: .double(0.5), "Over what distance it reaches full strength."),
-    ], swift: { p in PixelKernel(vignetteMap(p)) },
+    ], swift: { p in KernelLibrary.vignette(strength: p.number("strength"), radius: p.number("radius"), softness: p.number("softness")) },
        vips: { p in
         let map = vignetteMap(p)
         return { image, _ in
@@ -20,7 +19,7 @@ enum PositionKernelFilters {
     static let grain = KernelFilter.define("grain", "Adds film grain: fine noise, the same on every rerun for the same seed.", [
         ParameterSpec("amount", .double(0...1), default: .double(0.1), "Strength: values move by up to half of it (of full scale)."),
         ParameterSpec("seed", .int(0...Int(Int32.max)), default: .int(0), "Another seed gives other grain."),
-    ], swift: { p in PixelKernel(GrainMap(amount: p.number("amount"), seed: p.integer("seed"))) })
+    ], swift: { p in KernelLibrary.grain(amount: p.number("amount"), seed: p.integer("seed")) })
 
     static let all = [vignette, grain]
 

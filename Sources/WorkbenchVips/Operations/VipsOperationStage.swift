@@ -36,7 +36,7 @@ struct VipsOperationStage: Stage {
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         var arguments = fixed
         if let main = info.mainInput {
-            arguments.append((main, .image(try VipsStages.image(inputs, context))))
+            arguments.append((main, .image(try inputs.image(context))))
         } else if let blob = info.blobInput {
             guard case .bytes(let bytes)? = inputs.first else {
                 throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")

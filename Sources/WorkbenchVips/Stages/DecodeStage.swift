@@ -1,18 +1,12 @@
-import CVips
 import WorkbenchCore
 
 /// `decode`: encoded bytes to a lazy libvips image; the format is sniffed from the content.
 struct DecodeStage: Stage {
-    static let failOnChoices: [String: VipsFailOn] = [
-        "none": VIPS_FAIL_ON_NONE, "truncated": VIPS_FAIL_ON_TRUNCATED,
-        "error": VIPS_FAIL_ON_ERROR, "warning": VIPS_FAIL_ON_WARNING,
-    ]
-
     static let spec = OpSpec(
         name: "decode", summary: "Decodes bytes into an image (JPEG, PNG, WebP, TIFF, GIF, HEIF, … sniffed from the content).",
         input: .bytes, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
-            ParameterSpec("fail_on", .choice(["none", "truncated", "error", "warning"]), default: .string("truncated"),
+            ParameterSpec("fail_on", .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"),
                           "How much damage fails the item: \"truncated\" fails on cut-off files, \"error\" on any decoder error."),
             ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
@@ -26,14 +20,14 @@ struct DecodeStage: Stage {
         ])
 
     static let definition = OpDefinition(spec) { p, facts in
-        let access = p.string("access") ?? "auto"
+        let access = p.word("access")
         return DecodeStage(options: DecodeOptions(
-            failOn: failOnChoices[p.string("fail_on") ?? "truncated"] ?? VIPS_FAIL_ON_TRUNCATED,
+            failOn: DecodeOptions.FailOn(rawValue: p.word("fail_on")) ?? .truncated,
             sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
-            maxPixels: p.int("maxPixels") ?? 100_000_000,
-            pages: p.string("pages") == "all" ? -1 : 1,
-            autorotate: p.bool("autorotate") ?? true,
-            toSRGB: p.string("colourspace") != "keep"))
+            maxPixels: p.integer("maxPixels"),
+            pages: p.word("pages") == "all" ? -1 : 1,
+            autorotate: p.bool("autorotate") != false,
+            toSRGB: p.word("colourspace") != "keep"))
     }
 
     let options: DecodeOptions

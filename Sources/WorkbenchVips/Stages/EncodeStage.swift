@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
@@ -17,7 +16,7 @@ struct EncodeStage: Stage {
         check: check)
 
     static let definition = OpDefinition(spec) { p in
-        let format = EncodeFormat.named(p.string("format") ?? "jpeg") ?? EncodeFormat.known[0]
+        let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
         var options: [String: VipsArgumentValue] = [:]
         for argument in format.options {
             if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
@@ -32,10 +31,10 @@ struct EncodeStage: Stage {
     /// fuzz-graphs). Given 16-bit pixels it is fine, so 8-bit images are widened here first:
     /// through the colour space where it has a 16-bit form (values × 257), else by a shift.
     private func widenedForSixteenBitPNG(_ image: VipsImage) throws(VipsError) -> VipsImage {
-        guard format.name == "png", case .int(16)? = options["bitdepth"], image.format == VIPS_FORMAT_UCHAR else { return image }
-        switch image.interpretation {
-        case VIPS_INTERPRETATION_sRGB: return try VipsOperationCall.image("colourspace", image, ["space": .string("rgb16")])
-        case VIPS_INTERPRETATION_B_W: return try VipsOperationCall.image("colourspace", image, ["space": .string("grey16")])
+        guard format.name == "png", case .int(16)? = options["bitdepth"], image.formatName == "uchar" else { return image }
+        switch image.interpretationName {
+        case "srgb": return try VipsOperationCall.image("colourspace", image, ["space": .string("rgb16")])
+        case "b-w": return try VipsOperationCall.image("colourspace", image, ["space": .string("grey16")])
         default: return try VipsOperationCall.image("cast", image, ["format": .string("ushort"), "shift": .bool(true)])
         }
     }
@@ -123,7 +122,7 @@ struct EncodeStage: Stage {
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let image = try widenedForSixteenBitPNG(try VipsStages.image(inputs, context).keepingMetadata(keptMetadata))
+        let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))
         var options = self.options
         for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
             guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }

@@ -37,7 +37,7 @@ struct ResizeStage: Stage {
                 if p.double("scale") != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
                 if !sized { return "give \"width\", \"height\" or both (or \"scale\")" }
                 if p.string("fit") != "contain" && (p.int("width") == nil || p.int("height") == nil) {
-                    return "fit \"\(p.string("fit") ?? "")\" needs both \"width\" and \"height\""
+                    return "fit \"\(p.word("fit"))\" needs both \"width\" and \"height\""
                 }
                 return nil
             })
@@ -45,9 +45,9 @@ struct ResizeStage: Stage {
 
     static let definitions = ["resize", "thumbnail"].map { name in
         OpDefinition(spec(name: name)) { p, facts in
-            ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.string("fit") ?? "") ?? .contain,
-                        crop: p.string("crop") ?? "centre", upscale: p.bool("upscale") ?? false, scale: p.double("scale"),
-                        fastShrink: p.bool("fastShrink") ?? true, outputIsReadOnce: facts.outputIsReadOnce)
+            ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.word("fit")) ?? .contain,
+                        crop: p.word("crop"), upscale: p.bool("upscale") == true, scale: p.double("scale"),
+                        fastShrink: p.bool("fastShrink") != false, outputIsReadOnce: facts.outputIsReadOnce)
         }
     }
 
@@ -65,7 +65,7 @@ struct ResizeStage: Stage {
     let outputIsReadOnce: Bool
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let image = try VipsStages.image(inputs, context)
+        let image = try inputs.image(context)
         if let scale {
             return .image(try VipsOperationCall.image("resize", image, ["scale": .double(scale)]))
         }
@@ -81,12 +81,13 @@ struct ResizeStage: Stage {
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
                                                   fast: fastShrink && fit != .fill) {
             if outputIsReadOnce { return .image(fused) }
-            let (kept, warnings) = try fused.inMemory()
+            let (kept, warnings) = try fused.inMemory(cancellation: context.cancellation)
             // Read now, the pixels tell of damage the decoder worked around: the decode's.
             for warning in warnings { context.warn(warning, node: fused.origin?.node) }
             return .image(kept)
         }
-        return .image(try VipsOperationCall.image("thumbnail_image", image, arguments))
+        // A smart crop measures the image as the operation is built.
+        return .image(try VipsOperationCall.image("thumbnail_image", image, arguments, cancellation: context.cancellation))
     }
 
     /// At most how many pixels the result has.

@@ -56,14 +56,14 @@ enum DamageCheck {
                 return try VipsOperationCall.image("jpegload_buffer", nil, [
                     "buffer": .blob(source.bytes.data), "shrink": .int(source.jpegShrink),
                     "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
-                    "fail_on": .enumeration(Int(source.options.failOn.rawValue)),
+                    "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
                 ])
             } catch {
                 if case .operationFailed(_, let message) = error { throw .decodeFailed(origin: source.bytes.origin, message: message) }
                 throw error
             }
         }
-        return try VipsImage.open(source.bytes, sequential: true, failOn: source.options.failOn,
+        return try VipsImage.open(source.bytes, sequential: true, failOn: source.options.failOn.level,
                                   pages: source.options.pages == 1 ? 0 : Int32(source.options.pages))
     }
 }

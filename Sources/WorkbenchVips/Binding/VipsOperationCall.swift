@@ -48,20 +48,29 @@ enum VipsOperationCall {
             default: return []
             }
         }
+        return try evaluating(images, cancellation: cancellation) { () throws(VipsError) in try run(info, arguments) }
+    }
+
+    /// Runs `body`, which evaluates `images` (or images made from them); cancelling
+    /// `cancellation` stops that evaluation at its next tile, and the call throws `.cancelled`.
+    static func evaluating<T>(_ images: [VipsImage], cancellation: CancellationToken?,
+                              _ body: () throws(VipsError) -> T) throws(VipsError) -> T {
+        guard let cancellation else { return try body() }
+        if cancellation.isCancelled { throw .cancelled }
         let kill = KillSwitch(images)
         let key = cancellation.onCancel { kill.pull() }
         defer {
             cancellation.removeHandler(key)
             kill.disarm()
         }
-        let outputs: VipsCallOutputs
+        let result: T
         do {
-            outputs = try run(info, arguments)
+            result = try body()
         } catch {
             throw cancellation.isCancelled ? .cancelled : error
         }
         if cancellation.isCancelled { throw .cancelled }
-        return outputs
+        return result
     }
 
     /// Runs the call; a failure's message is the call's own even when other calls ran beside
@@ -201,7 +210,10 @@ enum VipsOperationCall {
 
     /// Runs operation `nick` with `input` as its image input and other arguments by libvips name;
     /// returns its output image. What the friendly filters are made of.
-    static func image(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:]) throws(VipsError) -> VipsImage {
+    /// Cancelling `cancellation` stops an evaluation the operation starts as it is built
+    /// (smartcrop's measurement, for one).
+    static func image(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:],
+                      cancellation: CancellationToken? = nil) throws(VipsError) -> VipsImage {
         guard let info = VipsIntrospection.operations[nick] else {
             throw .operationFailed(operation: nick, message: "this libvips has no such operation")
         }
@@ -221,7 +233,7 @@ enum VipsOperationCall {
                 arguments.append((argument, value))
             }
         }
-        let outputs = try run(info, arguments)
+        let outputs = try run(info, arguments, cancellation: cancellation)
         guard let output = info.arguments.first(where: { $0.isOutput && $0.isRequired && $0.kind.isImage }),
               let image = outputs.images[output.name] else {
             throw .operationFailed(operation: nick, message: "it returned no image")

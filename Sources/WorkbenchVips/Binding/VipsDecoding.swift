@@ -5,7 +5,21 @@ import WorkbenchCore
 /// How `decode` turns bytes into an image; kept with the image so a following resize can redo
 /// it as one shrink-on-load step.
 struct DecodeOptions: Sendable {
-    var failOn: VipsFailOn
+    /// How much damage fails the decode, by libvips' names for its `VipsFailOn` levels.
+    enum FailOn: String, CaseIterable, Sendable {
+        case none, truncated, error, warning
+
+        var level: VipsFailOn {
+            switch self {
+            case .none: return VIPS_FAIL_ON_NONE
+            case .truncated: return VIPS_FAIL_ON_TRUNCATED
+            case .error: return VIPS_FAIL_ON_ERROR
+            case .warning: return VIPS_FAIL_ON_WARNING
+            }
+        }
+    }
+
+    var failOn: FailOn
     /// Stream top to bottom (little memory) instead of decoding for random access.
     var sequential: Bool
     var maxPixels: Int
@@ -39,11 +53,6 @@ struct DecodedSource: Sendable {
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.
 enum VipsDecoding {
-    static let failOnNicks: [UInt32: String] = [
-        VIPS_FAIL_ON_NONE.rawValue: "none", VIPS_FAIL_ON_TRUNCATED.rawValue: "truncated",
-        VIPS_FAIL_ON_ERROR.rawValue: "error", VIPS_FAIL_ON_WARNING.rawValue: "warning",
-    ]
-
     /// Decode and resize in one step from the bytes (shrink-on-load: JPEG decodes at 1/2, 1/4 or
     /// 1/8 scale, WebP and HEIF at a smaller size), with the decode's own settings. Nil when the
     /// settings need the full decode (all pages, colours kept as stored).
@@ -55,7 +64,7 @@ enum VipsDecoding {
         named["buffer"] = .blob(source.bytes.data)
         // libvips 8.14's thumbnail_buffer does not hand its `fail_on` to the loader (a truncated
         // JPEG then passes); the loader's option string does reach it.
-        named["option_string"] = .string("fail_on=" + (failOnNicks[source.options.failOn.rawValue] ?? "truncated"))
+        named["option_string"] = .string("fail_on=" + source.options.failOn.rawValue)
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
@@ -79,7 +88,7 @@ enum VipsDecoding {
         guard let shrink = [8, 4, 2].first(where: { Double($0) <= factor && $0 <= smaller }) else { return nil }
         let loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
-            "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.rawValue)),
+            "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
@@ -94,7 +103,7 @@ enum VipsDecoding {
         }
         var sequential = options.sequential
         let pages = try pagesArgument(bytes, options.pages)
-        var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn, pages: pages)
+        var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn.level, pages: pages)
         // The header is read before any pixel is decoded, so a bomb costs nothing.
         // All pages count: a thousand frames of a small GIF hold as much as one huge image.
         guard image.width * image.height <= options.maxPixels else {
@@ -105,7 +114,7 @@ enum VipsDecoding {
         let orientation = options.autorotate ? image.metadata(int: "orientation") ?? 1 : 1
         if orientation > 1 && sequential {
             sequential = false
-            image = try VipsImage.open(bytes, sequential: false, failOn: options.failOn, pages: pages)
+            image = try VipsImage.open(bytes, sequential: false, failOn: options.failOn.level, pages: pages)
         }
         if orientation > 1 { image = try VipsOperationCall.image("autorot", image) }
         let space = image.interpretation

@@ -44,6 +44,28 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     var format: VipsBandFormat { vips_image_get_format(pointer) }
     var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
 
+    /// libvips' name of the band format: "uchar", "ushort", "float", "double", …
+    public var formatName: String { String(cString: vips_enum_nick(vips_band_format_get_type(), Int32(format.rawValue))) }
+    /// libvips' name of the interpretation: "srgb", "b-w", "rgb16", "grey16", "multiband", …
+    public var interpretationName: String {
+        String(cString: vips_enum_nick(vips_interpretation_get_type(), Int32(interpretation.rawValue)))
+    }
+    /// 16-bit samples.
+    var isSixteenBit: Bool { format == VIPS_FORMAT_USHORT }
+    /// 8-bit or 16-bit samples (not float).
+    var isInteger: Bool { [VIPS_FORMAT_UCHAR, VIPS_FORMAT_USHORT].contains(format) }
+    /// Bands that carry colour (all but alpha).
+    var colourBands: Int { hasAlpha ? bands - 1 : bands }
+
+    /// The value of white: 255 for 8-bit and float sRGB, 65535 for 16-bit, 1 for scRGB.
+    var whiteValue: Double {
+        switch format {
+        case VIPS_FORMAT_UCHAR: return 255
+        case VIPS_FORMAT_USHORT: return 65535
+        default: return [VIPS_INTERPRETATION_scRGB, VIPS_INTERPRETATION_XYZ].contains(interpretation) ? 1 : 255
+        }
+    }
+
     /// The loader that read the bytes (chosen from their content), e.g. "jpegload_buffer".
     public var loader: String? {
         var value: UnsafePointer<CChar>?

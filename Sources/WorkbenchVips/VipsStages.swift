@@ -1,6 +1,6 @@
 import WorkbenchCore
 
-/// The ops this module provides, and what their stages share.
+/// The ops this module provides: the catalogue a registry reads.
 public enum VipsStages {
     /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
     public static let all: [OpDefinition] = VipsOperationOps.all + [
@@ -28,11 +28,4 @@ public enum VipsStages {
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }
-
-    static func image(_ inputs: StageInputs, _ context: StageContext) throws -> VipsImage {
-        guard case .image(let handle)? = inputs.first, let image = handle as? VipsImage else {
-            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
-        }
-        return image
-    }
 }

@@ -71,6 +71,21 @@ private typealias Image = KernelTestImage
         }
     }
 
+    @Test func autoRunsTheEngineMeasuredFaster() throws {
+        let image = try KernelImages.photo("Bridge.jpg", width: 400, height: 300)
+        // saturation is faster through libvips, sepia through Swift (bench/kernels.sh); their
+        // engines differ slightly, so the output tells which one ran.
+        for (op, parameters, faster) in [("saturation", ["amount": ParameterValue.double(1.7)], "vips"),
+                                         ("sepia", ["intensity": .double(0.8)], "swift")] {
+            let definition = try #require(VipsStages.all.first { $0.spec.name == op })
+            let auto = try KernelImages.run(definition, parameters, engine: "auto", on: image)
+            let fast = try KernelImages.run(definition, parameters, engine: faster, on: image)
+            let slow = try KernelImages.run(definition, parameters, engine: faster == "vips" ? "swift" : "vips", on: image)
+            #expect(try KernelImages.largestDifference(auto, fast) == 0, "\(op)")
+            #expect(try KernelImages.largestDifference(auto, slow) > 0, "\(op): the engines gave the same pixels")
+        }
+    }
+
     @Test func curvesMapThroughTheirMonotoneCurve() throws {
         let definition = try #require(VipsStages.all.first { $0.spec.name == "curves" })
         let points: [[Double]] = [[0, 10], [60, 40], [190, 220], [255, 250]]

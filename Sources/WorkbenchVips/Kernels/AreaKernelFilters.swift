@@ -21,7 +21,7 @@ enum AreaKernelFilters {
 
     static let pixelate = KernelFilter.define("pixelate", "Turns the image into squares of one colour each, the mean of what they cover.", [
         ParameterSpec("size", .int(2...512), default: .int(16), "The side of the squares, in pixels."),
-    ], swift: { p in Pixelate(size: p.integer("size")) },
+    ], faster: .vips, swift: { p in Pixelate(size: p.integer("size")) },
        vips: { p in
         let size = p.integer("size")
         return { image, _ in
@@ -35,7 +35,7 @@ enum AreaKernelFilters {
 
     static let median = KernelFilter.define("median", "Replaces each value by the median of its neighbourhood: removes specks, keeps edges.", [
         ParameterSpec("size", .choice(["3", "5"]), default: .string("3"), "The neighbourhood: \"3\" (3×3) or \"5\" (5×5)."),
-    ], swift: { p in Median(size: Int(p.word("size")) ?? 3) },
+    ], fasterFor: { p in p.word("size") == "3" ? .swift : .vips }, swift: { p in Median(size: Int(p.word("size")) ?? 3) },
        vips: { p in
         let size = Int(p.word("size")) ?? 3
         return { image, _ in
@@ -51,7 +51,7 @@ enum AreaKernelFilters {
         ParameterSpec("mask", .matrix, required: true, "Rows of weights, odd sides up to 7×7, integers or not, e.g. [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]."),
         ParameterSpec("scale", .double(-1e9...1e9), default: .double(0), "Divides the sum; 0 means the sum of the mask (or 1 if that is 0)."),
         ParameterSpec("offset", .double(-1e9...1e9), default: .double(0), "Added after dividing."),
-    ], check: { p in
+    ], faster: .vips, check: { p in
         let mask = p.matrix("mask")
         let rows = mask.count, columns = mask.first?.count ?? 0
         guard rows % 2 == 1, columns % 2 == 1, rows <= 7, columns <= 7 else {

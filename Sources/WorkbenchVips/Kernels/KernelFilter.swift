@@ -3,7 +3,8 @@ import WorkbenchKernels
 
 /// Which code computes a kernel filter's pixels.
 public enum KernelEngine: String, CaseIterable, Sendable {
-    /// The faster of the two, as measured by `bench/kernels.sh` on 8-bit photos.
+    /// The faster of the two, as measured by `bench/kernels.sh` on 8-bit photos (each filter
+    /// declares which that is: `faster`).
     case auto
     /// The filter's Swift kernel, streaming inside libvips' pipeline.
     case swift
@@ -20,13 +21,15 @@ enum KernelFilter {
     /// any) runs `vips(parameters)`. `auto` runs `faster`. Images for which `unchanged` is true
     /// pass through (e.g. a grey image through `grayscale`).
     static func define(_ name: String, _ summary: String, _ parameters: [ParameterSpec], faster: KernelEngine = .swift,
+                       fasterFor: (@Sendable (ParameterValues) -> KernelEngine)? = nil,
                        check: (@Sendable (ParameterValues) -> String?)? = nil,
                        unchanged: (@Sendable (VipsImage) -> Bool)? = nil,
                        swift: @escaping @Sendable (ParameterValues) -> any Kernel,
                        vips: (@Sendable (ParameterValues) -> VipsTransform)? = nil) -> OpDefinition {
-        Filter.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: faster)], check: check) { p in
+        Filter.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)],
+                      check: check) { p in
             let chosen = KernelEngine(rawValue: p.word("engine")) ?? .auto
-            let engine = chosen == .auto ? faster : chosen
+            let engine = chosen == .auto ? fasterFor?(p) ?? faster : chosen
             if engine == .vips, let vips {
                 let transform = vips(p)
                 return { image, _, context in
@@ -42,13 +45,15 @@ enum KernelFilter {
         }
     }
 
-    static func engineParameter(hasVips: Bool, faster: KernelEngine) -> ParameterSpec {
+    /// `faster`: the engine `auto` picks, or nil when that depends on the parameters.
+    static func engineParameter(hasVips: Bool, faster: KernelEngine?) -> ParameterSpec {
         guard hasVips else {
             return ParameterSpec("engine", .choice(["auto", "swift"]), default: .string("auto"),
                                  "\"swift\" (the only engine: libvips has no equivalent); \"auto\" picks it.")
         }
         return ParameterSpec("engine", .choice(KernelEngine.allCases.map(\.rawValue)), default: .string("auto"),
-                             "\"swift\": a Swift kernel streaming inside libvips; \"vips\": libvips' own operations (the same pixels within 1); \"auto\": the faster on 8-bit photos, here \"\(faster.rawValue)\".")
+                             "\"swift\": a Swift kernel streaming inside libvips; \"vips\": libvips' own operations (the same pixels within 1); \"auto\": the faster on 8-bit photos"
+                                + (faster.map { ", here \"\($0.rawValue)\"." } ?? ", which depends on the parameters here."))
     }
 
     /// Numbers on the 0…255 scale (levels' points, thresholds), for any image depth.

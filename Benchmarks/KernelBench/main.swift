@@ -86,8 +86,8 @@ let cases: [Case] = [
     Case(label: "boxBlur r20 vs conv 3MP", op: "boxBlur", parameters: ["radius": .int(20)],
          versus: ("vips.conv", ["mask": box41, "precision": .string("integer")]), once: true),
     Case(label: "pixelate 16", op: "pixelate", parameters: ["size": .int(16)]),
-    Case(label: "median 3", op: "median", parameters: ["size": .string("3")]),
-    Case(label: "median 5", op: "median", parameters: ["size": .string("5")]),
+    Case(label: "median 3", op: "median", parameters: ["size": .int(3)]),
+    Case(label: "median 5", op: "median", parameters: ["size": .int(5)]),
     Case(label: "convolve 3×3", op: "convolve", parameters: ["mask": matrix([[0, -1, 0], [-1, 5, -1], [0, -1, 0]])]),
     Case(label: "convolve 7×7", op: "convolve", parameters: ["mask": matrix(Array(repeating: [1, 2, 3, 4, 3, 2, 1], count: 7))]),
 ]

@@ -41,8 +41,8 @@ private typealias Image = KernelTestImage
         Case("vignette", ["strength": .double(0.8), "radius": .double(0.3), "softness": .double(0.6)]),
         Case("boxBlur", ["radius": .int(7)]),
         Case("pixelate", ["size": .int(10)]),
-        Case("median", ["size": .string("3")]),
-        Case("median", ["size": .string("5")]),
+        Case("median", ["size": .int(3)]),
+        Case("median", ["size": .int(5)]),
         Case("convolve", ["mask": matrix([[0, -1, 0], [-1, 5, -1], [0, -1, 0]])]),
         Case("convolve", ["mask": matrix([[0.5, 1, 0.5], [1, 2, 1], [0.5, 1, 0.5]]), "offset": .double(3)]),
     ]

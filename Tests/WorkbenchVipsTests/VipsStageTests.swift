@@ -95,6 +95,29 @@ private typealias Image = WorkbenchVips.VipsImage
         }
     }
 
+    @Test func theRunPlanFusesADecodeWithTheResizeThatAloneReadsIt() throws {
+        let registry = OpRegistry(CoreOps.all + VipsStages.all)
+        /// Whether the plan fused node "d" (a decode) with its reader.
+        func fused(_ graph: String) throws -> Bool? {
+            let json = #"{"version": 1, "graph": "# + graph + "}"
+            let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "plan.json", baseDirectory: ".")
+            return (preset.nodes.first { $0.id == "d" }?.stage as? DecodeStage)?.fusedWithResize
+        }
+        #expect(try fused(#"[{"op": "read"}, {"id": "d", "op": "decode"}, {"id": "t", "op": "thumbnail", "width": 100}, {"op": "encode", "format": "png"}, {"op": "write", "path": "x.png"}]"#) == true)
+        #expect(try fused(#"[{"op": "read"}, {"id": "d", "op": "decode"}, {"id": "t", "op": "thumbnail", "width": 100}, {"op": "encode", "format": "png"}, {"op": "write", "path": "x.png"}, {"id": "g", "op": "grayscale", "from": "d"}, {"id": "e2", "op": "encode", "format": "png"}, {"id": "w2", "op": "write", "path": "y.png"}]"#) == false)
+        #expect(try fused(#"[{"op": "read"}, {"id": "d", "op": "decode"}, {"op": "sepia"}, {"op": "encode", "format": "png"}, {"op": "write", "path": "x.png"}]"#) == false)
+
+        // Fused, the resize decodes the JPEG at 1/8 scale; given a decoded image, it resamples it.
+        let options = DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+        let fused = try run(DecodeStage(options: options, fusedWithResize: true), .bytes(sample("Wine.jpg")))
+        let plain = try run(DecodeStage(options: options), .bytes(sample("Wine.jpg")))
+        guard case .image(let handle) = fused, handle is ShrinkableImage else { throw TestFailure("the fused decode handed no bytes") }
+        let resize = ResizeStage(width: 100, height: nil, fit: .contain, crop: "centre", upscale: false, scale: nil, fastShrink: true, outputIsReadOnce: true)
+        let small = try image(run(resize, fused)), resampled = try image(run(resize, plain))
+        #expect((small.width, resampled.width) == (100, 100))
+        #expect(small.origin?.jpegShrink == 8 && resampled.origin?.jpegShrink == 1)
+    }
+
     @Test func thumbnailFitsContainCoverAndFill() throws {
         // Wine.jpg is a 1068×1600 portrait.
         let decoded = Payload.image(try Image.decode(sample("Wine.jpg").data, origin: "Wine.jpg"))

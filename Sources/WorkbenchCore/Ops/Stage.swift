@@ -235,8 +235,13 @@ public struct NodeFacts: Sendable {
     /// reads sequentially, and the same holds for that consumer's image, down to an encoder.
     /// A decoder streams (sequential access) only then.
     public let outputIsReadOnce: Bool
+    /// The op of the one node that reads this node's output, through `from` and in the same
+    /// scope, when no other node reads it: a decode followed only by a resize hands the resize
+    /// what it needs to decode and shrink in one step.
+    public let soleReaderOp: String?
 
-    public init(outputIsReadOnce: Bool = false) {
+    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil) {
         self.outputIsReadOnce = outputIsReadOnce
+        self.soleReaderOp = soleReaderOp
     }
 }

@@ -56,16 +56,20 @@ struct GraphLinker {
             for reference in draft.references { consumers[referencedID(reference.value), default: []].append((draft, false)) }
         }
         var readOnce: [String: Bool] = [:]
+        var soleReader: [String: String] = [:]
         for draft in ordered.reversed() {
             let readers = consumers[draft.id] ?? []
-            guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope,
-                  reader.draft.definition.spec.readsSequentially else {
+            guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope else {
                 readOnce[draft.id] = false
                 continue
             }
-            readOnce[draft.id] = reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true
+            soleReader[draft.id] = reader.draft.definition.spec.name
+            readOnce[draft.id] = reader.draft.definition.spec.readsSequentially
+                && (reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true)
         }
-        return readOnce.mapValues { NodeFacts(outputIsReadOnce: $0) }
+        var facts: [String: NodeFacts] = [:]
+        for (id, once) in readOnce { facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id]) }
+        return facts
     }
 
     private func checkFrom(_ draft: NodeDraft, byID: [String: NodeDraft], ids: [String]) {

@@ -2,8 +2,9 @@ import CVips
 import Foundation
 import WorkbenchCore
 
-/// How `decode` turns bytes into an image; kept with the image so a following resize can redo
-/// it as one shrink-on-load step.
+/// How `decode` turns bytes into an image; kept with the image (its origin), so that damage
+/// found later can be traced, and a resize fused with the decode can redo it as one
+/// shrink-on-load step.
 struct DecodeOptions: Sendable {
     /// How much damage fails the decode, by libvips' names for its `VipsFailOn` levels.
     enum FailOn: String, CaseIterable, Sendable {
@@ -124,9 +125,9 @@ enum VipsDecoding {
             !(space == VIPS_INTERPRETATION_sRGB && ColourProfile.describesSRGB($0))
         } ?? false
         if options.toSRGB { image = try normalise(image, colourManaged: colourManaged) }
-        return VipsImage(retaining: image, decoded: DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged,
-                                                                   orientation: orientation, storedWidth: storedWidth,
-                                                                   storedHeight: storedHeight, node: node))
+        return image.withOrigin(DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged,
+                                              orientation: orientation, storedWidth: storedWidth,
+                                              storedHeight: storedHeight, node: node))
     }
 
     /// 8-bit sRGB for colour (ICC profiles honoured, CMYK through libvips' default CMYK profile

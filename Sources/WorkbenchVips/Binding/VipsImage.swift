@@ -9,24 +9,14 @@ import WorkbenchCore
 /// reference count, the only state `deinit` touches, is atomic.
 public final class VipsImage: ImageHandle, @unchecked Sendable {
     let pointer: UnsafeMutablePointer<CVips.VipsImage>
-    /// For an image exactly as `decode` made it: the bytes and settings, so a resize that follows
-    /// can decode and shrink in one step (shrink-on-load) instead.
-    let decoded: DecodedSource?
     /// The decode this image was made from (through any operations), so a failure or warning
     /// found when it is finally evaluated can be traced to damage in those bytes.
     let origin: DecodedSource?
 
     /// Takes over one reference.
-    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, decoded: DecodedSource? = nil, origin: DecodedSource? = nil) {
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, origin: DecodedSource? = nil) {
         self.pointer = pointer
-        self.decoded = decoded
-        self.origin = origin ?? decoded
-    }
-
-    /// The same libvips image with another reference, remembering where it was decoded from.
-    convenience init(retaining image: VipsImage, decoded: DecodedSource) {
-        g_object_ref(image.pointer)
-        self.init(owning: image.pointer, decoded: decoded)
+        self.origin = origin
     }
 
     /// The same libvips image, made from `origin`'s bytes.

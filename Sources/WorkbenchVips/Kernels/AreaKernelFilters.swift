@@ -34,10 +34,12 @@ enum AreaKernelFilters {
     })
 
     static let median = KernelFilter.define("median", "Replaces each value by the median of its neighbourhood: removes specks, keeps edges.", [
-        ParameterSpec("size", .choice(["3", "5"]), default: .string("3"), "The neighbourhood: \"3\" (3×3) or \"5\" (5×5)."),
-    ], fasterFor: { p in p.word("size") == "3" ? .swift : .vips }, swift: { p in Median(size: Int(p.word("size")) ?? 3) },
+        ParameterSpec("size", .int(3...5), default: .int(3), "The neighbourhood: 3 (3×3) or 5 (5×5)."),
+    ], fasterFor: { p in p.integer("size") == 3 ? .swift : .vips },
+       check: { p in p.integer("size") == 4 ? "\"size\" is 3 or 5 (the neighbourhood has a centre pixel)" : nil },
+       swift: { p in Median(size: p.integer("size")) },
        vips: { p in
-        let size = Int(p.word("size")) ?? 3
+        let size = p.integer("size")
         return { image, _ in
             // libvips 8.14's 8-bit rank (its histogram path) picks wrong values for 5×5 windows;
             // its 16-bit path is right, and holds 8-bit values exactly.

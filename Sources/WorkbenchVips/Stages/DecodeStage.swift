@@ -27,15 +27,20 @@ struct DecodeStage: Stage {
             maxPixels: p.integer("maxPixels"),
             pages: p.word("pages") == "all" ? -1 : 1,
             autorotate: p.bool("autorotate") != false,
-            toSRGB: p.word("colourspace") != "keep"))
+            toSRGB: p.word("colourspace") != "keep"),
+            fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true)
     }
 
     let options: DecodeOptions
+    /// The plan fused this decode with the resize that alone reads it: hand it the bytes too.
+    var fusedWithResize = false
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        return .image(try VipsDecoding.decode(bytes, options, node: context.nodeID))
+        let image = try VipsDecoding.decode(bytes, options, node: context.nodeID)
+        if fusedWithResize, let source = image.origin { return .image(ShrinkableImage(image, source: source)) }
+        return .image(image)
     }
 }

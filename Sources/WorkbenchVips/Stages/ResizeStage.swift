@@ -75,9 +75,11 @@ struct ResizeStage: Stage {
             "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
         ]
         if fit == .cover { arguments["crop"] = .string(crop) }
-        // Straight after decode: decode and shrink in one step from the bytes instead. That
-        // streams, so a result read more than once is kept in memory (if it is small).
-        if let source = image.decoded, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
+        // Fused with the decode by the run plan: decode and shrink in one step from the bytes
+        // instead. That streams, so a result read more than once is kept in memory (if it is small).
+        let fusedSource: DecodedSource?
+        if case .image(let handle)? = inputs.first, let shrinkable = handle as? ShrinkableImage { fusedSource = shrinkable.source } else { fusedSource = nil }
+        if let source = fusedSource, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
                                                   fast: fastShrink && fit != .fill) {
             if outputIsReadOnce { return .image(fused) }

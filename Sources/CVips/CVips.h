@@ -171,4 +171,30 @@ static inline void cvips_unwatch(VipsImage *image, gulong handler) {
 
 static inline void cvips_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 
+// --- Progress of a running evaluation ---
+//
+// libvips emits "eval" on an image as an evaluation of it advances; `handler` hears of it once
+// per percent (pixels done, pixels in all). The watch belongs to the caller and outlives the
+// handler's connection.
+
+typedef void (*cvips_progress_handler)(const void *context, gint64 done, gint64 total);
+
+typedef struct {
+    cvips_progress_handler handler;
+    const void *context;
+    int last_percent;
+} cvips_progress_watch;
+
+static void cvips_report_progress(VipsImage *image, VipsProgress *progress, gpointer data) {
+    (void) image;
+    cvips_progress_watch *watch = (cvips_progress_watch *) data;
+    if (__atomic_exchange_n(&watch->last_percent, progress->percent, __ATOMIC_ACQ_REL) == progress->percent) return;
+    watch->handler(watch->context, progress->npels, progress->tpels);
+}
+
+static inline gulong cvips_watch_progress(VipsImage *image, cvips_progress_watch *watch) {
+    vips_image_set_progress(image, TRUE);
+    return g_signal_connect_data(image, "eval", G_CALLBACK(cvips_report_progress), watch, NULL, 0);
+}
+
 #endif

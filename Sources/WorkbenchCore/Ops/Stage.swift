@@ -128,7 +128,8 @@ public struct StageContext: Sendable {
             self.output = output
             self.logger = logger
             self.baseDirectory = baseDirectory
-            self.progress = progress
+            // A worker's copy reports where the run's context does.
+            self.progress = progress ?? other?.progress
         }
     }
 
@@ -138,6 +139,14 @@ public struct StageContext: Sendable {
     /// Reports how many bytes the node has moved so far, of how many if known.
     public func report(bytes: Int, of expected: Int?) {
         shared.progress?(ProgressEvent(item: item, node: nodeID, bytes: bytes, expectedBytes: expected))
+    }
+
+    /// Where a CPU stage reports how many pixels it has computed so far, of how many (from
+    /// any thread), or nil when nobody listens.
+    public var pixelProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? {
+        guard let progress = shared.progress else { return nil }
+        let item = item, node = nodeID
+        return { done, total in progress(ProgressEvent(item: item, node: node, bytes: done, expectedBytes: total, unit: .pixels)) }
     }
 
     /// Records something the item's report should say although the node succeeded (a decoder

@@ -79,8 +79,9 @@ extension VipsImage {
     /// argument names). Cancelling `token` kills the evaluation. Damage in the source bytes that
     /// shows only now (libvips decodes lazily) fails as `.damaged`, blamed on the decode; damage
     /// the decoder worked around comes back as `warnings`.
-    func encode(_ format: EncodeFormat, options: [String: VipsArgumentValue],
-                cancellation token: CancellationToken) throws(VipsError) -> (data: Data, warnings: [String]) {
+    /// `progress` hears (pixels done, pixels in all) as the pixels are computed.
+    func encode(_ format: EncodeFormat, options: [String: VipsArgumentValue], cancellation token: CancellationToken,
+                progress: (@Sendable (Int, Int) -> Void)? = nil) throws(VipsError) -> (data: Data, warnings: [String]) {
         if token.isCancelled { throw .cancelled }
         guard let info = VipsIntrospection.operations[format.saver], let input = info.mainInput else {
             throw .encodeFailed(format: format.displayName, message: "this libvips has no \(format.saver)")
@@ -99,7 +100,7 @@ extension VipsImage {
         }
         var outputs: VipsCallOutputs
         do {
-            outputs = try VipsOperationCall.run(info, arguments, cancellation: token)
+            outputs = try VipsOperationCall.run(info, arguments, cancellation: token, progress: progress)
         } catch {
             guard case .operationFailed = error else { throw error }
             if let damage = DamageCheck.damage(of: origin, after: error) { throw damage }

@@ -38,9 +38,8 @@ enum VipsOperationCall {
     /// Runs the operation. Cancelling `cancellation` stops an evaluation it starts (savers,
     /// measurements) at the next tile; the call then throws `.cancelled`.
     static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)],
-                    cancellation: CancellationToken? = nil) throws(VipsError) -> VipsCallOutputs {
-        guard let cancellation else { return try run(info, arguments) }
-        if cancellation.isCancelled { throw .cancelled }
+                    cancellation: CancellationToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(VipsError) -> VipsCallOutputs {
+        guard cancellation != nil || progress != nil else { return try run(info, arguments) }
         let images = arguments.flatMap { argument -> [VipsImage] in
             switch argument.1 {
             case .image(let image): return [image]
@@ -48,13 +47,17 @@ enum VipsOperationCall {
             default: return []
             }
         }
-        return try evaluating(images, cancellation: cancellation) { () throws(VipsError) in try run(info, arguments) }
+        return try evaluating(images, cancellation: cancellation, progress: progress) { () throws(VipsError) in try run(info, arguments) }
     }
 
     /// Runs `body`, which evaluates `images` (or images made from them); cancelling
     /// `cancellation` stops that evaluation at its next tile, and the call throws `.cancelled`.
+    /// `progress`, if given, hears (pixels done, pixels in all) once per percent.
     static func evaluating<T>(_ images: [VipsImage], cancellation: CancellationToken?,
+                              progress: (@Sendable (Int, Int) -> Void)? = nil,
                               _ body: () throws(VipsError) -> T) throws(VipsError) -> T {
+        let watch = progress.map { ProgressWatch(images, $0) }
+        defer { watch?.disarm() }
         guard let cancellation else { return try body() }
         if cancellation.isCancelled { throw .cancelled }
         let kill = KillSwitch(images)
@@ -286,4 +289,34 @@ private final class KillSwitch: @unchecked Sendable {
     }
 
     deinit { flag.deallocate() }
+}
+
+/// Forwards libvips' progress of evaluating a set of images to a closure, once per percent.
+private final class ProgressWatch: @unchecked Sendable {
+    // Safe: `watch` is written in init, then only by libvips' handler with C atomics;
+    // `handlers` is touched only by the thread that runs the call (init and disarm).
+    private let watch: UnsafeMutablePointer<cvips_progress_watch>
+    private let images: [VipsImage]
+    private let report: @Sendable (Int, Int) -> Void
+    private var handlers: [gulong] = []
+
+    init(_ images: [VipsImage], _ report: @escaping @Sendable (Int, Int) -> Void) {
+        self.images = images
+        self.report = report
+        watch = .allocate(capacity: 1)
+        let handler: cvips_progress_handler = { context, done, total in
+            guard let context else { return }
+            Unmanaged<ProgressWatch>.fromOpaque(context).takeUnretainedValue().report(Int(done), Int(total))
+        }
+        watch.initialize(to: cvips_progress_watch(handler: handler, context: nil, last_percent: -1))
+        watch.pointee.context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        handlers = images.map { cvips_watch_progress($0.pointer, watch) }
+    }
+
+    func disarm() {
+        for (image, handler) in zip(images, handlers) { cvips_unwatch(image.pointer, handler) }
+        handlers = []
+    }
+
+    deinit { watch.deallocate() }
 }

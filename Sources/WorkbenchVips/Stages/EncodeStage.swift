@@ -128,7 +128,9 @@ struct EncodeStage: Stage {
             guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }
             options[name] = .string(try PresetFolder.resolve(file, in: context.baseDirectory))
         }
-        let (data, warnings) = try image.encode(format, options: options, cancellation: context.cancellation)
+        // The encode computes the pixels of the whole pipeline above it: its progress is theirs.
+        let (data, warnings) = try image.encode(format, options: options, cancellation: context.cancellation,
+                                                progress: context.pixelProgress)
         // What the decoder worked around shows now, but belongs to the decode.
         for warning in warnings { context.warn(warning, node: image.origin?.node) }
         return .bytes(Bytes(data, origin: context.item.source))

@@ -22,6 +22,12 @@ struct LineReporter {
             guard verbose else { return }
             let detail = e.message.map { ": \($0)" } ?? ""
             Terminal.error(String(format: "%8.3f s  ", e.time) + "\(e.item.name) \(e.node) [\(e.queue)] \(e.state.rawValue)\(detail)")
+        case .progress(let p) where p.unit == .pixels:
+            // Pixels come once per percent: a line at each quarter.
+            guard verbose, let all = p.expectedBytes, all > 0 else { return }
+            let percent = p.bytes * 100 / all
+            guard percent % 25 == 0 else { return }
+            Terminal.error("          \(p.item.name) \(p.node): \(percent)% of \(String(format: "%.1f", Double(all) / 1e6)) MPix")
         case .progress(let p):
             guard verbose else { return }
             let total = p.expectedBytes.map { " of \(Self.size($0))" } ?? ""

@@ -53,7 +53,7 @@ enum AreaKernelFilters {
         ParameterSpec("mask", .matrix, required: true, "Rows of weights, odd sides up to 7×7, integers or not, e.g. [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]."),
         ParameterSpec("scale", .double(-1e9...1e9), default: .double(0), "Divides the sum; 0 means the sum of the mask (or 1 if that is 0)."),
         ParameterSpec("offset", .double(-1e9...1e9), default: .double(0), "Added after dividing."),
-    ], faster: .vips, check: { p in
+    ], fasterFor: { p in p.matrix("mask").joined().filter { $0 != 0 }.count <= 9 ? .swift : .vips }, check: { p in
         let mask = p.matrix("mask")
         let rows = mask.count, columns = mask.first?.count ?? 0
         guard rows % 2 == 1, columns % 2 == 1, rows <= 7, columns <= 7 else {

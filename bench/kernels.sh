@@ -12,6 +12,7 @@
 #    with two libvips threads, and the ratio vips time / swift time (above 1: Swift is faster).
 #    "boxBlur r20 vs conv" puts libvips' conv with a 41×41 box mask on the libvips side.
 # 2. workload W with each sepia engine: median wall seconds.
+# FILTERS=sepia,boxBlur limits step 1 to the filters whose labels start so.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PHOTO=${1:-$ROOT/Presets/samples/Bridge.jpg}
@@ -19,7 +20,7 @@ RUNS=${2:-5}
 PHOTOS=${3:-}
 swift build -c release --package-path "$ROOT" --product kernel-bench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release --product kernel-bench" >&2; exit 1; }
 unset VIPS_CONCURRENCY
-"$ROOT/.build/release/kernel-bench" "$PHOTO" "$RUNS"
+"$ROOT/.build/release/kernel-bench" "$PHOTO" "$RUNS" ${FILTERS:+"$FILTERS"}
 
 [ -n "$PHOTOS" ] || exit 0
 swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed" >&2; exit 1; }

@@ -89,7 +89,9 @@ let cases: [Case] = [
     Case(label: "median 3", op: "median", parameters: ["size": .int(3)]),
     Case(label: "median 5", op: "median", parameters: ["size": .int(5)]),
     Case(label: "convolve 3×3", op: "convolve", parameters: ["mask": matrix([[0, -1, 0], [-1, 5, -1], [0, -1, 0]])]),
-    Case(label: "convolve 7×7", op: "convolve", parameters: ["mask": matrix(Array(repeating: [1, 2, 3, 4, 3, 2, 1], count: 7))]),
+    Case(label: "convolve 7×7 separable", op: "convolve", parameters: ["mask": matrix(Array(repeating: [1, 2, 3, 4, 3, 2, 1], count: 7))]),
+    Case(label: "convolve 7×7 other", op: "convolve",
+         parameters: ["mask": matrix((0..<7).map { r in (0..<7).map { c in Double((r * 7 + c) % 5) - 1 } })]),
 ]
 
 print("Kernel throughput on \(source.width)×\(source.height) (\(String(format: "%.1f", megapixels)) MP, 8-bit sRGB, in memory), MPix/s, median of \(runs) runs")

@@ -1,5 +1,5 @@
 import Testing
-import WorkbenchKernels
+@testable import WorkbenchKernels
 
 @Suite struct ColorMatrixTests {
     @Test func intensityBlendsIdentityAndSepia() {
@@ -63,5 +63,20 @@ import WorkbenchKernels
         #expect(abs(sum / 10000) < 0.02)
         #expect(grain.noise(x: 5, y: 9) == GrainMap(amount: 0.9, seed: 42).noise(x: 5, y: 9))
         #expect(grain.noise(x: 5, y: 9) != GrainMap(amount: 0.2, seed: 43).noise(x: 5, y: 9))
+    }
+}
+
+@Suite struct SortingNetworkTests {
+    @Test func theMedianNetworksSortEveryInput() {
+        for n in [9, 25] {
+            let network = Median.sortingNetwork(n)
+            for trial in 0..<2000 {
+                var values = (0..<n).map { _ in Int.random(in: 0...(trial % 2 == 0 ? 5 : 1000)) }
+                let sorted = values.sorted()
+                for (a, b) in network where values[a] > values[b] { values.swapAt(a, b) }
+                #expect(values == sorted)
+                if values != sorted { return }
+            }
+        }
     }
 }

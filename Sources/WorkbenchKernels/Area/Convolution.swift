@@ -13,12 +13,27 @@ public struct Convolution: Kernel {
     public var name: String { "convolve" }
     public var margin: Int { max(mask.count, mask.first?.count ?? 1) / 2 }
 
+    /// The mask as column × row, when it is one (every row a multiple of one row): then two
+    /// passes of one column and one row do the work of the whole square.
+    public var separated: (column: [Float], row: [Float])? {
+        guard let base = mask.first(where: { $0.contains { $0 != 0 } }), let pivot = base.firstIndex(where: { $0 != 0 }) else { return nil }
+        var column: [Float] = []
+        for row in mask {
+            let factor = row[pivot] / base[pivot]
+            guard zip(row, base).allSatisfy({ abs($0 - factor * $1) <= 1e-9 * max(1, abs($0)) }) else { return nil }
+            column.append(Float(factor))
+        }
+        return mask.count > 1 && base.count > 1 ? (column, base.map(Float.init)) : nil
+    }
+
     private var isInteger: Bool { mask.allSatisfy { $0.allSatisfy { $0 == $0.rounded() && abs($0) < 1_048_576.0 } } }
 
-    /// One row of sums for one thread, grown to the widest region it sees.
+    /// One row of sums for one thread (and, for a separable mask, one row of column sums),
+    /// grown to the widest region it sees.
     final class Scratch {
         var integers: [Int32] = []
         var floats: [Float] = []
+        var columns: [Float] = []
     }
 
     public func makeScratch(for image: KernelImage) throws(KernelError) -> AnyObject? { Scratch() }
@@ -26,6 +41,21 @@ public struct Convolution: Kernel {
     public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
         let scratch = scratch as? Scratch ?? Scratch()
         let count = region.width * image.bands
+        if let (column, row) = separated {
+            let wide = (region.width + 2 * margin) * image.bands
+            if scratch.columns.count < wide { scratch.columns = Array(repeating: 0, count: wide) }
+            if scratch.floats.count < count { scratch.floats = Array(repeating: 0, count: count) }
+            scratch.columns.withUnsafeMutableBufferPointer { columns in
+                scratch.floats.withUnsafeMutableBufferPointer { totals in
+                    switch image.format {
+                    case .uint8: separable(region, image, UInt8.self, column, row, columns, totals)
+                    case .uint16: separable(region, image, UInt16.self, column, row, columns, totals)
+                    case .float: separable(region, image, Float.self, column, row, columns, totals)
+                    }
+                }
+            }
+            return
+        }
         // Integer sums of 8-bit samples fit 32 bits for any mask up to 7×7 with weights below 2^16.
         let integer = isInteger && image.format == .uint8 && mask.joined().allSatisfy { abs($0) < 65536 }
         if integer {
@@ -84,6 +114,32 @@ public struct Convolution: Kernel {
             }
             let output = region.outputRow(y, as: S.self)
             for i in 0..<count { output[i] = S(clamping: sums[i] / divisor + add) }
+        }
+    }
+
+    /// Column pass into a row of sums as wide as the input, then the row pass from it.
+    private func separable<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ column: [Float], _ row: [Float],
+                                            _ sums: UnsafeMutableBufferPointer<Float>, _ totals: UnsafeMutableBufferPointer<Float>) {
+        guard let start = sums.baseAddress else { return }
+        let bands = image.bands, m = margin, count = region.width * bands
+        let wide = (region.width + 2 * m) * bands
+        let h = column.count, w = row.count
+        // An odd side shorter than the margin's square starts further in.
+        let rowStart = m - w / 2, columnStart = -(h / 2)
+        let divisor = Float(scale), add = Float(offset)
+        for y in 0..<region.height {
+            for i in 0..<wide { sums[i] = 0 }
+            for (k, weight) in column.enumerated() where weight != 0 {
+                let input = region.inputRow(y + columnStart + k, as: S.self)
+                for i in 0..<wide { sums[i] += weight * input[i].floatValue }
+            }
+            for i in 0..<count { totals[i] = 0 }
+            for (k, weight) in row.enumerated() where weight != 0 {
+                let shifted = start + (rowStart + k) * bands
+                for i in 0..<count { totals[i] += weight * shifted[i] }
+            }
+            let output = region.outputRow(y, as: S.self)
+            for i in 0..<count { output[i] = S(clamping: totals[i] / divisor + add) }
         }
     }
 }

@@ -21,7 +21,7 @@ enum AreaKernelFilters {
 
     static let pixelate = KernelFilter.define("pixelate", "Turns the image into squares of one colour each, the mean of what they cover.", [
         ParameterSpec("size", .int(2...512), default: .int(16), "The side of the squares, in pixels."),
-    ], faster: .vips, swift: { p in Pixelate(size: p.integer("size")) },
+    ], swift: { p in Pixelate(size: p.integer("size")) },
        vips: { p in
         let size = p.integer("size")
         return { image, _ in
@@ -35,8 +35,7 @@ enum AreaKernelFilters {
 
     static let median = KernelFilter.define("median", "Replaces each value by the median of its neighbourhood: removes specks, keeps edges.", [
         ParameterSpec("size", .int(3...5), default: .int(3), "The neighbourhood: 3 (3×3) or 5 (5×5)."),
-    ], fasterFor: { p in p.integer("size") == 3 ? .swift : .vips },
-       check: { p in p.integer("size") == 4 ? "\"size\" is 3 or 5 (the neighbourhood has a centre pixel)" : nil },
+    ], check: { p in p.integer("size") == 4 ? "\"size\" is 3 or 5 (the neighbourhood has a centre pixel)" : nil },
        swift: { p in Median(size: p.integer("size")) },
        vips: { p in
         let size = p.integer("size")
@@ -53,7 +52,10 @@ enum AreaKernelFilters {
         ParameterSpec("mask", .matrix, required: true, "Rows of weights, odd sides up to 7×7, integers or not, e.g. [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]."),
         ParameterSpec("scale", .double(-1e9...1e9), default: .double(0), "Divides the sum; 0 means the sum of the mask (or 1 if that is 0)."),
         ParameterSpec("offset", .double(-1e9...1e9), default: .double(0), "Added after dividing."),
-    ], fasterFor: { p in p.matrix("mask").joined().filter { $0 != 0 }.count <= 9 ? .swift : .vips }, check: { p in
+    ], fasterFor: { p in
+        let mask = Convolution(mask: p.matrix("mask"), scale: 1, offset: 0)
+        return mask.separated != nil || mask.mask.joined().filter { $0 != 0 }.count <= 9 ? .swift : .vips
+    }, check: { p in
         let mask = p.matrix("mask")
         let rows = mask.count, columns = mask.first?.count ?? 0
         guard rows % 2 == 1, columns % 2 == 1, rows <= 7, columns <= 7 else {

@@ -71,23 +71,45 @@ public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
 
     private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>?,
                                       _ encoding: UnsafeBufferPointer<Float>?) {
+        if let table, let encoding {
+            tabled(region, image, S.self, table, encoding)
+            return
+        }
         let inBands = image.bands, outColour = map.outputColourBands
         let outBands = outColour + (image.hasAlpha ? 1 : 0)
         let full = image.max
-        @inline(__always) func linear(_ s: S) -> Float {
-            if let table { return table[Int(s.floatValue)] }
-            return SRGB.linear(s.floatValue / full)
-        }
         for y in 0..<region.height {
             let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)
             for x in 0..<region.width {
                 let i = x * inBands, o = x * outBands
-                let result = map.map(SIMD3(linear(input[i]), linear(input[i + 1]), linear(input[i + 2])))
-                for b in 0..<outColour {
-                    let value = encoding.map { SRGB.encoded(result[b], maximum: full, table: $0) } ?? SRGB.encoded(result[b]) * full
-                    output[o + b] = S(clamping: value)
-                }
+                let colour = SIMD3(input[i].floatValue, input[i + 1].floatValue, input[i + 2].floatValue) / full
+                let result = map.map(SIMD3(SRGB.linear(colour[0]), SRGB.linear(colour[1]), SRGB.linear(colour[2])))
+                for b in 0..<outColour { output[o + b] = S(clamping: SRGB.encoded(result[b]) * full) }
                 if image.hasAlpha { output[o + outColour] = input[i + 3] }
+            }
+        }
+    }
+
+    /// 8- and 16-bit samples: decoded and encoded by table, with nothing optional in the loop.
+    private func tabled<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>,
+                                         _ encoding: UnsafeBufferPointer<Float>) {
+        let inBands = image.bands, outColour = map.outputColourBands, alpha = image.hasAlpha
+        let outBands = outColour + (alpha ? 1 : 0)
+        let full = image.max
+        for y in 0..<region.height {
+            let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)
+            var i = 0, o = 0
+            for _ in 0..<region.width {
+                let result = map.map(SIMD3(table[Int(input[i].floatValue)], table[Int(input[i + 1].floatValue)],
+                                           table[Int(input[i + 2].floatValue)]))
+                output[o] = S(clamping: SRGB.encoded(result[0], maximum: full, table: encoding))
+                if outColour == 3 {
+                    output[o + 1] = S(clamping: SRGB.encoded(result[1], maximum: full, table: encoding))
+                    output[o + 2] = S(clamping: SRGB.encoded(result[2], maximum: full, table: encoding))
+                }
+                if alpha { output[o + outColour] = input[i + 3] }
+                i += inBands
+                o += outBands
             }
         }
     }
@@ -120,7 +142,23 @@ public struct SaturationMap: LinearLightMap {
                                   SIMD3<Double>(0.0557, -0.2040, 1.0570) / 100)
     private static let white = SIMD3<Double>(95.047, 100, 108.883)
 
-    @inline(__always) private static func f(_ t: Double) -> Double { t > 0.008856 ? cbrt(t) : 7.787 * t + 16 / 116 }
+    /// Lab's f(t) (a cube root above 0.008856) by a table with linear interpolation, as libvips
+    /// computes it (100 000 steps on 0…1); exact beyond the table.
+    @inline(__always) private static func f(_ t: Double) -> Double {
+        let position = t * Double(steps)
+        guard position >= 0, position < Double(steps) else { return t > 0.008856 ? cbrt(t) : 7.787 * t + 16 / 116 }
+        let i = Int(position)
+        return Self.cubeRoots.withUnsafeBufferPointer { table in
+            let low = Double(table[i])
+            return low + (Double(table[i + 1]) - low) * (position - Double(i))
+        }
+    }
+
+    private static let steps = 100_000
+    private static let cubeRoots: [Float] = (0...steps).map { i in
+        let t = Double(i) / Double(steps)
+        return Float(t > 0.008856 ? cbrt(t) : 7.787 * t + 16 / 116)
+    }
     @inline(__always) private static func inverse(_ t: Double) -> Double { t > 0.206893 ? t * t * t : (t - 16 / 116) / 7.787 }
 
     public func map(_ colour: SIMD3<Float>) -> SIMD3<Float> {

@@ -69,7 +69,7 @@ enum ColourKernelFilters {
 
     static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
         ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is."),
-    ], faster: .vips, unchanged: { $0.colourBands < 3 },
+    ], unchanged: { $0.colourBands < 3 },
        swift: { p in KernelLibrary.saturation(p.number("amount")) },
        vips: { p in
         let amount = p.number("amount")

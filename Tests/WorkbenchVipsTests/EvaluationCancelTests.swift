@@ -42,9 +42,10 @@ import WorkbenchTestSupport
             if case .cancelled? = error as? VipsError { return true } else { return false }
         }
         let latency = ContinuousClock.now - (try #require(cancelledAt.value.withLock { $0 }))
-        // Unkilled, the evaluation runs for many seconds; libvips stops at its next tile (the
-        // README has the measured latency); this bound only proves the kill.
-        #expect(latency < .seconds(2), "cancel → stopped took \(latency)")
+        // Unkilled, the evaluation runs for a minute or more; libvips stops at its next tile (the
+        // README has the measured latency, milliseconds). This bound only proves the kill, with
+        // room for a loaded machine (a tile of this blur took 4 s on a busy CI VM).
+        #expect(latency < .seconds(10), "cancel → stopped took \(latency)")
     }
 
     @Test func aCancelledMeasurementStopsToo() throws {
@@ -60,7 +61,8 @@ import WorkbenchTestSupport
             if case .cancelled? = error as? VipsError { return true } else { return false }
         }
         let latency = ContinuousClock.now - (try #require(cancelledAt.value.withLock { $0 }))
-        #expect(latency < .seconds(2), "cancel → stopped took \(latency)")
+        // As above: unkilled, this measurement takes over a minute.
+        #expect(latency < .seconds(10), "cancel → stopped took \(latency)")
     }
 
     @Test func ctrlCDuringASlowEncodeLeavesNothing() throws {

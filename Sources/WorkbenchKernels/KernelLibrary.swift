@@ -37,7 +37,28 @@ public enum KernelLibrary {
         let kernel: PixelKernel<VignetteMap>
         var name: String { kernel.name }
         func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-            try kernel.process(region, image: image, scratch: scratch)
+            switch image.format {
+            case .uint8: scaled(region, image, UInt8.self)
+            case .uint16: scaled(region, image, UInt16.self)
+            case .float: scaled(region, image, Float.self)
+            }
+        }
+
+        /// Every colour sample times the pixel's factor, row by row: the factor's vertical part
+        /// is the row's, so only the horizontal one changes along it.
+        private func scaled<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+            let map = kernel.map, bands = image.bands, colour = image.colourBands
+            let size = (width: image.width, height: image.height)
+            for y in 0..<region.height {
+                let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)
+                var i = 0
+                for x in 0..<region.width {
+                    let factor = map.factor(x: region.left + x, y: region.top + y, size: size)
+                    for b in 0..<colour { output[i + b] = S(clamping: input[i + b].floatValue * factor) }
+                    if colour < bands { output[i + colour] = input[i + colour] }
+                    i += bands
+                }
+            }
         }
     }
 

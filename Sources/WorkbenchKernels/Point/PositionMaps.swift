@@ -12,12 +12,16 @@ public struct VignetteMap: PixelMap {
     }
     public var name: String { "vignette" }
 
-    /// The factor at pixel (x, y): what the libvips engine computes too, from `xyz`.
+    /// The factor at pixel (x, y): what the libvips engine computes too, from `xyz`. Inside the
+    /// radius and beyond the soft edge it is constant, known from the squared distance alone.
     @inline(__always) public func factor(x: Int, y: Int, size: (width: Int, height: Int)) -> Float {
         let cx = Float(size.width) / 2, cy = Float(size.height) / 2
         let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy
-        let d = ((dx * dx + dy * dy) / (cx * cx + cy * cy)).squareRoot()
-        let t = min(max((d - radius) / softness, 0), 1)
+        let squared = (dx * dx + dy * dy) / (cx * cx + cy * cy)
+        if squared <= radius * radius { return 1 }
+        let outer = radius + softness
+        if squared >= outer * outer { return 1 - strength }
+        let t = (squared.squareRoot() - radius) / softness
         return 1 - strength * t * t * (3 - 2 * t)
     }
 

@@ -113,3 +113,16 @@ for test in cases where only.map({ $0.contains { test.label.hasPrefix($0) } }) ?
     print(line)
     fflush(nil)
 }
+
+// What a pixel costs with no work at all: libvips passing the photo through (a crop of all of
+// it) into memory. Table-shaped kernels (invert, levels, gamma, …) on either engine stay below it.
+if only == nil || only?.contains(where: { "floor".hasPrefix($0) }) == true {
+    var line = "floor: no work".padding(toLength: 22, withPad: " ", startingAt: 0)
+    for threads in [1, 2] {
+        VipsRuntime.shareCores(workers: threads, items: 1)
+        line += String(format: "  %8s  %8.1f  %7s", "", megapixels / (try seconds(stage("crop", ["width": .int(source.width), "height": .int(source.height)]), on: source, runs: runs)), "")
+        line += threads == 1 ? " " : ""
+    }
+    print(line)
+}
+

@@ -19,7 +19,8 @@ public enum KernelLibrary {
         var inputColourBands: Int { kernel.inputColourBands }
         var outputColourBands: Int { kernel.outputColourBands }
         func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-            try kernel.process(region, image: image, scratch: scratch)
+            guard image.format == .uint8 else { return try kernel.process(region, image: image, scratch: scratch) }
+            GreyTables8.shared.run(region, image)
         }
     }
 
@@ -28,8 +29,13 @@ public enum KernelLibrary {
         var name: String { kernel.name }
         var inputColourBands: Int { kernel.inputColourBands }
         var outputColourBands: Int { kernel.outputColourBands }
+        /// 8-bit images remember the colours they have seen (see `ColourMemo`).
+        func makeScratch(for image: KernelImage) throws(KernelError) -> AnyObject? {
+            image.format == .uint8 ? ColourMemo() : nil
+        }
         func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-            try kernel.process(region, image: image, scratch: scratch)
+            guard let memo = scratch as? ColourMemo else { return try kernel.process(region, image: image, scratch: scratch) }
+            memo.run(region, image, kernel.colour8)
         }
     }
 

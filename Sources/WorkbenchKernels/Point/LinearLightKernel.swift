@@ -90,6 +90,18 @@ public struct LinearLightKernel<Map: LinearLightMap>: Kernel {
         }
     }
 
+    /// One 8-bit colour through the map (colour out), as `tabled` computes it.
+    func colour8(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (UInt8, UInt8, UInt8) {
+        SRGB.table8.withUnsafeBufferPointer { table in
+            SRGB.encoding8.withUnsafeBufferPointer { encoding in
+                let result = map.map(SIMD3(table[Int(r)], table[Int(g)], table[Int(b)]))
+                return (UInt8(clamping: SRGB.encoded(result[0], maximum: 255, table: encoding)),
+                        UInt8(clamping: SRGB.encoded(result[1], maximum: 255, table: encoding)),
+                        UInt8(clamping: SRGB.encoded(result[2], maximum: 255, table: encoding)))
+            }
+        }
+    }
+
     /// 8- and 16-bit samples: decoded and encoded by table, with nothing optional in the loop.
     private func tabled<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type, _ table: UnsafeBufferPointer<Float>,
                                          _ encoding: UnsafeBufferPointer<Float>) {

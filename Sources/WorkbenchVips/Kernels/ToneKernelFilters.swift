@@ -5,7 +5,6 @@ import WorkbenchKernels
 /// `posterize`, `solarize`, `brightness`, `contrast`, `gamma`. Alpha is never changed.
 enum ToneKernelFilters {
     static let invert = KernelFilter.define("invert", "A negative: black becomes white and each colour its opposite.", [],
-                                            faster: .vips,
                                             swift: { _ in ToneCurves.invert() },
                                             vips: { _ in { image, _ in
         try image.onColourBands { colour in

@@ -14,8 +14,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // The plugin API: a dynamic library shared by the host and plugins (see its Package.swift).
-        .package(path: "Plugins/API"),
     ],
     targets: [
         .systemLibrary(
@@ -24,14 +22,17 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The kernel contract: one C header shared by the host, built-in kernels and plugins.
-        .target(name: "CKernel"),
+        // The kernel contract: one C header shared by the host, built-in kernels and plugins, and
+        // the Swift kit over it. They live in Plugins/Kit, the package plugin authors use; the host
+        // compiles the same sources.
+        .target(name: "CKernel", path: "Plugins/Kit/Sources/CKernel"),
+        .target(name: "WorkbenchKit", dependencies: ["CKernel"], path: "Plugins/Kit/Sources/WorkbenchKit"),
         // The C half of the libvips bridge: the SIGABRT guard (real C globals) and kernel nodes.
         .target(name: "CVipsBridge", dependencies: ["CVips", "CKernel"]),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "WorkbenchKernels", dependencies: ["CKernel", "WorkbenchCore"]),
+        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit", "WorkbenchCore"]),
         .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
@@ -39,7 +40,6 @@ let package = Package(
             name: "WorkbenchCLI",
             dependencies: [
                 "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels",
-                .product(name: "WorkbenchPluginAPI", package: "API"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

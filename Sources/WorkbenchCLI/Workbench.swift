@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import WorkbenchPluginAPI
+import WorkbenchKernels
 import WorkbenchVips
 
 /// The `workbench` command: runs image pipelines declared in JSON presets.
@@ -13,7 +13,7 @@ struct Workbench: AsyncParsableCommand {
             Exit status: 0 all items succeeded, 1 some items failed, 2 bad preset or usage, \
             130 interrupted.
             """,
-        version: "0.1.0 (plugin ABI \(workbenchPluginABIVersion))",
+        version: "0.1.0 (plugin API \(Plugin.apiVersion), \(Toolchain.current))",
         subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self, SchemaCommand.self])
 
     /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.

@@ -68,4 +68,56 @@ typedef struct wb_kernel {
 // Bytes in one sample of `format` (0 for an unknown format).
 size_t wb_sample_size(int32_t format);
 
+// ---- Plugins ----------------------------------------------------------------------------------
+//
+// A plugin is a folder with `plugin.json` (its filters and their parameters, as data) and one
+// shared library exporting `workbench_plugin`, a function returning the plugin's table. The host
+// reads the manifest without loading code; it loads the library only when a run uses one of its
+// filters, checks the table against the manifest, and never unloads it.
+
+// Bumped when the plugin table changes incompatibly; a plugin with another version is refused.
+#define WB_PLUGIN_API_VERSION 1
+// The name of the one symbol a plugin library exports: `const wb_plugin *workbench_plugin(void)`.
+#define WB_PLUGIN_ENTRY "workbench_plugin"
+
+// How a parameter's value is given to a filter.
+typedef enum {
+    WB_PARAM_NUMBER = 0,    // `number` (integers and booleans too: false 0, true 1)
+    WB_PARAM_TEXT = 1,      // `text`, UTF-8
+    WB_PARAM_NUMBERS = 2,   // `numbers`: `count` values; a matrix row after row, `rows` rows
+} wb_param_kind;
+
+// One parameter's value, as the host validated it against the manifest (defaults filled in).
+typedef struct {
+    const char *name;
+    int32_t kind;           // a wb_param_kind
+    double number;
+    const char *text;
+    const double *numbers;
+    int32_t count;
+    int32_t rows;
+} wb_param;
+
+// One filter of a plugin. The pointers given to `make` are valid during the call only.
+typedef struct {
+    const char *name;       // within the plugin, as in plugin.json: the op is `<plugin>.<name>`
+    void *context;          // the plugin's own, given back to `make`
+    // Makes the filter's kernel for these parameter values into `kernel`. Returns 0, or nonzero
+    // with a message (the node's item fails with it).
+    int32_t (*make)(void *context, const wb_param *params, int32_t count, wb_kernel *kernel,
+                    char *message, size_t capacity);
+} wb_filter;
+
+// What `workbench_plugin` returns; lives as long as the process.
+typedef struct {
+    uint32_t api_version;       // WB_PLUGIN_API_VERSION
+    uint32_t kernel_api_version; // WB_KERNEL_API_VERSION
+    const char *toolchain;      // the Swift compiler that built it, e.g. "swift-6.3" (its runtime is loaded with it)
+    const char *name;           // as in plugin.json
+    int32_t filter_count;
+    const wb_filter *filters;
+} wb_plugin;
+
+typedef const wb_plugin *(*wb_plugin_entry)(void);
+
 #endif

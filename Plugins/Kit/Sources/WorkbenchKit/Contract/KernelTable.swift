@@ -78,7 +78,7 @@ public enum KernelTable {
         Unmanaged<KernelBox>.fromOpaque(instance).release()
     }
 
-    private static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
+    static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
         guard let buffer, capacity > 0 else { return }
         let bytes = Array(text.utf8.prefix(capacity - 1))
         for (i, byte) in bytes.enumerated() { buffer[i] = CChar(bitPattern: byte) }

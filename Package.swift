@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency direction: WorkbenchCLI → {WorkbenchVips, WorkbenchNet, WorkbenchKernels} → WorkbenchCore.
-// Only CVips and CCurl touch C; one thin Swift layer sits above each.
+// Dependency direction: WorkbenchCLI → WorkbenchPlugins → {WorkbenchVips, WorkbenchNet, WorkbenchKernels}
+// → WorkbenchCore. C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
+// with one thin Swift layer above it.
 let package = Package(
     name: "FilterWorkbench",
     products: [
@@ -36,10 +37,14 @@ let package = Package(
         .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
+        // Spawning plugin helpers with a memory file: what Swift's Glibc module does not show.
+        .target(name: "CHelperProcess"),
+        // Plugins: manifests, discovery, loading, and helper processes that isolate their kernels.
+        .target(name: "WorkbenchPlugins", dependencies: ["CHelperProcess", "CKernel", "WorkbenchCore", "WorkbenchKernels", "WorkbenchVips"]),
         .executableTarget(
             name: "WorkbenchCLI",
             dependencies: [
-                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels",
+                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,8 +1,14 @@
 import WorkbenchCore
 import WorkbenchNet
+import WorkbenchPlugins
 import WorkbenchVips
 
 /// Every op this build of the CLI offers.
 enum BuiltinOps {
     static let registry = OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider])
+
+    /// The built-in ops and the filters of the plugins in `plugins`.
+    static func registry(plugins: PluginCatalogue) -> OpRegistry {
+        OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider, plugins.provider])
+    }
 }

@@ -14,7 +14,8 @@ struct Workbench: AsyncParsableCommand {
             130 interrupted.
             """,
         version: "0.1.0 (plugin API \(Plugin.apiVersion), \(Toolchain.current))",
-        subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self, SchemaCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self,
+                      PluginHelperCommand.self])
 
     /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.
     static func main() async {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WorkbenchCore
+import WorkbenchPlugins
 
 /// `workbench filters`: every op a preset can name, or one op's parameters.
 struct FiltersCommand: ParsableCommand {
@@ -13,8 +14,10 @@ struct FiltersCommand: ParsableCommand {
     @Flag(help: "Print JSON (stable: keys sorted, ops by name) for editors and schemas.")
     var json = false
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let registry = BuiltinOps.registry
+        let registry = BuiltinOps.registry(plugins: plugins.catalogue())
         let catalog = FilterCatalog(registry: registry)
         guard let name else {
             Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())

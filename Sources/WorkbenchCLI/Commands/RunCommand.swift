@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchCore
+import WorkbenchPlugins
 import WorkbenchVips
 
 /// `workbench run`: runs a preset over its inputs or the inputs given.
@@ -30,6 +31,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var plugins: PluginOptions
+
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
     }
@@ -43,14 +46,19 @@ struct RunCommand: AsyncParsableCommand {
         let loaded: Preset
         let items: ItemSource
         let root: OutputRoot
+        let catalogue = plugins.catalogue()
+        defer { catalogue.shutdown() }
         do {
-            loaded = try PresetLoader(registry: BuiltinOps.registry).load(file: preset)
+            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset)
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
             root = try OutputRoot(out ?? loaded.output ?? cwd)
+            // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
+            // cannot run stops the run before any item starts.
+            try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
         } catch {
-            Terminal.error(error.description)
+            Terminal.error("\(error)")
             throw ExitCode(ExitStatus.badPreset)
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WorkbenchPlugins
 
 /// `workbench schema`: the JSON Schema of presets for this build's ops.
 struct SchemaCommand: ParsableCommand {
@@ -6,7 +7,9 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema of presets (every op and its parameters), for editors.")
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        Terminal.out(try PresetSchema(registry: BuiltinOps.registry).json())
+        Terminal.out(try PresetSchema(registry: BuiltinOps.registry(plugins: plugins.catalogue())).json())
     }
 }

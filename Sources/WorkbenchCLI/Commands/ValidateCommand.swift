@@ -1,5 +1,6 @@
 import ArgumentParser
 import WorkbenchCore
+import WorkbenchPlugins
 
 /// `workbench validate`: checks presets without touching any input.
 struct ValidateCommand: ParsableCommand {
@@ -10,8 +11,10 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Preset files to check.")
     var presets: [String]
 
+    @OptionGroup var plugins: PluginOptions
+
     func run() throws {
-        let loader = PresetLoader(registry: BuiltinOps.registry)
+        let loader = PresetLoader(registry: BuiltinOps.registry(plugins: plugins.catalogue()))
         var failed = false
         for path in presets {
             do {

@@ -19,7 +19,10 @@ public struct OpRegistry: Sendable {
     /// Why `name` cannot be used, if it is one of the unavailable names.
     public func unavailableReason(_ name: String) -> String? {
         if let reason = unavailableReasons[name] { return reason }
-        return providers.first { $0.claims(name) }?.unavailable().first { $0.name == name }?.reason
+        // `plugin.*` stands for every name of a refused plugin.
+        return providers.first { $0.claims(name) }?.unavailable().first {
+            $0.name == name || ($0.name.hasSuffix(".*") && name.hasPrefix($0.name.dropLast()))
+        }?.reason
     }
 
     /// The unavailable names and reasons, sorted by name.

@@ -1,0 +1,59 @@
+#define _GNU_SOURCE
+#include "helper_process.h"
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int wbh_memory_file(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC);
+}
+
+pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_fd) {
+    // Copies above 4, so that neither dup2 below overwrites the other's source or is a no-op
+    // that would keep close-on-exec.
+    int socket_copy = fcntl(socket_fd, F_DUPFD_CLOEXEC, 5);
+    int memory_copy = fcntl(memory_fd, F_DUPFD_CLOEXEC, 5);
+    if (socket_copy < 0 || memory_copy < 0) {
+        int saved = errno;
+        if (socket_copy >= 0) close(socket_copy);
+        if (memory_copy >= 0) close(memory_copy);
+        errno = saved;
+        return -1;
+    }
+    socket_fd = socket_copy;
+    memory_fd = memory_copy;
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attributes) != 0) {
+        close(socket_copy);
+        close(memory_copy);
+        errno = ENOMEM;
+        return -1;
+    }
+    // dup2 clears close-on-exec on the copies, so exactly 3 and 4 survive the exec.
+    posix_spawn_file_actions_adddup2(&actions, socket_fd, 3);
+    posix_spawn_file_actions_adddup2(&actions, memory_fd, 4);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 5);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    pid_t pid = -1;
+    int status = posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    close(socket_copy);
+    close(memory_copy);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    return pid;
+}

@@ -1,0 +1,16 @@
+// What the plugin host needs from Linux that Swift's Glibc module does not show: an anonymous
+// shared-memory file and spawning a helper with exactly two inherited descriptors.
+#ifndef WORKBENCH_HELPER_PROCESS_H
+#define WORKBENCH_HELPER_PROCESS_H
+
+#include <sys/types.h>
+
+// An anonymous file in memory (memfd), closed on exec; -1 with errno on failure.
+int wbh_memory_file(const char *name);
+
+// Starts `path` with `argv` (NULL-terminated); the child's descriptors 3 and 4 are `socket_fd`
+// and `memory_fd`, every other descriptor above 2 is closed, signals are at their defaults and
+// unblocked. Returns the child's pid, or -1 with errno.
+pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_fd);
+
+#endif

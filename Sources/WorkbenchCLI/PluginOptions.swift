@@ -1,0 +1,18 @@
+import ArgumentParser
+import WorkbenchCore
+import WorkbenchPlugins
+
+/// Where plugins are found and which run in process: shared by every command that reads presets.
+struct PluginOptions: ParsableArguments {
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp(
+        "A folder of plugins, searched before WORKBENCH_PLUGIN_PATH and ~/.local/share/workbench/plugins (repeatable).", valueName: "dir"))
+    var pluginPath: [String] = []
+
+    @Option(name: .customLong("trust-plugin"), help: ArgumentHelp(
+        "Run this plugin's kernels in the workbench's own process: full speed, but a crash in it ends the run (repeatable).", valueName: "name"))
+    var trustPlugin: [String] = []
+
+    func catalogue(limits: HelperPool.Limits = .init()) -> PluginCatalogue {
+        PluginCatalogue(searchPath: .standard(commandLine: pluginPath), trusted: Set(trustPlugin), limits: limits)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A plugin's `plugin.json`: its name, version, plugin API version, library and filters, each
+/// filter's parameters declared as data. Read without loading any code, so `validate`,
+/// `filters` and `schema` know plugin filters.
+///
+/// ```json
+/// { "name": "filmlab", "version": "1.0.0", "api": 1, "library": "libFilmLab.so",
+///   "filters": [ { "name": "crossProcess", "summary": "…",
+///                  "parameters": [ { "name": "strength", "type": "number", "min": 0, "max": 1,
+///                                    "default": 0.6, "summary": "…" } ] } ] }
+/// ```
+public struct PluginManifest: Sendable {
+    /// One filter: the op `<plugin>.<name>`.
+    public struct Filter: Sendable {
+        public let name: String
+        public let summary: String
+        public let parameters: [ParameterSpec]
+    }
+
+    public let name: String
+    public let version: String
+    /// The plugin table version the library was built for (`WB_PLUGIN_API_VERSION`).
+    public let api: Int
+    /// The shared library's file, relative to the plugin's folder.
+    public let library: String
+    public let filters: [Filter]
+    /// The folder holding `plugin.json`.
+    public let folder: String
+
+    public var libraryPath: String { folder + "/" + library }
+
+    /// The manifest in `folder/plugin.json`, or every problem found in it (file:line:col).
+    public static func read(folder: String) throws(WorkbenchError) -> PluginManifest {
+        let file = folder + "/plugin.json"
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else {
+            throw .unreadablePreset(path: file, reason: "no plugin.json in the plugin's folder, or it cannot be read")
+        }
+        return try PluginManifestDecoder(file: file, folder: folder).decode(Array(data))
+    }
+}

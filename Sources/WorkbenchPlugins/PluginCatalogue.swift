@@ -1,0 +1,119 @@
+import CKernel
+import WorkbenchCore
+import WorkbenchVips
+
+/// Every plugin found on the search path: its manifest read (no code loaded), or why it is
+/// refused. Its filters are ops named `<plugin>.<filter>`, offered to presets through `provider`.
+public final class PluginCatalogue: Sendable {
+    /// One plugin folder found.
+    public struct Entry: Sendable {
+        public let folder: String
+        /// Nil when the manifest could not be read (see `refusal`).
+        public let manifest: PluginManifest?
+        /// Why it cannot be used, or nil.
+        public let refusal: String?
+        /// The name presets use (the folder's name when the manifest is unreadable).
+        public var name: String { manifest?.name ?? String(folder.split(separator: "/").last ?? "") }
+    }
+
+    public let entries: [Entry]
+    public let searchPath: PluginSearchPath
+    /// Plugins whose kernels run in the workbench's own process (`--trust-plugin`).
+    public let trusted: Set<String>
+    let isolation: HelperPool
+
+    public init(searchPath: PluginSearchPath, trusted: Set<String> = [], limits: HelperPool.Limits = .init()) {
+        self.searchPath = searchPath
+        self.trusted = trusted
+        isolation = HelperPool(limits: limits)
+        var entries: [Entry] = []
+        var firstFolder: [String: String] = [:]
+        for folder in searchPath.pluginFolders() {
+            do throws(WorkbenchError) {
+                let manifest = try PluginManifest.read(folder: folder)
+                var refusal: String?
+                if manifest.api != Int(WB_PLUGIN_API_VERSION) {
+                    refusal = "plugin.json says plugin API \(manifest.api); this workbench runs \(WB_PLUGIN_API_VERSION): rebuild it against this workbench's kit"
+                } else if let first = firstFolder[manifest.name] {
+                    refusal = "another plugin named \"\(manifest.name)\" comes first on the search path (\(first)); rename one"
+                }
+                if refusal == nil { firstFolder[manifest.name] = folder }
+                entries.append(Entry(folder: folder, manifest: manifest, refusal: refusal))
+            } catch {
+                let reason: String
+                if case .invalidPreset(let diagnostics) = error {
+                    reason = diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n")
+                } else {
+                    reason = "\(error)"
+                }
+                entries.append(Entry(folder: folder, manifest: nil, refusal: reason))
+            }
+        }
+        self.entries = entries
+    }
+
+    /// The usable plugin named `name`.
+    func plugin(_ name: String) -> PluginManifest? {
+        entries.first { $0.refusal == nil && $0.manifest?.name == name }?.manifest
+    }
+
+    /// Plugin filters as ops, for the op registry.
+    public var provider: OpProvider {
+        OpProvider(claims: { [self] name in
+            guard let dot = name.firstIndex(of: ".") else { return false }
+            return entries.contains { $0.name == name[..<dot] }
+        }, names: { [self] in
+            entries.filter { $0.refusal == nil }.flatMap { entry in entry.manifest?.filters.map { "\(entry.name).\($0.name)" } ?? [] }
+        }, definition: { [self] name in
+            definition(name)
+        }, unavailable: { [self] in
+            entries.compactMap { entry in
+                guard let refusal = entry.refusal else { return nil }
+                return (entry.name + ".*", "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)")
+            }
+        })
+    }
+
+    /// Why the op `name` is not offered, when its plugin is refused.
+    public func refusal(forOp name: String) -> String? {
+        guard let dot = name.firstIndex(of: ".") else { return nil }
+        guard let entry = entries.first(where: { $0.name == name[..<dot] }), let refusal = entry.refusal else { return nil }
+        return "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)"
+    }
+
+    static let isolationParameter = ParameterSpec(
+        "isolation", .choice(["process", "none"]), default: .string("process"),
+        "\"process\": the kernel runs in a helper process, so a crash or a hang fails only the items in flight; \"none\": in the workbench's own process, at full speed, where a crash takes the run down (also --trust-plugin NAME).")
+
+    private func definition(_ name: String) -> OpDefinition? {
+        guard let dot = name.firstIndex(of: "."), let manifest = plugin(String(name[..<dot])),
+              let filter = manifest.filters.first(where: { $0.name == name[name.index(after: dot)...] }) else { return nil }
+        let trusted = trusted.contains(manifest.name)
+        return KernelTableFilter.define(name, filter.summary + " (plugin \(manifest.name) \(manifest.version))",
+                                        filter.parameters + [Self.isolationParameter]) { [isolation] values, context in
+            if trusted || values.word("isolation") == "none" {
+                return try PluginLibrary.load(manifest).makeKernel(filter, values)
+            }
+            return try isolation.table(manifest, filter, values, item: context.item.name, cancellation: context.cancellation)
+        }
+    }
+
+    /// Ends the helper processes kept for the run.
+    public func shutdown() { isolation.shutdown() }
+
+    /// Loads (in process) or probes (in a helper) the libraries of the plugins `ops` use, so a
+    /// run that cannot use them does not start.
+    public func prepare(ops: [(name: String, inProcess: Bool)]) throws(PluginError) {
+        for (op, inProcess) in ops {
+            guard let dot = op.firstIndex(of: ".") else { continue }
+            let name = String(op[..<dot])
+            if let refusal = refusal(forOp: op) { throw .refused(plugin: name, folder: "", reason: refusal) }
+            guard let manifest = plugin(name) else { continue }
+            if inProcess || trusted.contains(name) {
+                _ = try PluginLibrary.load(manifest)
+            } else {
+                try isolation.probe(manifest)
+            }
+        }
+    }
+}

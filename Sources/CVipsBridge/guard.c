@@ -89,7 +89,8 @@ int cvips_guarded_buildp(VipsOperation **operation) {
 }
 
 VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
-                                     cvips_kernel_closed closed, void *closed_context, int *aborted) {
+                                     cvips_kernel_closed closed, cvips_kernel_failed failed, void *closed_context,
+                                     int *aborted) {
     sigjmp_buf target;
     *aborted = 0;
     if (sigsetjmp(target, 1) != 0) {
@@ -98,7 +99,7 @@ VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, con
     }
     guard_message[0] = '\0';
     guard_target = &target;
-    VipsImage *out = cvips_kernel_node(in, kernel, cancelled, closed, closed_context);
+    VipsImage *out = cvips_kernel_node(in, kernel, cancelled, closed, failed, closed_context);
     guard_target = NULL;
     return out;
 }

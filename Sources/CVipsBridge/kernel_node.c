@@ -1,5 +1,6 @@
 // Kernels as libvips pipeline nodes: the host side of the kernel contract (workbench_kernel.h).
 #include "CVipsBridge.h"
+#include <stdio.h>
 
 typedef struct {
     wb_kernel kernel;
@@ -8,6 +9,7 @@ typedef struct {
     VipsImage *source;
     const int *cancelled;
     cvips_kernel_closed closed;
+    cvips_kernel_failed failed;
     void *closed_context;
 } node;
 
@@ -18,7 +20,14 @@ typedef struct {
 } sequence;
 
 static void report(const node *n, const char *message, const char *fallback) {
-    vips_error(n->kernel.name ? n->kernel.name : "kernel", "%s", message[0] != '\0' ? message : fallback);
+    const char *name = n->kernel.name ? n->kernel.name : "kernel";
+    const char *text = message[0] != '\0' ? message : fallback;
+    vips_error(name, "%s", text);
+    if (n->failed != NULL) {
+        char line[400];
+        snprintf(line, sizeof line, "%s: %s", name, text);
+        n->failed(n->closed_context, line);
+    }
 }
 
 static void *node_start(VipsImage *out, void *a, void *b) {
@@ -97,11 +106,12 @@ static int sample_format(VipsBandFormat format) {
 }
 
 VipsImage *cvips_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
-                             cvips_kernel_closed closed, void *closed_context) {
+                             cvips_kernel_closed closed, cvips_kernel_failed failed, void *closed_context) {
     node *n = g_new0(node, 1);
     n->kernel = *kernel;
     n->cancelled = cancelled;
     n->closed = closed;
+    n->failed = failed;
     n->closed_context = closed_context;
     n->info.width = in->Xsize;
     n->info.height = in->Ysize;

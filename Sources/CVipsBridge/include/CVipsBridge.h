@@ -39,6 +39,9 @@ int cvips_guarded_buildp(VipsOperation **operation);
 
 // Called once when a kernel node's image closes, with the context given to cvips_kernel_node.
 typedef void (*cvips_kernel_closed)(void *context);
+// Called when the kernel fails a region, with the same context and "name: message" (libvips'
+// error buffer, shared by every thread, gets the message too).
+typedef void (*cvips_kernel_failed)(void *context, const char *message);
 
 // A new image whose pixels `kernel` computes from `in` (8-bit, 16-bit or float, 1–4 bands),
 // region by region on libvips' threads; NULL on failure, with libvips' error buffer saying why.
@@ -46,11 +49,12 @@ typedef void (*cvips_kernel_closed)(void *context);
 // Takes over `kernel->instance` and `closed_context` either way: both are released (through
 // the kernel's `release` and `closed`) when the image closes, or at once on failure.
 VipsImage *cvips_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
-                             cvips_kernel_closed closed, void *closed_context);
+                             cvips_kernel_closed closed, cvips_kernel_failed failed, void *closed_context);
 
 // cvips_kernel_node under the guard: NULL on failure, with *aborted set to 1 if libvips aborted
 // (then nothing was released: what the half-made node holds is leaked, never touched again).
 VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, const int *cancelled,
-                                     cvips_kernel_closed closed, void *closed_context, int *aborted);
+                                     cvips_kernel_closed closed, cvips_kernel_failed failed, void *closed_context,
+                                     int *aborted);
 
 #endif

@@ -1,4 +1,5 @@
 import CKernel
+import Synchronization
 import CVips
 import CVipsBridge
 import WorkbenchCore
@@ -49,16 +50,21 @@ extension VipsImage {
     }
 
     private func node(_ table: wb_kernel, name: String, cancellation: CancellationToken?) throws(VipsError) -> VipsImage {
-        let watch = KernelCancellation(cancellation)
+        let watch = KernelCancellation(cancellation, origin: origin.map { ObjectIdentifier($0.bytes) })
         let context = Unmanaged.passRetained(watch).toOpaque()
         let closed: cvips_kernel_closed = { context in
             guard let context else { return }
             Unmanaged<KernelCancellation>.fromOpaque(context).release()
         }
+        let failed: cvips_kernel_failed = { context, message in
+            guard let context, let message,
+                  let origin = Unmanaged<KernelCancellation>.fromOpaque(context).takeUnretainedValue().origin else { return }
+            KernelFailures.record(String(cString: message), origin: origin)
+        }
         var kernel = table
         var aborted: Int32 = 0
         let (made, message) = VipsErrorLog.call({
-            cvips_guarded_kernel_node(pointer, &kernel, watch.flag, closed, context, &aborted)
+            cvips_guarded_kernel_node(pointer, &kernel, watch.flag, closed, failed, context, &aborted)
         }, failed: { $0 == nil })
         guard let made else {
             throw aborted != 0 ? VipsError.aborted(operation: name)
@@ -74,11 +80,14 @@ private final class KernelCancellation: @unchecked Sendable {
     // Safe: `flag` is written by cvips_raise_flag and read by the bridge, both with C atomics;
     // `key` is set once in init and read in deinit.
     let flag: UnsafeMutablePointer<Int32>
+    /// The item's decoded bytes, under whose identity a kernel failure is recorded.
+    let origin: ObjectIdentifier?
     private let token: CancellationToken?
     private var key: Int?
 
-    init(_ token: CancellationToken?) {
+    init(_ token: CancellationToken?, origin: ObjectIdentifier?) {
         self.token = token
+        self.origin = origin
         let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         flag.initialize(to: 0)
         self.flag = flag
@@ -92,5 +101,22 @@ private final class KernelCancellation: @unchecked Sendable {
     deinit {
         token?.removeHandler(key)
         flag.deallocate()
+    }
+}
+
+/// The last kernel failure in each item's pipeline, by its decoded bytes: libvips' error buffer
+/// is shared by every thread, so an encode that fails reads its own kernel's words here instead
+/// of whatever other items logged meanwhile.
+enum KernelFailures {
+    private static let failures = Mutex<[ObjectIdentifier: String]>([:])
+
+    static func record(_ message: String, origin: ObjectIdentifier) {
+        failures.withLock { $0[origin] = message }
+    }
+
+    /// The failure recorded for `origin`, forgotten once read.
+    static func take(origin: DecodedSource?) -> String? {
+        guard let origin else { return nil }
+        return failures.withLock { $0.removeValue(forKey: ObjectIdentifier(origin.bytes)) }
     }
 }

@@ -102,13 +102,19 @@ extension VipsImage {
         do {
             outputs = try VipsOperationCall.run(info, arguments, cancellation: token, progress: progress)
         } catch {
-            guard case .operationFailed = error else { throw error }
+            guard case .operationFailed(_, let first) = error else { throw error }
+            // A kernel in this pipeline failed: its own message says it all.
+            if let kernel = KernelFailures.take(origin: origin) { throw .encodeFailed(format: format.displayName, message: kernel) }
             if let damage = DamageCheck.damage(of: origin, after: error) { throw damage }
             // Not the bytes: the saver's own failure, in its own words (run alone).
             do {
                 outputs = try VipsErrorLog.alone { () throws(VipsError) in try VipsOperationCall.run(info, arguments, cancellation: token) }
             } catch {
-                if case .operationFailed(_, let message) = error { throw .encodeFailed(format: format.displayName, message: message) }
+                // A streamed decode cannot be read twice: then the first attempt's words (e.g. a
+                // kernel's message) are the ones that say what went wrong.
+                if case .operationFailed(_, let message) = error {
+                    throw .encodeFailed(format: format.displayName, message: message.contains("out of order read") ? first : message)
+                }
                 throw error
             }
         }

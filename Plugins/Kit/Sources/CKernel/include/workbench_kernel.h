@@ -65,8 +65,16 @@ typedef struct wb_kernel {
     void (*release)(void *instance);
 } wb_kernel;
 
-// Bytes in one sample of `format` (0 for an unknown format).
-size_t wb_sample_size(int32_t format);
+// Bytes in one sample of `format` (0 for an unknown format). Inline: a plugin written in C
+// links against nothing of the host's.
+static inline size_t wb_sample_size(int32_t format) {
+    switch (format) {
+    case WB_SAMPLE_U8: return 1;
+    case WB_SAMPLE_U16: return 2;
+    case WB_SAMPLE_F32: return 4;
+    default: return 0;
+    }
+}
 
 // ---- Plugins ----------------------------------------------------------------------------------
 //

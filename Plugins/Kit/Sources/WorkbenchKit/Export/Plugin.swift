@@ -24,9 +24,11 @@ public enum Plugin {
     /// One filter: its name (as in `plugin.json`) and how to make its kernel from parameter values.
     public struct Filter: Sendable {
         public let name: String
-        public let make: @Sendable (KernelParameters) throws(KernelError) -> any Kernel
+        /// Throws a `KernelError` (or any error) when the values cannot make a kernel; the item
+        /// fails with its message.
+        public let make: @Sendable (KernelParameters) throws -> any Kernel
 
-        public init(_ name: String, make: @escaping @Sendable (KernelParameters) throws(KernelError) -> any Kernel) {
+        public init(_ name: String, make: @escaping @Sendable (KernelParameters) throws -> any Kernel) {
             self.name = name
             self.make = make
         }
@@ -72,11 +74,14 @@ public enum Plugin {
                                               UnsafeMutablePointer<CChar>?, Int) -> Int32 = { context, params, count, kernel, message, capacity in
         guard let context, let kernel else { return 1 }
         let filter = Unmanaged<FilterBox>.fromOpaque(context).takeUnretainedValue().filter
-        do throws(KernelError) {
+        do {
             kernel.pointee = KernelTable.make(try filter.make(KernelParameters(params, count: Int(count))))
             return 0
-        } catch {
+        } catch let error as KernelError {
             KernelTable.write(error.message, to: message, capacity: capacity)
+            return 1
+        } catch {
+            KernelTable.write("\(error)", to: message, capacity: capacity)
             return 1
         }
     }

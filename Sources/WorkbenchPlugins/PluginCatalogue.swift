@@ -68,7 +68,8 @@ public final class PluginCatalogue: Sendable {
             definition(name)
         }, unavailable: { [self] in
             entries.compactMap { entry in
-                guard let refusal = entry.refusal else { return nil }
+                // A refused plugin whose name a usable one carries hides nothing.
+                guard let refusal = entry.refusal, plugin(entry.name) == nil else { return nil }
                 return (entry.name + ".*", "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)")
             }
         })
@@ -77,7 +78,8 @@ public final class PluginCatalogue: Sendable {
     /// Why the op `name` is not offered, when its plugin is refused.
     public func refusal(forOp name: String) -> String? {
         guard let dot = name.firstIndex(of: ".") else { return nil }
-        guard let entry = entries.first(where: { $0.name == name[..<dot] }), let refusal = entry.refusal else { return nil }
+        guard plugin(String(name[..<dot])) == nil,
+              let entry = entries.first(where: { $0.name == name[..<dot] }), let refusal = entry.refusal else { return nil }
         return "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)"
     }
 
@@ -100,6 +102,10 @@ public final class PluginCatalogue: Sendable {
 
     /// Ends the helper processes kept for the run.
     public func shutdown() { isolation.shutdown() }
+
+    /// Stops every isolated kernel at once (their regions fail as cancelled, their helpers
+    /// end): for a run being interrupted, where a region in a helper could take long.
+    public func cancel() { isolation.cancel() }
 
     /// Loads (in process) or probes (in a helper) the libraries of the plugins `ops` use, so a
     /// run that cannot use them does not start.

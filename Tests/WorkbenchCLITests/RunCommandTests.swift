@@ -245,7 +245,9 @@ import WorkbenchVips
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)
-        let result = try CLIProcess.run(["validate"] + names.map { Fixtures.presets.appendingPathComponent($0).path })
+        // plugin-looks.json uses the example plugins.
+        let plugins = try TestPlugins.examples.get()
+        let result = try CLIProcess.run(["validate", "--plugin-path", plugins.path] + names.map { Fixtures.presets.appendingPathComponent($0).path })
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(result.lines.count == names.count)

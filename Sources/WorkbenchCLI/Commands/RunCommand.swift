@@ -69,6 +69,8 @@ struct RunCommand: AsyncParsableCommand {
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
         let token = CancellationToken()
         let trap = SignalTrap(token: token)
+        let pluginsStop = token.onCancel { catalogue.cancel() }
+        defer { token.removeHandler(pluginsStop) }
         var reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)
         let options = RunOptions(workers: jobs, failFast: failFast, eventDetail: output.verbose ? .nodes : .items,
                                  cancellation: token)

@@ -38,6 +38,12 @@ public final class HelperPool: Sendable {
         var closed = false
     }
     private let state = Mutex(State())
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Whether `cancel()` was called: regions under way give up waiting.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() { cancelled.store(true, ordering: .releasing) }
 
     public init(limits: Limits) { self.limits = limits }
 

@@ -63,8 +63,9 @@ final class HelperLease {
         guard !broken else { throw KernelError("\(kernel.name): the helper failed earlier on this image (item \(kernel.item))") }
         let reply: HelperReply
         do throws(HelperChannel.Failure) {
-            let cancellation = kernel.cancellation
-            reply = try channel.call(request, seconds: pool.limits.regionSeconds, cancelled: { cancellation?.isCancelled == true })
+            let cancellation = kernel.cancellation, pool = pool
+            reply = try channel.call(request, seconds: pool.limits.regionSeconds,
+                                     cancelled: { cancellation?.isCancelled == true || pool.isCancelled })
         } catch {
             broken = true
             var counts = true

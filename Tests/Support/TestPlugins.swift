@@ -1,0 +1,72 @@
+import Foundation
+
+/// Plugins for the tests, built for real: the example plugins of `Plugins/` (with `workbench
+/// plugin build`, once per test process), and the C test plugin (`test_plugin.c`, with clang)
+/// in the variants the refusal tests need.
+public enum TestPlugins {
+    /// A folder holding the installed example plugins `filmlab` and `halftone`, or why not.
+    public static let examples: Result<URL, TestPluginError> = {
+        do {
+            let folder = try Fixtures.temporaryDirectory("example-plugins")
+            for plugin in ["FilmLab", "Halftone"] {
+                let package = Fixtures.packageRoot.appendingPathComponent("Plugins/\(plugin)").path
+                let result = try CLIProcess.run(["plugin", "build", package, "--to", folder.path])
+                guard result.status == 0 else { return .failure(TestPluginError(message: "building \(plugin): \(result.stderr)")) }
+            }
+            return .success(folder)
+        } catch {
+            return .failure(TestPluginError(message: "\(error)"))
+        }
+    }()
+
+    /// The toolchain this workbench reports (`swift-6.3`), which a C plugin must claim.
+    public static var toolchain: String {
+        let version = (try? CLIProcess.run(["--version"]).stdout) ?? ""
+        return version.split(separator: ",").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " )\n")) } ?? "unknown"
+    }
+
+    /// Compiles the C test plugin into `folder/name/` with a manifest declaring `filters`
+    /// (default: all four). `defines` are extra -D flags, e.g. `NO_ENTRY` or `TOOLCHAIN="swift-5.9"`.
+    @discardableResult
+    public static func cPlugin(in folder: URL, name: String = "testkit", manifestName: String? = nil, api: Int = 1,
+                               filters: [String] = ["invert", "crash", "hang", "fail"], defines: [String] = [],
+                               manifest: String? = nil) throws -> URL {
+        let plugin = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: plugin, withIntermediateDirectories: true)
+        let header = Fixtures.packageRoot.appendingPathComponent("Plugins/Kit/Sources/CKernel/include").path
+        var arguments = ["clang", "-shared", "-fPIC", "-O1", "-I", header, "-DPLUGIN_NAME=\"\(name)\""]
+        if !defines.contains(where: { $0.hasPrefix("TOOLCHAIN") }) { arguments.append("-DTOOLCHAIN=\"\(toolchain)\"") }
+        arguments += defines.map { "-D\($0)" }
+        arguments += [Fixtures.supportFile("test_plugin.c").path, "-o", plugin.appendingPathComponent("libTestKit.so").path]
+        let compile = Process()
+        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compile.arguments = arguments
+        try compile.run()
+        compile.waitUntilExit()
+        guard compile.terminationStatus == 0 else { throw TestPluginError(message: "clang failed: \(arguments.joined(separator: " "))") }
+        let declared = filters.map { #"{ "name": "\#($0)", "summary": "The test kernel's \#($0)." }"# }.joined(separator: ", ")
+        let text = manifest ?? """
+            { "name": "\(manifestName ?? name)", "version": "1.0.0", "api": \(api), "library": "libTestKit.so",
+              "filters": [ \(declared) ] }
+            """
+        try text.write(to: plugin.appendingPathComponent("plugin.json"), atomically: true, encoding: .utf8)
+        return plugin
+    }
+
+    /// Black PNG images `w<width>.png`, 30 pixels high, in `folder`: the C kernels crash on width
+    /// 41 and hang on width 42.
+    public static func blackImages(widths: [Int], in folder: URL) throws {
+        for width in widths {
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            make.arguments = ["vips", "black", folder.appendingPathComponent("w\(width).png").path, "\(width)", "30", "--bands", "3"]
+            try make.run()
+            make.waitUntilExit()
+        }
+    }
+}
+
+public struct TestPluginError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

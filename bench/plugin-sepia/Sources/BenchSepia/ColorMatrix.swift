@@ -1,0 +1,1 @@
+../../../../Sources/WorkbenchKernels/Point/ColorMatrix.swift

@@ -33,6 +33,7 @@ public final class CLIProcess {
             process.arguments = arguments
         }
         if let directory { process.currentDirectoryURL = directory }
+        process.environment = Self.environment
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
@@ -53,6 +54,17 @@ public final class CLIProcess {
     }
 
     private let finished = DispatchSemaphore(value: 0)
+
+    /// The tests' environment with a home folder of its own and no WORKBENCH_PLUGIN_PATH, so
+    /// plugins the developer installed never show in a test.
+    static let environment: [String: String] = {
+        var environment = ProcessInfo.processInfo.environment
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-tests-home-\(getpid())")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        environment["HOME"] = home.path
+        environment["WORKBENCH_PLUGIN_PATH"] = nil
+        return environment
+    }()
 
     /// Runs `workbench` with `arguments` to the end.
     public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Result {

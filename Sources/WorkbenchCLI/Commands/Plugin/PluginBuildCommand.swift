@@ -22,7 +22,12 @@ struct PluginBuildCommand: ParsableCommand {
         do {
             manifest = try PluginManifest.read(folder: package.path)
         } catch {
-            Terminal.error(error.description)
+            if case .invalidPreset(let diagnostics) = error {
+                Terminal.error("plugin.json has \(diagnostics.count) error\(diagnostics.count == 1 ? "" : "s"); nothing was built:")
+                for diagnostic in diagnostics { Terminal.error(diagnostic.description) }
+            } else {
+                Terminal.error(error.description)
+            }
             throw ExitCode(ExitStatus.badPreset)
         }
         Terminal.error("Building \(manifest.name) \(manifest.version) in release (swift build -c release)…")

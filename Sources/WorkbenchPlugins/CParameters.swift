@@ -47,8 +47,14 @@ final class CParameters {
         return text
     }
 
+    /// `body` gets the array and its count.
     func withUnsafeParameters<R>(_ body: (UnsafePointer<wb_param>, Int32) -> R) -> R {
-        params.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!, Int32($0.count)) }
+        var blank = wb_param()
+        return params.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { return body(base, Int32(buffer.count)) }
+            // No parameters: a valid pointer all the same, with a count of 0.
+            return withUnsafePointer(to: &blank) { body($0, 0) }
+        }
     }
 
     deinit { for allocation in allocations { free(allocation) } }

@@ -75,14 +75,6 @@ public final class PluginCatalogue: Sendable {
         })
     }
 
-    /// Why the op `name` is not offered, when its plugin is refused.
-    public func refusal(forOp name: String) -> String? {
-        guard let dot = name.firstIndex(of: ".") else { return nil }
-        guard plugin(String(name[..<dot])) == nil,
-              let entry = entries.first(where: { $0.name == name[..<dot] }), let refusal = entry.refusal else { return nil }
-        return "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)"
-    }
-
     static let isolationParameter = ParameterSpec(
         "isolation", .choice(["process", "none"]), default: .string("process"),
         "\"process\": the kernel runs in a helper process, so a crash or a hang fails only the items in flight; \"none\": in the workbench's own process, at full speed, where a crash takes the run down (also --trust-plugin NAME).")
@@ -113,8 +105,12 @@ public final class PluginCatalogue: Sendable {
         for (op, inProcess) in ops {
             guard let dot = op.firstIndex(of: ".") else { continue }
             let name = String(op[..<dot])
-            if let refusal = refusal(forOp: op) { throw .refused(plugin: name, folder: "", reason: refusal) }
-            guard let manifest = plugin(name) else { continue }
+            guard let manifest = plugin(name) else {
+                if let entry = entries.first(where: { $0.name == name }), let refusal = entry.refusal {
+                    throw .refused(plugin: name, folder: entry.folder, reason: refusal)
+                }
+                continue
+            }
             if inProcess || trusted.contains(name) {
                 _ = try PluginLibrary.load(manifest)
             } else {

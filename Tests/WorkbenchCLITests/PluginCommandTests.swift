@@ -15,6 +15,18 @@ import WorkbenchVips
             """, in: folder)
     }
 
+    /// The standard deviation of the image's samples, by libvips' own `deviate`.
+    private func deviation(_ file: URL) throws -> Double {
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["vips", "deviate", file.path]
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        return Double(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+    }
+
     private func mean(_ file: URL) throws -> Double {
         let means = try VipsImage.decode(try Data(contentsOf: file), origin: file.path).bandMeans()
         return means.reduce(0, +) / Double(means.count)
@@ -54,6 +66,34 @@ import WorkbenchVips
         #expect(abs(try mean(folder.appendingPathComponent("out/w40.png")) - 127.5) < 1)
         // Making it again over itself is refused, not overwritten.
         #expect(try CLIProcess.run(["plugin", "new", "Glow"], in: folder).status == 2)
+    }
+
+    @Test func aScaffoldedAreaPluginBlursAroundEachPixel() throws {
+        let folder = try Fixtures.temporaryDirectory("scaffold-area")
+        #expect(try CLIProcess.run(["plugin", "new", "Soft", "--area"], in: folder).status == 0)
+        let plugins = folder.appendingPathComponent("plugins")
+        let built = try CLIProcess.run(["plugin", "build", folder.appendingPathComponent("Soft").path, "--to", plugins.path])
+        #expect(built.status == 0, "\(built.stderr)")
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // A photo as PNG (lossless out, so the comparison sees the kernel alone).
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["vips", "linear", Fixtures.samples.appendingPathComponent("Bridge.jpg").path,
+                          input.appendingPathComponent("photo.png").path, "1", "0"]
+        try make.run()
+        make.waitUntilExit()
+        let path = try preset("soft.soften", in: folder, extra: #", "radius": 4, "amount": 1"#)
+        let out = folder.appendingPathComponent("out")
+        let run = try CLIProcess.run(["run", path, "--plugin-path", plugins.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let original = try VipsImage.decode(try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg")), origin: "original")
+        let softened = try VipsImage.decode(try Data(contentsOf: out.appendingPathComponent("photo.png")), origin: "softened")
+        #expect(softened.width == original.width && softened.height == original.height)
+        // A blur keeps the average and lowers the spread.
+        let before = try original.bandMeans(), after = try softened.bandMeans()
+        for (a, b) in zip(before, after) { #expect(abs(a - b) < 1.5) }
+        #expect(try deviation(out.appendingPathComponent("photo.png")) < deviation(Fixtures.samples.appendingPathComponent("Bridge.jpg")))
     }
 
     @Test func theExamplePluginsRunIsolatedAndInProcessAlike() throws {

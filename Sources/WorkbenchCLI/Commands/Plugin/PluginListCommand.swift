@@ -22,7 +22,7 @@ struct PluginListCommand: ParsableCommand {
                 do {
                     try catalogue.prepare(ops: manifest.filters.prefix(1).map { ("\(manifest.name).\($0.name)", false) })
                 } catch {
-                    status = "refused: \(error)"
+                    if case .refused(_, _, let reason) = error { status = "refused: \(reason)" } else { status = "refused: \(error)" }
                 }
             }
             let version = entry.manifest.map { " \($0.version)" } ?? ""

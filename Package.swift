@@ -37,6 +37,10 @@ let package = Package(
         .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
+        // The terminal's width, for the progress display.
+        .target(name: "CTerminal"),
+        // Following a run: line, progress, report, events and trace reporters (Core only).
+        .target(name: "WorkbenchReports", dependencies: ["WorkbenchCore"]),
         // Spawning plugin helpers with a memory file: what Swift's Glibc module does not show.
         .target(name: "CHelperProcess"),
         // Plugins: manifests, discovery, loading, and helper processes that isolate their kernels.
@@ -44,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "WorkbenchCLI",
             dependencies: [
-                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins",
+                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins", "WorkbenchReports", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -72,6 +76,6 @@ let package = Package(
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(
             name: "WorkbenchCLITests",
-            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
+            dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchReports", "WorkbenchTestSupport"]),
     ]
 )

@@ -10,7 +10,10 @@ import WorkbenchCore
 final class SignalTrap {
     private let sources: [any DispatchSourceSignal]
 
-    init(token: CancellationToken) {
+    /// `notice` shows the first signal's message (above a progress display, if there is one);
+    /// `beforeExit` runs before a second signal ends the process (e.g. to show the cursor again).
+    init(token: CancellationToken, notice: @escaping @Sendable (String) -> Void = Terminal.error,
+         beforeExit: @escaping @Sendable () -> Void = {}) {
         let queue = DispatchQueue(label: "workbench.signals")
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
@@ -18,9 +21,10 @@ final class SignalTrap {
             source.setEventHandler {
                 if token.isCancelled {
                     OutputRoot.removeUnfinishedFiles()
+                    beforeExit()
                     _exit(ExitStatus.interrupted)
                 }
-                Terminal.error("Interrupted: stopping running stages (press Ctrl-C again to quit at once).")
+                notice("Interrupted: stopping running stages (press Ctrl-C again to quit at once).")
                 token.cancel()
             }
             source.resume()

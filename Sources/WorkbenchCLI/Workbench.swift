@@ -6,6 +6,8 @@ import WorkbenchVips
 /// The `workbench` command: runs image pipelines declared in JSON presets.
 @main
 struct Workbench: AsyncParsableCommand {
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "workbench",
         abstract: "Run image pipelines declared in JSON presets.",
@@ -13,7 +15,7 @@ struct Workbench: AsyncParsableCommand {
             Exit status: 0 all items succeeded, 1 some items failed, 2 bad preset or usage, \
             130 interrupted.
             """,
-        version: "0.1.0 (plugin API \(Plugin.apiVersion), \(Toolchain.current))",
+        version: "\(Workbench.version) (plugin API \(Plugin.apiVersion), \(Toolchain.current))",
         subcommands: [RunCommand.self, ValidateCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self,
                       PluginHelperCommand.self])
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WorkbenchCore
 import WorkbenchPlugins
+import WorkbenchReports
 import WorkbenchVips
 
 /// `workbench run`: runs a preset over its inputs or the inputs given.
@@ -30,6 +31,8 @@ struct RunCommand: AsyncParsableCommand {
     var allowUntrusted = false
 
     @OptionGroup var output: OutputOptions
+
+    @OptionGroup var reporting: RunReportingOptions
 
     @OptionGroup var plugins: PluginOptions
 
@@ -67,16 +70,39 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
         }
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
+        let reporters: (group: ReporterGroup, display: ProgressDisplay?)
+        do {
+            reporters = try reporting.reporters(output: output, preset: loaded, presetPath: preset, root: root, catalogue: catalogue)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(ExitStatus.badPreset)
+        }
         let token = CancellationToken()
-        let trap = SignalTrap(token: token)
+        let display = reporters.display
+        let trap = SignalTrap(token: token, notice: { line in display.map { $0.notice(line) } ?? Terminal.error(line) },
+                              beforeExit: { display?.restoreCursor() })
         let pluginsStop = token.onCancel { catalogue.cancel() }
         defer { token.removeHandler(pluginsStop) }
-        var reporter = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path)
-        let options = RunOptions(workers: jobs, failFast: failFast, eventDetail: output.verbose ? .nodes : .items,
-                                 cancellation: token)
+        let reporter = reporters.group
+        let options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
         let run = PresetRun.start(loaded, items: items, output: root, options: options, logger: logger)
+        // The display's rate and ETA move between events too.
+        let ticker = reporters.display.map { display in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 0.1, repeating: 0.1)
+            timer.setEventHandler { display.tick() }
+            timer.resume()
+            return timer
+        }
         for await event in run.events { reporter.handle(event) }
+        ticker?.cancel()
         let summary = await run.result
+        do {
+            try reporter.finish()
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(summary.exitCode == ExitStatus.ok ? 1 : summary.exitCode)
+        }
         withExtendedLifetime(trap) {}
         if summary.exitCode != ExitStatus.ok { throw ExitCode(summary.exitCode) }
     }

@@ -5,28 +5,30 @@ import Foundation
 final class IOThreads: @unchecked Sendable {
     // Safe: `jobs` and `threads` are only touched with `lock` held.
     private let lock = ConditionLock()
-    private var jobs: [@Sendable () -> Void] = []
+    private var jobs: [@Sendable (Int) -> Void] = []
     private var head = 0
     private var threads = 0
     private var idle = 0
 
     static let shared = IOThreads()
 
-    /// Runs `job` on an I/O thread, starting a new thread if none is idle and fewer than `limit` exist.
-    func run(limit: Int, _ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on an I/O thread, starting a new thread if none is idle and fewer than `limit`
+    /// exist; `job` gets the thread's number (for timelines).
+    func run(limit: Int, _ job: @escaping @Sendable (Int) -> Void) {
         lock.lock()
         jobs.append(job)
         let start = idle == 0 && threads < max(1, limit)
+        let number = threads
         if start { threads += 1 } else { lock.signal() }
         lock.unlock()
         if start {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in work(number) }
             thread.name = "workbench.io"
             thread.start()
         }
     }
 
-    private func work() {
+    private func work(_ number: Int) {
         lock.lock()
         while true {
             if head < jobs.count {
@@ -37,7 +39,7 @@ final class IOThreads: @unchecked Sendable {
                     head = 0
                 }
                 lock.unlock()
-                job()
+                job(number)
                 lock.lock()
             } else {
                 idle += 1

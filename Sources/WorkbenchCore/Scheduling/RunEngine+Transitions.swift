@@ -31,6 +31,8 @@ extension RunEngine {
     /// A body returned (or was abandoned after a stop).
     func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
+        if let span = job.span { endingSpan = (id, span) }
+        defer { endingSpan = nil }
         let n = node(of: id)
         let node = plan.traits[n]
         if releasesPermit { queues[node.queue].running -= 1 }

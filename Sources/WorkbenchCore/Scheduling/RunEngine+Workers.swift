@@ -47,7 +47,16 @@ extension RunEngine {
                 lock.unlock()
                 let started = Self.monotonicNanos()
                 results.removeAll(keepingCapacity: true)
-                for index in jobs.indices { results.append(copies.run(jobs[index])) }
+                if nodeEvents {
+                    // Each body's own start and end, for timelines.
+                    for job in jobs {
+                        let begin = Self.monotonicNanos()
+                        results.append(copies.run(job))
+                        job.span = NodeSpan(lane: .cpu(index), start: seconds(begin), end: seconds(Self.monotonicNanos()))
+                    }
+                } else {
+                    for index in jobs.indices { results.append(copies.run(jobs[index])) }
+                }
                 let ended = Self.monotonicNanos()
                 let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
@@ -91,7 +100,11 @@ extension RunEngine {
                                  referenceSlots: job.held.references, lists: job.held.lists)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
                                    timeout: node.timeout, shared: shared)
-        stage.start(inputs, context: context) { [self] result in finishIO(job, result) }
+        let begin = nodeEvents ? now : 0
+        stage.start(inputs, context: context) { [self] result in
+            if nodeEvents { job.span = NodeSpan(lane: .async, start: begin, end: now) }
+            finishIO(job, result)
+        }
     }
 
     /// Runs an I/O body (CPU workers use their own copies, see `WorkerNodes`).
@@ -133,8 +146,10 @@ extension RunEngine {
                 startAsync(job, stage, node)
                 continue
             }
-            IOThreads.shared.run(limit: ioPermits) { [self] in
+            IOThreads.shared.run(limit: ioPermits) { [self] thread in
+                let begin = nodeEvents ? now : 0
                 let result = execute(job)
+                if nodeEvents { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
                 finishIO(job, result)
             }
         }

@@ -78,7 +78,10 @@ final class RunEngine: @unchecked Sendable {
     /// built from it outside the lock (see `execute`).
     /// A class, so a job moves between the lists of a batch as one reference.
     final class Job: @unchecked Sendable {
-        // Safe: built under the lock, immutable, then handed to exactly one thread.
+        // Safe: built under the lock, then handed to exactly one thread, which alone sets `span`
+        // before handing it back under the lock.
+        /// Where and when the body ran (recorded when node events are on).
+        var span: NodeSpan?
         let instance: Int
         let node: Int
         let stamp: Int
@@ -161,6 +164,8 @@ final class RunEngine: @unchecked Sendable {
     /// start of their wait, which is all aging needs.
     @exclusivity(unchecked) var recentNow = 0.0
     @exclusivity(unchecked) var stamps = 0
+    /// The span of the body `endBody` is ending, for the node event that ends it (under the lock).
+    @exclusivity(unchecked) var endingSpan: (instance: Int, span: NodeSpan)?
     /// Instances whose body is handed out; each knows its position here (`Instance.runningIndex`).
     @exclusivity(unchecked) var running: [Int] = []
     @exclusivity(unchecked) var runOutputs: [Payload?]
@@ -281,9 +286,17 @@ final class RunEngine: @unchecked Sendable {
     private func reportNode(_ id: Int, _ state: NodeState, message: String?) {
         guard let events else { return }
         let node = plan.nodes[node(of: id)]
+        var span: NodeSpan?
+        if let ending = endingSpan, ending.instance == id, state != .running, state != .ready {
+            span = ending.span
+            endingSpan = nil
+        }
         events.yield(.node(NodeEvent(item: item(of: id), node: node.spec.id, queue: node.spec.queue, state: state,
-                                     time: now, attempt: max(1, instances[id].attempt), message: message)))
+                                     time: now, attempt: max(1, instances[id].attempt), message: message, span: span)))
     }
+
+    /// Seconds since the start for a monotonic clock reading.
+    func seconds(_ nanos: UInt64) -> Double { Double(nanos &- startNanos) * 1e-9 }
 
     /// Blocks the calling thread until the run has ended.
     func waitForEnd() -> RunSummary {

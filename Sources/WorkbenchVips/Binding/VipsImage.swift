@@ -63,6 +63,16 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         return String(cString: value)
     }
 
+    /// Width, height and format (`"jpeg"`, `"png"`, …) of an image file, from its header; nil
+    /// when it is not an image libvips reads. For reports of what a run wrote.
+    public static func summary(ofFile path: String) -> (width: Int, height: Int, format: String)? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
+              let image = try? open(Bytes(data, origin: path), sequential: true, failOn: VIPS_FAIL_ON_NONE) else { return nil }
+        let loader = image.loader ?? ""
+        let format = loader.components(separatedBy: "load").first ?? loader
+        return (image.width, image.height, format.isEmpty ? "unknown" : format)
+    }
+
     /// Opens encoded bytes (the format sniffed from the content); reads the header only.
     static func open(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()

@@ -95,5 +95,5 @@ public enum VipsRuntime {
     }
 
     /// The libvips version, e.g. "8.14.1".
-    static var version: String { String(cString: vips_version_string()) }
+    public static var version: String { String(cString: vips_version_string()) }
 }

@@ -1,0 +1,81 @@
+import ArgumentParser
+import CTerminal
+import Foundation
+import Glibc
+import WorkbenchCore
+import WorkbenchPlugins
+import WorkbenchReports
+import WorkbenchVips
+
+/// How a run is shown and recorded: `--progress`, `--report`, `--events`, `--trace`.
+struct RunReportingOptions: ParsableArguments {
+    enum Progress: String, ExpressibleByArgument, CaseIterable {
+        case auto, tty, plain, none
+    }
+
+    @Option(help: ArgumentHelp("""
+        tty: a live display on standard error (count, rate, ETA, queues, items in flight); plain: a line per item; \
+        none: failures and the summary only; auto: tty when standard error is a terminal (not TERM=dumb), else plain.
+        """, valueName: "mode"))
+    var progress: Progress = .auto
+
+    @Option(help: ArgumentHelp("Write a JSON report of the run: every item with its outputs (path, bytes, width, height, format), timings per op, versions.", valueName: "file"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write every event as one JSON line as it happens; - for standard output (item lines then go to standard error).", valueName: "file"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("Write a Chrome trace of the run (open it in ui.perfetto.dev): a lane per worker, a span per node.", valueName: "file"))
+    var trace: String?
+
+    /// The mode `auto` stands for here.
+    func resolvedProgress(verbose: Bool) -> Progress {
+        guard progress == .auto else { return progress }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        // Verbose lines would tear a redrawn display.
+        return isatty(2) == 1 && term != "dumb" && !term.isEmpty && !verbose ? .tty : .plain
+    }
+
+    /// The reporters these options ask for, and the display to tick (when there is one).
+    func reporters(output: OutputOptions, preset: Preset, presetPath: String, root: OutputRoot,
+                   catalogue: PluginCatalogue) throws -> (group: ReporterGroup, display: ProgressDisplay?) {
+        var reporters: [any Reporter] = []
+        var display: ProgressDisplay?
+        let eventsOnStandardOutput = events == "-"
+        let lines = TextOutput(eventsOnStandardOutput ? Terminal.error : Terminal.out)
+        switch resolvedProgress(verbose: output.verbose) {
+        case .tty:
+            let shown = ProgressDisplay(screen: .init(write: { FileHandle.standardError.write(Data($0.utf8)) },
+                                                      width: { Int(wb_terminal_columns(2)) }),
+                                        outputRoot: root.path)
+            display = shown
+            reporters.append(shown)
+            // Standard output elsewhere (a file, a pipe) still gets its line per item.
+            if isatty(1) == 0 && !eventsOnStandardOutput {
+                reporters.append(LineReporter(quiet: output.quiet, verbose: false, outputRoot: root.path, out: lines, err: TextOutput(Terminal.error)))
+            }
+        case .plain, .auto:
+            reporters.append(LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path, out: lines,
+                                          err: TextOutput(Terminal.error)))
+        case .none:
+            reporters.append(LineReporter(quiet: true, verbose: false, outputRoot: root.path, out: lines, err: TextOutput(Terminal.error)))
+        }
+        if let events { reporters.append(try EventLog(path: events)) }
+        let ops = Dictionary(preset.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { first, _ in first })
+        if let report {
+            var versions = ["workbench": Workbench.version, "libvips": VipsRuntime.version]
+            for node in preset.nodes where node.op.name.contains(".") && !node.op.name.hasPrefix("vips.") {
+                let name = String(node.op.name.split(separator: ".")[0])
+                if let manifest = catalogue.entries.first(where: { $0.name == name && $0.refusal == nil })?.manifest {
+                    versions["plugin " + name] = manifest.version
+                }
+            }
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: presetPath))) ?? Data()
+            reporters.append(RunReport(path: report, context: .init(
+                presetPath: URL(fileURLWithPath: presetPath).standardizedFileURL.path, presetBytes: bytes, versions: versions, ops: ops,
+                outputRoot: root.path, inspect: { VipsImage.summary(ofFile: $0) })))
+        }
+        if let trace { reporters.append(TraceWriter(path: trace, ops: ops)) }
+        return (ReporterGroup(reporters), display)
+    }
+}

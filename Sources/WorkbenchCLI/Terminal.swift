@@ -7,6 +7,10 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    static func out(_ text: String, terminator: String) {
+        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+    }
+
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WorkbenchCore
 import WorkbenchPlugins
+import WorkbenchReports
 
 /// `workbench validate`: checks presets without touching any input.
 struct ValidateCommand: ParsableCommand {
@@ -20,11 +21,11 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let preset = try loader.load(file: path)
                 for warning in preset.warnings { Terminal.error(warning.description) }
-                // A long graph is shown by its ends.
-                let names = preset.nodes.map { "\($0.id) (\($0.op.name))" }
-                let chain = names.count <= 16 ? names.joined(separator: " → ")
-                    : (names.prefix(8) + ["… \(names.count - 12) more …"] + names.suffix(4)).joined(separator: " → ")
-                Terminal.out("\(path): ok — \(preset.nodes.count) nodes: \(chain)")
+                Terminal.out("\(path): ok — \(preset.nodes.count) nodes")
+                // Branches as a tree; a long graph by its first lines.
+                let tree = GraphRenderer(preset).tree()
+                for line in tree.prefix(40) { Terminal.out(line) }
+                if tree.count > 40 { Terminal.out("  … \(tree.count - 40) more lines (workbench graph draws it all)") }
             } catch {
                 failed = true
                 Terminal.error(error.description)

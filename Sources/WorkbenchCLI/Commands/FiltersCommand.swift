@@ -6,7 +6,14 @@ import WorkbenchPlugins
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filters",
-        abstract: "List every op (stages, filters, libvips operations) or show one op's parameters.")
+        abstract: "List every op (stages, filters, libvips operations) or show one op's parameters.",
+        discussion: """
+            Examples:
+              workbench filters                 (every op, then what presets may not use)
+              workbench filters thumbnail       (one op's parameters)
+              workbench filters vips.gaussblur  (any libvips operation)
+              workbench filters --json | jq '.filters[].name'
+            """)
 
     @Argument(help: "An op name, e.g. vips.gaussblur; without it, every op is listed.")
     var name: String?

@@ -13,7 +13,8 @@ struct GraphCommand: ParsableCommand {
         discussion: """
             Examples:
               workbench graph Presets/watermark-sheet.json | dot -Tsvg > graph.svg
-              workbench graph Presets/watermark-sheet.json --format mermaid     # paste into a Markdown ```mermaid block
+              workbench graph Presets/watermark-sheet.json --format mermaid
+                (paste it into a Markdown ```mermaid block)
             Solid arrows are "from" edges, dashed ones references ("@id"), bold ones fan-ins ("@id[*]", every item's \
             output into one run-scope node); run-scope nodes have a double border inside a "run scope" box.
             """)

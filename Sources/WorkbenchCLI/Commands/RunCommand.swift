@@ -10,7 +10,19 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a preset over its inputs, or over the INPUTs given instead.",
-        discussion: "Ctrl-C stops the run: running stages stop, nothing half-written is left, and the exit status is 130.")
+        discussion: """
+            Ctrl-C stops the run: running stages stop, nothing half-written is left, and the exit status is 130.
+
+            Examples:
+              workbench run Presets/sepia-thumbnails.json
+              workbench run look.json ~/Pictures/trip --out /tmp/trip
+                (other inputs, another output folder)
+              workbench run look.json --dry-run
+                (the files it would write, and collisions; writes nothing)
+              workbench run look.json --report report.json --trace trace.json
+                (open the trace in ui.perfetto.dev)
+              workbench run look.json --progress plain > log.txt
+            """)
 
     @Argument(help: "The preset file.")
     var preset: String
@@ -26,6 +38,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Stop at the first failed item (exit status 1).")
     var failFast = false
+
+    @Flag(name: .long, help: "Validate, expand the inputs and print each item's output paths (and collisions); read and write nothing.")
+    var dryRun = false
 
     @Flag(name: .long, help: "Allow libvips loaders and savers it marks untrusted (ImageMagick, PDF, SVG, FITS, …); only for files you trust.")
     var allowUntrusted = false
@@ -56,10 +71,17 @@ struct RunCommand: AsyncParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
+            if dryRun {
+                let planned = URL(fileURLWithPath: out ?? loaded.output ?? cwd).standardizedFileURL.path
+                if DryRun.show(loaded, items: items, root: planned) { return }
+                throw ExitCode(ExitStatus.badPreset)
+            }
             root = try OutputRoot(out ?? loaded.output ?? cwd)
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(ExitStatus.badPreset)

@@ -1,0 +1,41 @@
+import Foundation
+import WorkbenchCore
+
+/// `run --dry-run`: every item's output paths, and the paths two writes would both claim,
+/// without reading an input or writing anything.
+enum DryRun {
+    /// Prints the plan; returns false when writes collide.
+    static func show(_ preset: Preset, items: ItemSource, root: String) -> Bool {
+        let writes = preset.nodes.filter { $0.op.name == "write" }
+        var claimed: [String: String] = [:]  // path → who first
+        var collisions: [String] = []
+        var count = 0
+        Terminal.out("Dry run: nothing is read or written. Output root: \(root)")
+        func claim(_ path: String, by who: String) {
+            if let first = claimed[path] {
+                collisions.append("\(path): \(who) and \(first)")
+            } else {
+                claimed[path] = who
+            }
+        }
+        let iterator = items.makeIterator()
+        while let item = iterator.next() {
+            count += 1
+            let paths = writes.filter { $0.scope == .item }.compactMap { node -> String? in
+                guard let template = node.parameters.string("path"), let rendered = try? PathTemplate(template).render(for: item) else { return nil }
+                claim(rendered, by: "item \(item.name) (\(node.id))")
+                return rendered
+            }
+            Terminal.out("\(item.name)  \(item.source)  →  " + (paths.isEmpty ? "no file" : paths.joined(separator: ", ")))
+        }
+        for node in writes where node.scope == .run {
+            guard let template = node.parameters.string("path"), let rendered = try? PathTemplate(template).render(for: .run) else { continue }
+            claim(rendered, by: "run-scope node \(node.id)")
+            Terminal.out("run scope (\(node.id))  →  \(rendered)")
+        }
+        for collision in collisions { Terminal.error("collision: \(collision)") }
+        Terminal.out("\(count) item\(count == 1 ? "" : "s"), \(claimed.count) file\(claimed.count == 1 ? "" : "s")"
+                     + (collisions.isEmpty ? "; no collisions." : "; \(collisions.count) collision\(collisions.count == 1 ? "" : "s"): add {index} or {hash} to the path template."))
+        return collisions.isEmpty
+    }
+}

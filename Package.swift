@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WorkbenchCore", targets: ["WorkbenchCore"]),
         .library(name: "WorkbenchVips", targets: ["WorkbenchVips"]),
         .library(name: "WorkbenchNet", targets: ["WorkbenchNet"]),
+        .library(name: "WorkbenchReports", targets: ["WorkbenchReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

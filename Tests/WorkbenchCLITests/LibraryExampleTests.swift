@@ -28,4 +28,12 @@ import WorkbenchVips
         #expect(names.sorted() == ["Bridge", "Picture_0B", "Wine", "aitzgorri", "seeding", "sunset"])
         #expect(Fixtures.files(in: out).count == 6)
     }
+
+    @Test func aPresetLoadsFromAString() throws {
+        let registry = OpRegistry(CoreOps.all + NetStages.all + VipsStages.all)
+        let text = #"{ "version": 1, "inputs": ["a.jpg"], "graph": [ { "id": "r", "op": "read" } ] }"#
+        let inline = try PresetLoader(registry: registry).load(json: Array(text.utf8), file: "<inline>", baseDirectory: "/photos")
+        #expect(inline.nodes.map(\.id) == ["r"])
+        #expect(throws: WorkbenchError.self) { try PresetLoader(registry: registry).load(json: Array("{".utf8), file: "<inline>", baseDirectory: "/") }
+    }
 }

@@ -159,7 +159,10 @@ import WorkbenchVips
                                       "--out", folder.appendingPathComponent("out").path, "--jobs", "1"])
         #expect(run.status == 1)
         let output = run.stdout + run.stderr
-        #expect(output.components(separatedBy: "signal 11").count - 1 == 4, "\(output)")
+        // The helpers running when the first crash came (one per libvips thread, at most two
+        // here), then 3 restarts.
+        let crashes = output.components(separatedBy: "signal 11").count - 1
+        #expect((4...5).contains(crashes), "\(output)")
         #expect(output.contains("not restarted again"), "\(output)")
     }
 

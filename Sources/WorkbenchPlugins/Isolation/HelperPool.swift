@@ -34,7 +34,10 @@ public final class HelperPool: Sendable {
     let limits: Limits
     private struct State {
         var idle: [String: [HelperChannel]] = [:]
+        /// Helpers that crashed or overran, per plugin folder.
         var failures: [String: Int] = [:]
+        /// Helpers started after a failure, per plugin folder.
+        var restarts: [String: Int] = [:]
         var closed = false
     }
     private let state = Mutex(State())
@@ -50,12 +53,16 @@ public final class HelperPool: Sendable {
     /// A helper for `manifest`'s plugin: an idle one, or a new one.
     func lease(_ manifest: PluginManifest) throws(PluginError) -> HelperChannel {
         let reused: Result<HelperChannel?, PluginError> = state.withLock { state in
+            if let idle = state.idle[manifest.folder]?.popLast() { return .success(idle) }
+            // A new helper after a failure is a restart: at most `limits.restarts` per run.
             let failures = state.failures[manifest.folder, default: 0]
-            if failures > limits.restarts {
+            guard failures > 0 else { return .success(nil) }
+            guard state.restarts[manifest.folder, default: 0] < limits.restarts else {
                 return .failure(.helperFailed(plugin: manifest.name, filter: "*",
                                               reason: "its helper process failed \(failures) times in this run; not restarted again"))
             }
-            return .success(state.idle[manifest.folder]?.popLast())
+            state.restarts[manifest.folder, default: 0] += 1
+            return .success(nil)
         }
         if let channel = try reused.get() { return channel }
         do throws(HelperChannel.Failure) {

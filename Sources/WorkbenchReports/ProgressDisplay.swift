@@ -34,6 +34,7 @@ public final class ProgressDisplay: Reporter, Sendable {
         var drawn: [String] = []
         var lastDraw = 0.0
         var finished = false
+        var cursorHidden = false
     }
 
     private let screen: Screen
@@ -44,7 +45,6 @@ public final class ProgressDisplay: Reporter, Sendable {
     public init(screen: Screen, outputRoot: String) {
         self.screen = screen
         self.outputRoot = outputRoot
-        screen.write("\u{1B}[?25l")  // no cursor blinking through the block
     }
 
     public var detail: RunOptions.EventDetail { .nodes }
@@ -133,7 +133,10 @@ public final class ProgressDisplay: Reporter, Sendable {
         s.lastDraw = time
         let width = max(20, screen.width())
         let lines = Self.lines(s, elapsed: time, width: width).map { Self.cut($0, to: width - 1) }
-        screen.write(climb(s.drawn, width: width) + lines.joined(separator: "\n"))
+        // No cursor blinking through the block (shown again at the end).
+        let hide = s.cursorHidden ? "" : "\u{1B}[?25l"
+        s.cursorHidden = true
+        screen.write(hide + climb(s.drawn, width: width) + lines.joined(separator: "\n"))
         s.drawn = lines
     }
 

@@ -242,6 +242,27 @@ import WorkbenchVips
         #expect(runs[0] == runs[1])
     }
 
+    @Test func theResponsiveImagesPresetWritesEveryWidthInEveryFormat() throws {
+        let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+        let nodes = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["graph"] as? [Any])
+        #expect(nodes.count <= 8)
+        let out = try Fixtures.temporaryDirectory("responsive")
+        let run = try CLIProcess.run(["run", preset, "--out", out.path, "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = Fixtures.files(in: out)
+        #expect(names.count == Fixtures.samplePhotos.count * 6)
+        for width in [480, 960, 1920] {
+            for format in ["webp", "jpeg"] {
+                let file = out.appendingPathComponent("Bridge-\(width).\(format)")
+                let image = try decode(file)
+                // Bridge.jpg is 1600 px wide: thumbnail does not enlarge it past that.
+                #expect(image.width == min(width, 1600), "\(file.lastPathComponent)")
+                #expect(image.loader?.hasPrefix(format == "jpeg" ? "jpeg" : "webp") == true)
+            }
+        }
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

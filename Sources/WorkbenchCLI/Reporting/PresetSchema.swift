@@ -52,11 +52,16 @@ struct PresetSchema {
             "timeout": ["type": "number", "exclusiveMinimum": 0],
             "retries": ["type": "integer", "minimum": 0, "maximum": 20],
             "retryDelay": ["type": "number", "minimum": 0],
+            "foreach": ["type": "object", "description": "Repeats the node (and what is downstream of it) over these values, e.g. {\"w\": [480, 960]}; \"{w}\" in its strings becomes each value.",
+                        "additionalProperties": ["type": "array", "minItems": 1,
+                                                 "items": ["type": ["string", "number", "boolean"]]]],
         ]
+        // A value written as "{w}": a repetition's variable, replaced before validation.
+        let variable: [String: Any] = ["type": "string", "pattern": "^\\{[A-Za-z][A-Za-z0-9_]*\\}$"]
         let perOp: [[String: Any]] = specs.map { spec in
             var properties: [String: Any] = [:]
             for parameter in spec.parameters {
-                var schema = Self.schema(parameter.type)
+                var schema: [String: Any] = ["anyOf": [Self.schema(parameter.type), variable]]
                 schema["description"] = parameter.summary
                 if parameter.isDeprecated { schema["deprecated"] = true }
                 for name in [parameter.name] + parameter.aliases { properties[name] = schema }

@@ -9,11 +9,14 @@ final class DiagnosticCollector {
     var errorCount: Int { diagnostics.count { $0.severity == .error } }
 
     func error(_ path: String, at location: SourceLocation?, _ message: String) {
-        diagnostics.append(Diagnostic(.error, file: file, path: path, location: location, message: message))
+        let diagnostic = Diagnostic(.error, file: file, path: path, location: location, message: message)
+        // Copies of a repeated node (`foreach`) make the same mistake at the same place: once is enough.
+        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
     }
 
     func warning(_ path: String, at location: SourceLocation?, _ message: String) {
-        diagnostics.append(Diagnostic(.warning, file: file, path: path, location: location, message: message))
+        let diagnostic = Diagnostic(.warning, file: file, path: path, location: location, message: message)
+        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
     }
 
     /// Reports each key of `members` that is not in `known`, with the closest known key.

@@ -4,7 +4,7 @@ struct GraphDecoder {
     let queues: [String]
     let collector: DiagnosticCollector
 
-    static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay"]
+    static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay", "foreach"]
 
     func decode(_ value: JSONValue?, documentLocation: SourceLocation) -> [NodeSpec] {
         guard let value else {
@@ -21,8 +21,9 @@ struct GraphDecoder {
         }
         var drafts: [NodeDraft] = []
         var previous: [NodeScope: String] = [:]
-        for (index, element) in elements.enumerated() {
-            let draft = decodeNode(element, index: index, previous: previous)
+        let expanded = GraphRepetition(registry: registry, collector: collector).expand(elements)
+        for (index, element) in expanded.enumerated() {
+            let draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous)
             if let draft { previous[draft.scope] = draft.id }
             if let draft { drafts.append(draft) }
         }
@@ -30,8 +31,8 @@ struct GraphDecoder {
         return GraphLinker(collector: collector).link(drafts)
     }
 
-    private func decodeNode(_ value: JSONValue, index: Int, previous: [NodeScope: String]) -> NodeDraft? {
-        let path = "graph[\(index)]"
+    private func decodeNode(_ value: JSONValue, index: Int, sourceIndex: Int, previous: [NodeScope: String]) -> NodeDraft? {
+        let path = "graph[\(sourceIndex)]"
         guard case .object(let members, let location) = value else {
             collector.error(path, at: value.location, "expected a node object, found \(value.typeName)")
             return nil
@@ -150,7 +151,7 @@ struct GraphDecoder {
                 break
             }
         }
-        return NodeDraft(index: index, id: id, idLocation: idLocation, definition: definition, queue: queue,
+        return NodeDraft(index: index, sourceIndex: sourceIndex, id: id, idLocation: idLocation, definition: definition, queue: queue,
                          scope: scope, from: from, references: references, parameters: parameters,
                          timeout: timeout ?? spec.defaultTimeout,
                          retry: NodeRetry(retries: retries ?? 0, delay: retryDelay ?? NodeRetry.none.delay),
@@ -209,7 +210,10 @@ struct GraphDecoder {
 
 /// A node as written, before its edges are checked.
 struct NodeDraft {
+    /// Position in the expanded graph (copies of a repeated node each have their own).
     let index: Int
+    /// Position of the node as written in the file.
+    let sourceIndex: Int
     let id: String
     let idLocation: SourceLocation
     let definition: OpDefinition
@@ -222,7 +226,7 @@ struct NodeDraft {
     let timeout: Double?
     let retry: NodeRetry
     let location: SourceLocation
-    var path: String { "graph[\(index)]" }
+    var path: String { "graph[\(sourceIndex)]" }
 
     /// Upstream node ids: `from` first, then referenced ids.
     var upstreamIDs: [String] {

@@ -39,7 +39,8 @@ public struct PathTemplate: Sendable, Equatable {
             guard let variable = Variable(rawValue: name) else {
                 let known = Variable.allCases.map(\.rawValue)
                 throw TemplateError("unknown variable {\(name)} in \"\(text)\"" + DidYouMean.hint(for: name, among: known)
-                    + " (known: " + known.map { "{\($0)}" }.joined(separator: ", ") + ")")
+                    + " (known: " + known.map { "{\($0)}" }.joined(separator: ", ")
+                    + ", and the names a \"foreach\" on this node or upstream of it repeats over)")
             }
             if !literal.isEmpty { segments.append(.literal(literal)); literal = "" }
             segments.append(.variable(variable))

@@ -1,0 +1,208 @@
+/// `"foreach"`: a node repeated over values, before the graph is decoded.
+///
+/// `{ "id": "thumb", "op": "thumbnail", "width": "{w}", "foreach": { "w": [480, 960] } }` becomes
+/// `thumb-480` and `thumb-960`. Each copy has `{w}` replaced in every string it holds (a string
+/// that is exactly `"{w}"` becomes the value itself, so numbers stay numbers), and its id is the
+/// written one with the values appended (or with `{w}` replaced, when the id uses it). A node
+/// downstream of a repeated node — by `from`, by the implicit chain, or by a reference — is
+/// repeated with it, with the same variables, so `{w}` works in its parameters and path
+/// templates too; its own `foreach` multiplies. Copies keep the source positions of the node
+/// they come from, for diagnostics.
+struct GraphRepetition {
+    let registry: OpRegistry
+    let collector: DiagnosticCollector
+
+    /// One variable of a repetition and its values, in file order.
+    typealias Variable = (name: String, values: [JSONValue])
+
+    /// A node of the expanded graph and the index of the node it was written as.
+    struct Expanded {
+        let value: JSONValue
+        let sourceIndex: Int
+    }
+
+    private struct Copy {
+        let id: String
+        let binding: [String: JSONValue]
+    }
+
+    static let combinationLimit = 1000
+
+    func expand(_ elements: [JSONValue]) -> [Expanded] {
+        var copies: [String: [Copy]] = [:]         // written id → its copies
+        var variables: [String: [Variable]] = [:]  // written id → the variables it repeats over
+        var previous: [NodeScope: String] = [:]
+        var result: [Expanded] = []
+        for (index, element) in elements.enumerated() {
+            guard case .object(var members, let location) = element else {
+                result.append(Expanded(value: element, sourceIndex: index))
+                continue
+            }
+            let path = "graph[\(index)]"
+            let op = element["op"]?.stringValue ?? ""
+            let spec = registry[op]?.spec
+            let writtenID = element["id"]?.stringValue ?? op
+            let scope = NodeScope(rawValue: element["scope"]?.stringValue ?? "item") ?? .item
+
+            // Upstream nodes as written: `from`, else the implicit chain; and references.
+            var upstream: [String] = []
+            switch element["from"] {
+            case .string(let s, _)?: upstream = [s]
+            case .array(let list, _)?: upstream = list.compactMap(\.stringValue)
+            case nil: if spec?.input != nil, let before = previous[scope] { upstream = [before] }
+            default: break
+            }
+            let chained = element["from"] == nil && spec?.input != nil && previous[scope] != nil
+            upstream += members.compactMap { member -> String? in
+                guard case .string(let s, _) = member.value, s.hasPrefix("@") else { return nil }
+                return GraphLinker.referencedID(s)
+            }
+            if case .array(let list, _)? = element["in"] ?? nil {
+                upstream += list.compactMap { $0.stringValue }.filter { $0.hasPrefix("@") }.map(GraphLinker.referencedID)
+            }
+
+            // Variables: inherited from repeated upstream nodes (in order), then its own.
+            var own: [Variable] = []
+            if let foreach = element["foreach"] {
+                own = decodeForeach(foreach, path: join(path, "foreach"))
+                members.removeAll { $0.key == "foreach" }
+            }
+            var all: [Variable] = []
+            for id in upstream {
+                for variable in variables[id] ?? [] where !all.contains(where: { $0.name == variable.name }) { all.append(variable) }
+            }
+            for variable in own {
+                if all.contains(where: { $0.name == variable.name }) {
+                    collector.error(join(path, "foreach"), at: element["foreach"]?.location,
+                                    "\"\(variable.name)\" already repeats upstream of this node; use another name")
+                } else {
+                    all.append(variable)
+                }
+            }
+            previous[scope] = writtenID
+            guard !all.isEmpty else {
+                variables[writtenID] = []
+                result.append(Expanded(value: .object(members, location), sourceIndex: index))
+                continue
+            }
+            let combinations = all.reduce(1) { $0 * max($1.values.count, 1) }
+            guard combinations <= Self.combinationLimit else {
+                collector.error(join(path, "foreach"), at: element["foreach"]?.location ?? location,
+                                "\(combinations) copies of this node; at most \(Self.combinationLimit)")
+                continue
+            }
+            variables[writtenID] = all
+            var made: [Copy] = []
+            for binding in Self.bindings(all) {
+                var copy = members.map { (key: $0.key, keyLocation: $0.keyLocation, value: Self.substitute($0.value, binding)) }
+                let id: String
+                if writtenID.contains("{") {
+                    id = Self.substitute(text: writtenID, binding)
+                } else {
+                    id = ([writtenID] + all.map { Self.text(binding[$0.name]) }).joined(separator: "-")
+                }
+                copy.removeAll { $0.key == "id" || ($0.key == "from" && chained) }
+                copy.insert((key: "id", keyLocation: element["id"]?.location ?? location, value: .string(id, element["id"]?.location ?? location)), at: 0)
+                // Every upstream copy this one reads: the copy with the same values.
+                copy = copy.map { member in
+                    (key: member.key, keyLocation: member.keyLocation,
+                     value: Self.retarget(member.value, copies: copies, binding: binding, ids: member.key == "from"))
+                }
+                if chained, let before = upstream.first {
+                    let target = Self.copyID(before, copies: copies, binding: binding)
+                    copy.append((key: "from", keyLocation: location, value: .string(target, location)))
+                }
+                made.append(Copy(id: id, binding: binding))
+                result.append(Expanded(value: .object(copy, location), sourceIndex: index))
+            }
+            copies[writtenID] = made
+        }
+        return result
+    }
+
+    private func decodeForeach(_ value: JSONValue, path: String) -> [Variable] {
+        guard case .object(let members, _) = value, !members.isEmpty else {
+            collector.error(path, at: value.location, "\"foreach\" takes an object of names to lists, e.g. {\"w\": [480, 960]}")
+            return []
+        }
+        var variables: [Variable] = []
+        for member in members {
+            let name = member.key
+            guard let first = name.first, first.isLetter, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+                  !PathTemplate.Variable.allCases.map(\.rawValue).contains(name) else {
+                collector.error(join(path, name), at: member.keyLocation,
+                                "\"\(name)\" cannot name a repetition: a letter then letters, digits or _, and not an item variable ({name}, {index}, …)")
+                continue
+            }
+            guard case .array(let values, _) = member.value, !values.isEmpty,
+                  values.allSatisfy({ switch $0 { case .string, .number, .bool: return true; default: return false } }) else {
+                collector.error(join(path, name), at: member.value.location, "expected a list of numbers or strings, e.g. [480, 960, 1920]")
+                continue
+            }
+            variables.append((name, values))
+        }
+        return variables
+    }
+
+    /// Every combination of the variables' values, the last varying fastest.
+    static func bindings(_ variables: [Variable]) -> [[String: JSONValue]] {
+        variables.reduce([[:]]) { partial, variable in
+            partial.flatMap { binding in variable.values.map { value in binding.merging([variable.name: value]) { $1 } } }
+        }
+    }
+
+    static func text(_ value: JSONValue?) -> String {
+        switch value {
+        case .string(let s, _)?: return s
+        case .number(let n, let isInteger, _)?: return isInteger ? String(Int(n)) : String(n)
+        case .bool(let b, _)?: return String(b)
+        default: return ""
+        }
+    }
+
+    static func substitute(text: String, _ binding: [String: JSONValue]) -> String {
+        var result = text
+        for (name, value) in binding { result = result.replacingOccurrences(of: "{\(name)}", with: Self.text(value)) }
+        return result
+    }
+
+    /// `value` with every `{name}` of the binding replaced; `"{name}"` alone becomes the value.
+    static func substitute(_ value: JSONValue, _ binding: [String: JSONValue]) -> JSONValue {
+        switch value {
+        case .string(let s, let location):
+            for (name, bound) in binding where s == "{\(name)}" {
+                switch bound {
+                case .string(let t, _): return .string(t, location)
+                case .number(let n, let isInteger, _): return .number(n, isInteger: isInteger, location)
+                case .bool(let b, _): return .bool(b, location)
+                default: break
+                }
+            }
+            return .string(substitute(text: s, binding), location)
+        case .array(let list, let location): return .array(list.map { substitute($0, binding) }, location)
+        case .object(let members, let location):
+            return .object(members.map { (key: $0.key, keyLocation: $0.keyLocation, value: substitute($0.value, binding)) }, location)
+        default: return value
+        }
+    }
+
+    /// The id of `written`'s copy for this binding (itself, if it is not repeated).
+    private static func copyID(_ written: String, copies: [String: [Copy]], binding: [String: JSONValue]) -> String {
+        guard let list = copies[written] else { return written }
+        return list.first { copy in copy.binding.allSatisfy { binding[$0.key].map(text) == text($0.value) } }?.id ?? written
+    }
+
+    /// `"@id"` references (and, in `from`, plain ids: `ids`) pointed at the copies with the same values.
+    private static func retarget(_ value: JSONValue, copies: [String: [Copy]], binding: [String: JSONValue], ids: Bool) -> JSONValue {
+        switch value {
+        case .string(let s, let location):
+            if s.hasPrefix("@") {
+                let id = GraphLinker.referencedID(s)
+                return .string("@" + copyID(id, copies: copies, binding: binding) + s.dropFirst(1 + id.count), location)
+            }
+            return ids && copies[s] != nil ? .string(copyID(s, copies: copies, binding: binding), location) : value
+        case .array(let list, let location): return .array(list.map { retarget($0, copies: copies, binding: binding, ids: ids) }, location)
+        default: return value
+        }
+    }
+}

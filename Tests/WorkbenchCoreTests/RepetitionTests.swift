@@ -1,0 +1,57 @@
+import Testing
+@testable import WorkbenchCore
+
+/// `"foreach"`: nodes repeated over values, and everything downstream with them.
+@Suite struct RepetitionTests {
+    @Test func aRepeatedNodeAndItsDownstreamNodesMultiply() throws {
+        let preset = try TestOps.load("""
+            {"version": 1, "inputs": ["a.jpg"],
+             "graph": [{"op": "read"},
+                       {"id": "size", "op": "test.work", "ms": "{w}", "label": "w={w}", "foreach": {"w": [1, 2, 3]}},
+                       {"id": "kind", "op": "test.work", "ms": 0, "label": "{w}/{fmt}", "foreach": {"fmt": ["a", "b"]}},
+                       {"op": "write", "path": "{name}-{w}.{fmt}"}]}
+            """)
+        #expect(preset.nodes.map(\.id) == ["read", "size-1", "size-2", "size-3",
+                                           "kind-1-a", "kind-1-b", "kind-2-a", "kind-2-b", "kind-3-a", "kind-3-b",
+                                           "write-1-a", "write-1-b", "write-2-a", "write-2-b", "write-3-a", "write-3-b"])
+        let size2 = try #require(preset.nodes.first { $0.id == "size-2" })
+        #expect(size2.parameters.int("ms") == 2)              // "{w}" alone keeps the number
+        #expect(size2.parameters.string("label") == "w=2")     // inside text, replaced as text
+        let kind = try #require(preset.nodes.first { $0.id == "kind-3-b" })
+        #expect(kind.from == ["size-3"] && kind.parameters.string("label") == "3/b")
+        let write = try #require(preset.nodes.first { $0.id == "write-2-a" })
+        #expect(write.from == ["kind-2-a"] && write.parameters.string("path") == "{name}-2.a")
+    }
+
+    @Test func idsWithVariablesAndExplicitEdgesFollowTheCopies() throws {
+        let preset = try TestOps.load("""
+            {"version": 1, "inputs": ["a.jpg"],
+             "graph": [{"op": "read"},
+                       {"id": "w{w}", "op": "test.work", "ms": 0, "foreach": {"w": [10, 20]}},
+                       {"id": "other", "op": "test.work", "ms": 0, "from": "read"},
+                       {"id": "out", "op": "write", "from": "w{w}", "path": "{name}-{w}"}]}
+            """)
+        #expect(preset.nodes.map(\.id) == ["read", "w10", "w20", "other", "out-10", "out-20"])
+        #expect(preset.nodes.first { $0.id == "out-20" }?.from == ["w20"])
+        #expect(preset.nodes.first { $0.id == "other" }?.from == ["read"])
+    }
+
+    @Test func mistakesInARepetitionAreReportedOnceWithTheirPlace() {
+        let text = """
+            {"version": 1, "inputs": ["a.jpg"],
+             "graph": [{"op": "read"},
+                       {"id": "s", "op": "test.work", "ms": "{w}", "foreach": {"w": [1, "x", "y"]}},
+                       {"id": "t", "op": "test.work", "ms": 0, "foreach": {"w": [5]}},
+                       {"id": "u", "op": "test.work", "ms": 0, "foreach": [1, 2]},
+                       {"id": "v", "op": "test.work", "ms": 0, "foreach": {"name": [1]}},
+                       {"op": "write", "path": "{name}-{size}"}]}
+            """
+        let diagnostics = TestOps.diagnostics(text)
+        #expect(diagnostics.contains(#"test.json:3:49: error: graph[1].ms: expected an integer 0…60000, found "x""#), "\(diagnostics)")
+        #expect(diagnostics.contains { $0.hasPrefix("test.json:4:") && $0.contains("\"w\" already repeats upstream of this node") })
+        #expect(diagnostics.contains { $0.hasPrefix("test.json:5:") && $0.contains("\"foreach\" takes an object of names to lists") })
+        #expect(diagnostics.contains { $0.hasPrefix("test.json:6:") && $0.contains("\"name\" cannot name a repetition") })
+        #expect(diagnostics.contains { $0.contains("unknown variable {size}") && $0.contains("\"foreach\"") })
+        #expect(Set(diagnostics).count == diagnostics.count)
+    }
+}

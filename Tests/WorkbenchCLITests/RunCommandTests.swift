@@ -263,6 +263,28 @@ import WorkbenchVips
         }
     }
 
+    @Test func aTreeIsMirroredUnderTheOutputRootOfThePresetsFolder() throws {
+        let folder = try Fixtures.temporaryDirectory("mirror"), elsewhere = try Fixtures.temporaryDirectory("cwd")
+        let photos = Fixtures.samplePhotos
+        for (i, subfolder) in ["", "2024", "2024/rome", ".hidden"].enumerated() {
+            let target = folder.appendingPathComponent("photos").appendingPathComponent(subfolder)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: photos[i], to: target.appendingPathComponent(photos[i].lastPathComponent))
+        }
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "photos/**/*.jpg" }, "output": "mirrored",
+              "graph": [ { "op": "read" }, { "op": "decode" }, { "op": "thumbnail", "width": 64 },
+                         { "op": "encode", "format": "jpeg" }, { "op": "write", "path": "{dir}/{name}.jpg" } ] }
+            """, in: folder)
+        // Run from another folder: `output` is the preset's folder's, not the current one's.
+        let run = try CLIProcess.run(["run", preset, "-q"], in: elsewhere)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Fixtures.files(in: folder.appendingPathComponent("mirrored")) == [
+            "2024/\(photos[1].lastPathComponent)", "2024/rome/\(photos[2].lastPathComponent)", photos[0].lastPathComponent,
+        ].sorted())
+        #expect(Fixtures.files(in: elsewhere).isEmpty)
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WorkbenchCore
 
@@ -53,5 +54,27 @@ import Testing
         #expect(diagnostics.contains { $0.hasPrefix("test.json:6:") && $0.contains("\"name\" cannot name a repetition") })
         #expect(diagnostics.contains { $0.contains("unknown variable {size}") && $0.contains("\"foreach\"") })
         #expect(Set(diagnostics).count == diagnostics.count)
+    }
+}
+
+/// Inputs from folder trees: `**`, hidden files, `{dir}`.
+@Suite struct TreeInputTests {
+    @Test func recursiveGlobsMirrorTheTreeAndSkipHiddenFiles() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tree-\(UUID().uuidString.prefix(8))")
+        for file in ["top.jpg", "2024/rome/a.jpg", "2024/rome/b.png", "2024/c.jpg", ".cache/d.jpg", "2024/.e.jpg", "old/.git/f.jpg"] {
+            let url = root.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([1]).write(to: url)
+        }
+        let matches = TreeGlob(root.path + "/**/*.jpg").matches()
+        #expect(matches.map { String($0.path.dropFirst(root.path.count + 1)) } == ["2024/c.jpg", "2024/rome/a.jpg", "top.jpg"])
+        #expect(matches.map(\.directory) == ["2024", "2024/rome", ""])
+        #expect(TreeGlob(root.path + "/*/.e.jpg").matches().count == 1)   // asked for by name
+        #expect(TreeGlob(root.path + "/.cache/*.jpg").matches().count == 1)
+        let template = try PathTemplate("{dir}/{name}.webp")
+        #expect(template.render(for: Item(index: 0, source: matches[1].path, directory: matches[1].directory)) == "2024/rome/a.webp")
+        #expect(template.render(for: Item(index: 0, source: matches[2].path, directory: "")) == "top.webp")
+        // A folder name can never climb out of the output root.
+        #expect(template.render(for: Item(index: 0, source: "x.jpg", directory: "../up")) == "__/up/x.webp")
     }
 }

@@ -72,11 +72,11 @@ struct RunCommand: AsyncParsableCommand {
             let cwd = FileManager.default.currentDirectoryPath
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
             if dryRun {
-                let planned = URL(fileURLWithPath: out ?? loaded.output ?? cwd).standardizedFileURL.path
+                let planned = URL(fileURLWithPath: out ?? loaded.outputFolder ?? cwd).standardizedFileURL.path
                 if DryRun.show(loaded, items: items, root: planned) { return }
                 throw ExitCode(ExitStatus.badPreset)
             }
-            root = try OutputRoot(out ?? loaded.output ?? cwd)
+            root = try OutputRoot(out ?? loaded.outputFolder ?? cwd)
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })

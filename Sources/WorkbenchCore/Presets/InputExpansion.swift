@@ -20,11 +20,11 @@ public enum InputExpansion {
             })
         case .glob(let pattern):
             let absolute = pattern.hasPrefix("/") ? pattern : base + "/" + pattern
-            let matches = glob(absolute)
+            let matches = TreeGlob(absolute).matches()
             if matches.isEmpty {
-                throw .badInputs("The glob \"\(pattern)\" in \(preset.file) matches no files (looked in \"\(base)\").")
+                throw .badInputs("The glob \"\(pattern)\" in \(preset.file) matches no files (looked in \"\(base)\"; files and folders starting with \".\" are matched only by a pattern part starting with \".\").")
             }
-            return .list(matches.enumerated().map { Item(index: $0, source: $1) })
+            return .list(matches.enumerated().map { Item(index: $0, source: $1.path, directory: $1.directory) })
         case .file(let listPath):
             let path = resolve(listPath, relativeTo: base)
             guard FileManager.default.isReadableFile(atPath: path) else {
@@ -43,7 +43,7 @@ public enum InputExpansion {
             var isFolder: ObjCBool = false
             if !source.contains("://"), FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: resolved)) ?? []
-                let images = names.filter { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                let images = names.filter { !$0.hasPrefix(".") && imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
                 if images.isEmpty { throw .badInputs("The folder \"\(source)\" has no image files.") }
                 for name in images { items.append(Item(index: items.count, source: resolved + "/" + name)) }
             } else {
@@ -58,14 +58,4 @@ public enum InputExpansion {
         return URL(fileURLWithPath: base).appendingPathComponent(source).standardizedFileURL.path
     }
 
-    static func glob(_ pattern: String) -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
-        var paths: [String] = []
-        for i in 0..<Int(result.gl_pathc) {
-            if let p = result.gl_pathv[i] { paths.append(String(cString: p)) }
-        }
-        return paths.sorted()
-    }
 }

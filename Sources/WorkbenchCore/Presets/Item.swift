@@ -7,10 +7,16 @@ public struct Item: Sendable, Hashable {
     /// A URL (`http://…`, `https://…`, `file://…`) or a local path.
     public let source: String
 
-    public init(index: Int, name: String? = nil, source: String) {
+    /// The input's folder relative to the folder it was found under (a glob's fixed part, a
+    /// folder given as input), `""` when it is right there: `{dir}` in path templates, to
+    /// mirror a tree.
+    public let directory: String
+
+    public init(index: Int, name: String? = nil, source: String, directory: String = "") {
         self.index = index
         self.source = source
         self.name = name ?? Item.splitFileName(of: source).stem
+        self.directory = directory
     }
 
     /// The last path component of the source without its extension.

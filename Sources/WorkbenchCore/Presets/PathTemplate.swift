@@ -6,6 +6,8 @@
 public struct PathTemplate: Sendable, Equatable {
     public enum Variable: String, Sendable, CaseIterable {
         case name, stem, ext, index, hash
+        /// The input's folder under its root (`a/b`, or empty): a mirrored tree.
+        case dir
     }
 
     enum Segment: Sendable, Equatable {
@@ -59,9 +61,15 @@ public struct PathTemplate: Sendable, Equatable {
         for segment in segments {
             switch segment {
             case .literal(let s): path += s
+            case .variable(.dir):
+                // Several components: each made safe, none of them "." or "..".
+                path += item.directory.split(separator: "/").map { Self.sanitise(String($0)) }.joined(separator: "/")
             case .variable(let v): path += Self.sanitise(value(of: v, for: item))
             }
         }
+        // An empty {dir} leaves "a//b" or a leading "/": one separator, and no leading one.
+        while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
+        if path.hasPrefix("/") { path.removeFirst() }
         return path
     }
 
@@ -72,6 +80,7 @@ public struct PathTemplate: Sendable, Equatable {
         case .ext: return item.ext
         case .index: return String(item.index)
         case .hash: return item.hash
+        case .dir: return item.directory
         }
     }
 

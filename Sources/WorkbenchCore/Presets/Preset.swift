@@ -9,6 +9,8 @@ public struct Preset: Sendable {
     public let inputs: InputSource?
     /// The `output` key: the output root when `--out` is not given (relative to the current folder).
     public let output: String?
+    /// `output` as an absolute path: relative to the preset's folder, like `inputs`.
+    public var outputFolder: String? { output.map { InputExpansion.resolve($0, relativeTo: baseDirectory) } }
     public let queues: [QueueSpec]
     /// Nodes in an order where every node comes after the nodes it reads from.
     public let nodes: [NodeSpec]

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A glob over a folder tree: `*`, `?` and `[…]` within one path part (fnmatch), and `**` for
+/// any number of folders (none included). Files and folders whose names start with "." are
+/// matched only by a pattern part that starts with "." too. Each match knows its folder
+/// relative to the pattern's fixed part (the root), for `{dir}`.
+struct TreeGlob {
+    let root: String
+    let parts: [String]
+
+    init(_ pattern: String) {
+        let components = pattern.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let fixed = components.prefix { !Self.isPattern($0) }
+        // The last part names files even when it has no wildcard ("photos/a.jpg").
+        let rootParts = fixed.count == components.count ? Array(fixed.dropLast()) : Array(fixed)
+        root = (pattern.hasPrefix("/") ? "/" : "") + rootParts.joined(separator: "/")
+        parts = Array(components.dropFirst(rootParts.count))
+    }
+
+    static func isPattern(_ part: String) -> Bool { part.contains { "*?[".contains($0) } }
+
+    /// Every matching file (not folder), sorted by path.
+    func matches() -> [(path: String, directory: String)] {
+        var found: [(path: String, directory: String)] = []
+        walk(folder: root.isEmpty ? "/" : root, relative: [], parts: parts[...], into: &found)
+        return found.sorted { $0.path < $1.path }
+    }
+
+    private func walk(folder: String, relative: [String], parts: ArraySlice<String>, into found: inout [(path: String, directory: String)]) {
+        guard let part = parts.first else { return }
+        let rest = parts.dropFirst()
+        let files = FileManager.default
+        if part == "**" {
+            // Zero folders, then each folder below (not hidden ones).
+            walk(folder: folder, relative: relative, parts: rest, into: &found)
+            for name in (try? files.contentsOfDirectory(atPath: folder))?.sorted() ?? [] where !name.hasPrefix(".") {
+                let path = folder + "/" + name
+                var isFolder: ObjCBool = false
+                if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                    walk(folder: path, relative: relative + [name], parts: parts, into: &found)
+                }
+            }
+            return
+        }
+        let names: [String]
+        if Self.isPattern(part) {
+            let all = (try? files.contentsOfDirectory(atPath: folder)) ?? []
+            names = all.filter { (!$0.hasPrefix(".") || part.hasPrefix(".")) && fnmatch(part, $0, 0) == 0 }
+        } else {
+            names = [part]
+        }
+        for name in names.sorted() {
+            let path = (folder == "/" ? "" : folder) + "/" + name
+            var isFolder: ObjCBool = false
+            guard files.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            if rest.isEmpty {
+                if !isFolder.boolValue { found.append((path, relative.joined(separator: "/"))) }
+            } else if isFolder.boolValue {
+                walk(folder: path, relative: relative + [name], parts: rest, into: &found)
+            }
+        }
+    }
+}

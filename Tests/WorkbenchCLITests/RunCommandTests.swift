@@ -285,6 +285,23 @@ import WorkbenchVips
         #expect(Fixtures.files(in: elsewhere).isEmpty)
     }
 
+    @Test func setOverridesANodeParameterAndIsCheckedLikeTheFile() throws {
+        let preset = Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path
+        let out = try Fixtures.temporaryDirectory("set")
+        let run = try CLIProcess.run(["run", preset, "--out", out.path, "-q", "--set", "thumb.width=100", "--set", "jpeg.format=webp"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let image = try decode(out.appendingPathComponent("Bridge.jpg"))
+        #expect(image.width == 100 && image.loader?.hasPrefix("webp") == true)
+
+        let bad = try CLIProcess.run(["validate", preset, "--set", "thumb.width=abc", "--set", "tone.intensty=0.5", "--set", "thmb.width=3"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains(#"--set thumb.width=abc: error: graph[2].width: expected an integer 1…10000000, found "abc""#), "\(bad.stderr)")
+        #expect(bad.stderr.contains(#"--set tone.intensty=0.5: error: graph[3].intensty: unknown parameter "intensty" for op "sepia"; did you mean "intensity"?"#))
+        #expect(bad.stderr.contains(#"--set thmb.width=3: error: no node "thmb" in the graph; did you mean "thumb"?"#))
+        let malformed = try CLIProcess.run(["validate", preset, "--set", "width=3"])
+        #expect(malformed.status == 2 && malformed.stderr.contains("--set takes NODE.PARAM=VALUE"))
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

@@ -25,12 +25,14 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "dot (Graphviz) or mermaid.")
     var format: Format = .dot
 
+    @OptionGroup var overriding: OverrideOptions
+
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
         let loaded: Preset
         do {
-            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: plugins.catalogue())).load(file: preset)
+            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: plugins.catalogue())).load(file: preset, overrides: overriding.overrides)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(ExitStatus.badPreset)

@@ -47,6 +47,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var overriding: OverrideOptions
+
     @OptionGroup var reporting: RunReportingOptions
 
     @OptionGroup var plugins: PluginOptions
@@ -67,7 +69,7 @@ struct RunCommand: AsyncParsableCommand {
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         do {
-            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset)
+            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))

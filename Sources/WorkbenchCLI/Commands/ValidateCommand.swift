@@ -12,6 +12,8 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Preset files to check.")
     var presets: [String]
 
+    @OptionGroup var overriding: OverrideOptions
+
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
@@ -19,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         for path in presets {
             do {
-                let preset = try loader.load(file: path)
+                let preset = try loader.load(file: path, overrides: overriding.overrides)
                 for warning in preset.warnings { Terminal.error(warning.description) }
                 Terminal.out("\(path): ok — \(preset.nodes.count) nodes")
                 // Branches as a tree; a long graph by its first lines.

@@ -13,7 +13,8 @@ public struct PresetLoader: Sendable {
     }
 
     /// Loads and validates the preset at `path`; relative inputs resolve against its folder.
-    public func load(file path: String) throws(WorkbenchError) -> Preset {
+    /// `overrides` (`--set`) change node parameters before validation.
+    public func load(file path: String, overrides: [PresetOverride] = []) throws(WorkbenchError) -> Preset {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -22,11 +23,22 @@ public struct PresetLoader: Sendable {
             throw .unreadablePreset(path: path, reason: reason)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return try load(json: [UInt8](data), file: path, baseDirectory: folder)
+        return try load(json: [UInt8](data), file: path, baseDirectory: folder, overrides: overrides)
     }
 
     /// Validates preset JSON text; `file` is only used in messages.
-    public func load(json: [UInt8], file: String, baseDirectory: String) throws(WorkbenchError) -> Preset {
+    public func load(json: [UInt8], file: String, baseDirectory: String, overrides: [PresetOverride] = []) throws(WorkbenchError) -> Preset {
+        do {
+            return try decode(json: json, file: file, baseDirectory: baseDirectory, overrides: overrides)
+        } catch {
+            if case .invalidPreset(let diagnostics) = error {
+                throw .invalidPreset(PresetOverride.attribute(diagnostics, to: overrides))
+            }
+            throw error
+        }
+    }
+
+    private func decode(json: [UInt8], file: String, baseDirectory: String, overrides: [PresetOverride]) throws(WorkbenchError) -> Preset {
         let collector = DiagnosticCollector(file: file)
         let root: JSONValue
         do {
@@ -49,11 +61,12 @@ public struct PresetLoader: Sendable {
         let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
         let queues = decodeQueues(root["queues"], collector)
         let graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
-        let nodes = graph.decode(root["graph"], documentLocation: root.location)
+        let nodes = graph.decode(PresetOverride.apply(overrides, to: root["graph"], collector), documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         return Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
-                      output: output, queues: queues, nodes: nodes, warnings: collector.diagnostics)
+                      output: output, queues: queues, nodes: nodes,
+                      warnings: PresetOverride.attribute(collector.diagnostics, to: overrides))
     }
 
     private func decodeVersion(_ value: JSONValue?, at location: SourceLocation, _ c: DiagnosticCollector) {

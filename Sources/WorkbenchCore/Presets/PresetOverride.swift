@@ -1,0 +1,77 @@
+/// `--set NODE.PARAM=VALUE`: a node's parameter (or key) changed from the command line, checked
+/// like the file's own values. VALUE is JSON when it reads as JSON (`800`, `true`, `[1, 2]`,
+/// `"text"`), else the text itself (`--set encode.format=webp`).
+public struct PresetOverride: Sendable, Equatable {
+    public let node: String
+    public let key: String
+    public let value: String
+    /// As given, for messages.
+    public let text: String
+
+    /// Parses `NODE.PARAM=VALUE`; nil when it does not have that shape.
+    public init?(_ text: String) {
+        guard let equals = text.firstIndex(of: "="), let dot = text[..<equals].lastIndex(of: ".") else { return nil }
+        let node = String(text[..<dot]), key = String(text[text.index(after: dot)..<equals])
+        guard !node.isEmpty, !key.isEmpty else { return nil }
+        self.node = node
+        self.key = key
+        value = String(text[text.index(after: equals)...])
+        self.text = text
+    }
+
+    /// The value as JSON, positioned on line 0 so diagnostics can tell it came from here.
+    func json(index: Int) -> JSONValue {
+        let location = SourceLocation(line: 0, column: index + 1)
+        guard let parsed = try? JSONParser.parse(Array(value.utf8)) else { return .string(value, location) }
+        return Self.placed(parsed, at: location)
+    }
+
+    private static func placed(_ value: JSONValue, at location: SourceLocation) -> JSONValue {
+        switch value {
+        case .null: return .null(location)
+        case .bool(let b, _): return .bool(b, location)
+        case .number(let n, let isInteger, _): return .number(n, isInteger: isInteger, location)
+        case .string(let s, _): return .string(s, location)
+        case .array(let list, _): return .array(list.map { placed($0, at: location) }, location)
+        case .object(let members, _):
+            return .object(members.map { (key: $0.key, keyLocation: location, value: placed($0.value, at: location)) }, location)
+        }
+    }
+
+    /// `graph` with the overrides applied to the nodes they name (by written id, or by op when a
+    /// node has no id); an override naming no node is reported.
+    static func apply(_ overrides: [PresetOverride], to graph: JSONValue?, _ collector: DiagnosticCollector) -> JSONValue? {
+        guard !overrides.isEmpty, case .array(var nodes, let location)? = graph else { return graph }
+        for (index, override) in overrides.enumerated() {
+            var found = false
+            for (n, node) in nodes.enumerated() {
+                guard case .object(var members, let nodeLocation) = node else { continue }
+                let id = node["id"]?.stringValue ?? node["op"]?.stringValue
+                guard id == override.node else { continue }
+                found = true
+                members.removeAll { $0.key == override.key }
+                let keyLocation = SourceLocation(line: 0, column: index + 1)
+                members.append((key: override.key, keyLocation: keyLocation, value: override.json(index: index)))
+                nodes[n] = .object(members, nodeLocation)
+            }
+            if !found {
+                let ids = nodes.compactMap { $0["id"]?.stringValue ?? $0["op"]?.stringValue }
+                collector.error("", at: SourceLocation(line: 0, column: index + 1),
+                                "no node \"\(override.node)\" in the graph" + DidYouMean.hint(for: override.node, among: ids)
+                                + " (nodes: " + ids.joined(separator: ", ") + ")")
+            }
+        }
+        return .array(nodes, location)
+    }
+
+    /// Diagnostics about overridden values name the `--set` they came from instead of a place in the file.
+    static func attribute(_ diagnostics: [Diagnostic], to overrides: [PresetOverride]) -> [Diagnostic] {
+        diagnostics.map { diagnostic in
+            guard let location = diagnostic.location, location.line == 0, location.column >= 1, location.column <= overrides.count else {
+                return diagnostic
+            }
+            return Diagnostic(diagnostic.severity, file: "--set \(overrides[location.column - 1].text)", path: diagnostic.path,
+                              location: nil, message: diagnostic.message)
+        }
+    }
+}

@@ -84,7 +84,10 @@ import WorkbenchTestSupport
         let blur = try #require(rules.first { (($0["if"] as? [String: Any])?["properties"] as? [String: Any]).map { "\($0)".contains("vips.gaussblur") } ?? false })
         let then = try #require(blur["then"] as? [String: Any])
         #expect(then["required"] as? [String] == ["sigma"])
-        #expect(((then["properties"] as? [String: Any])?["sigma"] as? [String: Any])?["type"] as? String == "number")
+        // A number, or "{var}" of a `foreach`.
+        let sigma = try #require((then["properties"] as? [String: Any])?["sigma"] as? [String: Any])
+        let choices = try #require(sigma["anyOf"] as? [[String: Any]])
+        #expect(choices.first?["type"] as? String == "number" && choices.last?["pattern"] as? String == "^\\{[A-Za-z][A-Za-z0-9_]*\\}$")
         #expect(node["unevaluatedProperties"] as? Bool == false)
     }
 }

@@ -302,6 +302,44 @@ import WorkbenchVips
         #expect(malformed.status == 2 && malformed.stderr.contains("--set takes NODE.PARAM=VALUE"))
     }
 
+    @Test func aPresetExtendsAnotherAndChangesItByNodeID() throws {
+        let folder = try Fixtures.temporaryDirectory("extends")
+        let baseFolder = folder.appendingPathComponent("base")
+        try FileManager.default.createDirectory(at: baseFolder, withIntermediateDirectories: true)
+        for photo in Fixtures.samplePhotos.prefix(2) { try FileManager.default.copyItem(at: photo, to: baseFolder.appendingPathComponent(photo.lastPathComponent)) }
+        _ = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "*.jpg" }, "output": "out",
+              "queues": { "cpu": { "concurrency": 1 } },
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "thumb", "op": "thumbnail", "width": 300 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
+                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: baseFolder, name: "base.json")
+        let child = try Fixtures.writePreset("""
+            { "version": 1, "extends": "base/base.json", "output": "child-out",
+              "graph": [ { "id": "thumb", "width": 120 }, { "id": "jpeg", "format": "webp" },
+                         { "id": "png", "op": "encode", "from": "thumb", "format": "png" },
+                         { "id": "save-png", "op": "write", "path": "{name}.png" } ] }
+            """, in: folder, name: "child.json")
+        let run = try CLIProcess.run(["run", child, "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = Fixtures.samplePhotos.prefix(2).map { $0.deletingPathExtension().lastPathComponent }
+        // The base's inputs stay in the base's folder; the child's output is the child's.
+        #expect(Fixtures.files(in: folder.appendingPathComponent("child-out")) == names.flatMap { ["\($0).jpg", "\($0).png"] }.sorted())
+        let changed = try decode(folder.appendingPathComponent("child-out/\(names[0]).jpg"))
+        #expect(changed.width == 120 && changed.loader?.hasPrefix("webp") == true)
+
+        // A loop, and a base with a mistake: refused, the mistake in the base's own file.
+        _ = try Fixtures.writePreset(#"{ "version": 1, "extends": "b.json", "graph": [ { "op": "read" } ] }"#, in: folder, name: "a.json")
+        _ = try Fixtures.writePreset(#"{ "version": 1, "extends": "a.json", "graph": [ { "op": "read" } ] }"#, in: folder, name: "b.json")
+        let loop = try CLIProcess.run(["validate", folder.appendingPathComponent("a.json").path])
+        #expect(loop.status == 2 && loop.stderr.contains("(a.json → b.json → a.json); a chain of extends may not loop"), "\(loop.stderr)")
+        _ = try Fixtures.writePreset(#"{ "version": 1, "graph": [ { "op": "read" }, { "op": "thumbnial" } ] }"#, in: folder, name: "broken.json")
+        _ = try Fixtures.writePreset(#"{ "version": 1, "extends": "broken.json", "graph": [] }"#, in: folder, name: "c.json")
+        let broken = try CLIProcess.run(["validate", folder.appendingPathComponent("c.json").path])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("c.json:1:28: error: extends: the base has a problem: \(folder.path)/broken.json:1:54: error: graph[1].op: unknown op \"thumbnial\""), "\(broken.stderr)")
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

@@ -29,10 +29,11 @@ struct PresetSchema {
             "$id": "https://filterworkbench.invalid/preset.schema.json",
             "title": "FilterWorkbench preset",
             "type": "object",
-            "required": ["version", "graph"],
+            "required": ["version"],
             "additionalProperties": false,
             "properties": [
                 "$schema": string, "version": ["const": 1], "name": string, "description": string,
+                "extends": ["type": "string", "description": "A preset this one builds on: its nodes changed by id, new ones added."],
                 "inputs": inputs, "output": string,
                 "queues": ["type": "object", "additionalProperties": queue],
                 "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]],
@@ -71,7 +72,8 @@ struct PresetSchema {
                 "then": ["properties": properties, "required": spec.parameters.filter(\.isRequired).map(\.name)],
             ]
         }
-        return ["type": "object", "required": ["op"], "properties": common, "allOf": perOp, "unevaluatedProperties": false]
+        // No "op" required: a node of a preset that `extends` another may change a base node by id alone.
+        return ["type": "object", "properties": common, "allOf": perOp, "unevaluatedProperties": false]
     }
 
     private func object(_ properties: [String: Any], required: [String], _ description: String) -> [String: Any] {

@@ -6,7 +6,7 @@ import Foundation
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
 
-    static let topLevelKeys = ["$schema", "version", "name", "description", "inputs", "output", "queues", "graph"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "graph"]
 
     public init(registry: OpRegistry) {
         self.registry = registry
@@ -40,13 +40,22 @@ public struct PresetLoader: Sendable {
 
     private func decode(json: [UInt8], file: String, baseDirectory: String, overrides: [PresetOverride]) throws(WorkbenchError) -> Preset {
         let collector = DiagnosticCollector(file: file)
-        let root: JSONValue
+        var root: JSONValue
         do {
             root = try JSONParser.parse(json)
         } catch {
             collector.error("", at: error.location, "invalid JSON: \(error.message)")
             throw .invalidPreset(collector.diagnostics)
         }
+        root = PresetInheritance(loader: self, collector: collector).resolve(root, file: file, baseDirectory: baseDirectory, chain: [])
+        // A base that does not stand on its own: its own mistakes say it all.
+        if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
+        return try decode(root: root, file: file, baseDirectory: baseDirectory, overrides: overrides, collector: collector)
+    }
+
+    /// Decodes a parsed preset whose `extends` are already merged.
+    func decode(root: JSONValue, file: String, baseDirectory: String, overrides: [PresetOverride],
+                collector: DiagnosticCollector) throws(WorkbenchError) -> Preset {
         guard case .object(let members, _) = root else {
             collector.error("", at: root.location, "a preset must be a JSON object, found \(root.typeName)")
             throw .invalidPreset(collector.diagnostics)

@@ -33,14 +33,14 @@ import Testing
             }
             """
         #expect(TestOps.diagnostics(text) == [
-            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "inputs", "output", "queues", "graph")"#,
+            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "graph")"#,
             #"test.json:4:37: error: queues.cpu.concurrency: expected an integer 1…1024 or "auto", found 0"#,
             #"test.json:4:47: error: queues.cpu.qos: expected one of "userInteractive", "userInitiated", "utility", "background", found "fast""#,
             #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.collect, test.image, test.io, test.source, test.work, write)"#,
             #"test.json:8:25: error: graph[2].mss: unknown parameter "mss" for op "test.work"; did you mean "ms"? (parameters: "ms", "failFor", "label", "failTimes", "retryable", "other")"#,
             #"test.json:8:41: error: graph[2].ms: expected an integer 0…60000, found "x""#,
             #"test.json:9:54: error: graph[3].queue: unknown queue "gpu"; did you mean "cpu"? (defined: "net", "cpu", "disk")"#,
-            #"test.json:9:29: error: graph[3].path: unknown variable {nam} in "../{nam}.jpg"; did you mean "name"? (known: {name}, {stem}, {ext}, {index}, {hash})"#,
+            #"test.json:9:29: error: graph[3].path: unknown variable {nam} in "../{nam}.jpg"; did you mean "name"? (known: {name}, {stem}, {ext}, {index}, {hash}, {dir}, and the names a "foreach" on this node or upstream of it repeats over)"#,
         ])
     }
 

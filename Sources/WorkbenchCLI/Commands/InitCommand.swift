@@ -51,16 +51,13 @@ struct InitCommand: ParsableCommand {
                 """
         case .responsive:
             description = "Every JPEG in this folder at 480, 960 and 1920 px wide, as WebP and JPEG, for srcset."
-            graph = ["480", "960", "1920"].map { w in """
-                    { "id": "w\(w)", "op": "thumbnail", "from": "image", "width": \(w) },
-                    { "id": "w\(w)-webp", "op": "encode", "from": "w\(w)", "format": "webp", "Q": 78 },
-                    { "id": "w\(w)-webp-save", "op": "write", "from": "w\(w)-webp", "path": "{name}-\(w).webp" },
-                    { "id": "w\(w)-jpeg", "op": "encode", "from": "w\(w)", "format": "jpeg", "Q": 82, "strip": true },
-                    { "id": "w\(w)-jpeg-save", "op": "write", "from": "w\(w)-jpeg", "path": "{name}-\(w).jpg" }
-                """ }.reduce("""
+            graph = """
                     { "id": "source", "op": "read" },
-                    { "id": "image", "op": "decode" }
-                """) { $0 + ",\n" + $1 }
+                    { "id": "image", "op": "decode" },
+                    { "id": "resized", "op": "thumbnail", "width": "{w}", "foreach": { "w": [480, 960, 1920] } },
+                    { "id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "strip": true, "foreach": { "fmt": ["webp", "jpeg"] } },
+                    { "id": "save", "op": "write", "path": "{name}-{w}.{fmt}" }
+                """
         case .watermark:
             description = "Every JPEG in this folder fitted into 1600 × 1600 with logo.png (from this folder) in the corner."
             graph = """

@@ -78,3 +78,34 @@ import Testing
         #expect(template.render(for: Item(index: 0, source: "x.jpg", directory: "../up")) == "__/up/x.webp")
     }
 }
+
+/// A preset's own filters: named sub-graphs with declared parameters.
+@Suite struct PresetFilterTests {
+    private let text = """
+        {"version": 1, "inputs": ["a.jpg"],
+         "filters": {"twice": {"summary": "Two steps.",
+                               "parameters": [{"name": "ms", "type": "integer", "min": 0, "max": 50, "default": 3, "summary": "Work."}],
+                               "graph": [{"id": "one", "op": "test.work", "ms": "{ms}"},
+                                         {"id": "two", "op": "test.work", "ms": 0, "label": "after {ms}"}]}},
+         "graph": [{"op": "read"}, {"id": "t", "op": "twice", "ms": 7}, {"op": "write", "path": "{name}"}]}
+        """
+
+    @Test func aFilterBecomesItsNodesWithItsParameters() throws {
+        let preset = try TestOps.load(text)
+        #expect(preset.nodes.map(\.id) == ["read", "t.one", "t.two", "write"])
+        #expect(preset.nodes[1].from == ["read"] && preset.nodes[1].parameters.int("ms") == 7)
+        #expect(preset.nodes[2].from == ["t.one"] && preset.nodes[2].parameters.string("label") == "after 7")
+        #expect(preset.nodes[3].from == ["t.two"])      // what reads "t" reads its last node
+        #expect(preset.filters.map(\.name) == ["twice"] && preset.filters[0].parameters.map(\.name) == ["ms"])
+        let defaults = try TestOps.load(text.replacingOccurrences(of: #""op": "twice", "ms": 7"#, with: #""op": "twice""#))
+        #expect(defaults.nodes[1].parameters.int("ms") == 3)
+    }
+
+    @Test func wrongValuesAndUnknownKeysAreReportedAtTheUse() {
+        let diagnostics = TestOps.diagnostics(text.replacingOccurrences(of: #""ms": 7"#, with: #""ms": 70, "mz": 1"#))
+        #expect(diagnostics.contains { $0.contains("graph[1].ms: expected an integer 0…50, found 70") }, "\(diagnostics)")
+        #expect(diagnostics.contains { $0.contains("unknown key \"mz\" in the filter \"twice\"; did you mean \"ms\"?") }, "\(diagnostics)")
+        let clash = TestOps.diagnostics(text.replacingOccurrences(of: #""twice": {"summary""#, with: #""read": {"summary""#))
+        #expect(clash.contains { $0.contains("\"read\" is already an op") }, "\(clash)")
+    }
+}

@@ -23,8 +23,21 @@ struct FiltersCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
+    @Option(help: ArgumentHelp("Also the filters this preset defines (its \"filters\" section).", valueName: "file"))
+    var preset: String?
+
     func run() throws {
-        let registry = BuiltinOps.registry(plugins: plugins.catalogue())
+        var registry = BuiltinOps.registry(plugins: plugins.catalogue())
+        if let preset {
+            do {
+                for spec in try PresetLoader(registry: registry).load(file: preset).filters {
+                    registry.register(OpDefinition(spec) { _ in PresetFilterPlaceholder() })
+                }
+            } catch {
+                Terminal.error(error.description)
+                throw ExitCode(ExitStatus.badPreset)
+            }
+        }
         let catalog = FilterCatalog(registry: registry)
         guard let name else {
             Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())
@@ -40,5 +53,13 @@ struct FiltersCommand: ParsableCommand {
             throw ExitCode(ExitStatus.badPreset)
         }
         Terminal.out(json ? try catalog.json([definition.spec], includeUnavailable: false) : catalog.detail(definition.spec))
+    }
+}
+
+/// Stands for a preset's own filter in listings: presets expand such filters into their nodes,
+/// so this stage never runs.
+private struct PresetFilterPlaceholder: Stage {
+    func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a preset's filter expanded into its nodes")
     }
 }

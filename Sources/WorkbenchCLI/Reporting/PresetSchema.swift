@@ -34,6 +34,10 @@ struct PresetSchema {
             "properties": [
                 "$schema": string, "version": ["const": 1], "name": string, "description": string,
                 "extends": ["type": "string", "description": "A preset this one builds on: its nodes changed by id, new ones added."],
+                "filters": ["type": "object", "description": "This preset's own filters: named sub-graphs with declared parameters, used as ops.",
+                            "additionalProperties": ["type": "object", "required": ["graph"], "additionalProperties": false,
+                                                     "properties": ["summary": string, "parameters": ["type": "array"],
+                                                                    "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]]]]],
                 "inputs": inputs, "output": string,
                 "queues": ["type": "object", "additionalProperties": queue],
                 "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]],

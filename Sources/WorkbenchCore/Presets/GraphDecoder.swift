@@ -3,6 +3,8 @@ struct GraphDecoder {
     let registry: OpRegistry
     let queues: [String]
     let collector: DiagnosticCollector
+    /// The preset's own filters (named sub-graphs).
+    var filters: [String: PresetFilters.Filter] = [:]
 
     static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay", "foreach"]
 
@@ -21,7 +23,9 @@ struct GraphDecoder {
         }
         var drafts: [NodeDraft] = []
         var previous: [NodeScope: String] = [:]
-        let expanded = GraphRepetition(registry: registry, collector: collector).expand(elements)
+        let composed = PresetFilters(registry: registry, collector: collector)
+            .expand(elements.enumerated().map { ($1, $0) }, filters)
+        let expanded = GraphRepetition(registry: registry, collector: collector).expand(composed)
         for (index, element) in expanded.enumerated() {
             let draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous)
             if let draft { previous[draft.scope] = draft.id }

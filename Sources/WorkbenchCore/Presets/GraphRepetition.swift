@@ -28,12 +28,12 @@ struct GraphRepetition {
 
     static let combinationLimit = 1000
 
-    func expand(_ elements: [JSONValue]) -> [Expanded] {
+    func expand(_ elements: [(value: JSONValue, sourceIndex: Int)]) -> [Expanded] {
         var copies: [String: [Copy]] = [:]         // written id → its copies
         var variables: [String: [Variable]] = [:]  // written id → the variables it repeats over
         var previous: [NodeScope: String] = [:]
         var result: [Expanded] = []
-        for (index, element) in elements.enumerated() {
+        for (element, index) in elements {
             guard case .object(var members, let location) = element else {
                 result.append(Expanded(value: element, sourceIndex: index))
                 continue

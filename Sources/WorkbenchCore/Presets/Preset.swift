@@ -7,7 +7,7 @@ public struct Preset: Sendable {
     public let name: String?
     public let summary: String?
     public let inputs: InputSource?
-    /// The `output` key: the output root when `--out` is not given (relative to the current folder).
+    /// The `output` key: the output root when `--out` is not given (relative to the preset's folder).
     public let output: String?
     /// `output` as an absolute path: relative to the preset's folder, like `inputs`.
     public var outputFolder: String? { output.map { InputExpansion.resolve($0, relativeTo: baseDirectory) } }
@@ -16,6 +16,8 @@ public struct Preset: Sendable {
     public let nodes: [NodeSpec]
     /// Problems that do not stop a run (e.g. a result nobody uses).
     public let warnings: [Diagnostic]
+    /// The preset's own filters (named sub-graphs), as ops for listings: image in, image out.
+    public var filters: [OpSpec] = []
 }
 
 /// Where a preset's items come from.

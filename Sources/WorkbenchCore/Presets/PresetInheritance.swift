@@ -64,7 +64,7 @@ struct PresetInheritance {
         }
         for member in child {
             switch member.key {
-            case "queues": merged = set("queues", mergedObjects(value(of: "queues", in: merged), member.value), in: merged, at: member.keyLocation)
+            case "queues", "filters": merged = set(member.key, mergedObjects(value(of: member.key, in: merged), member.value), in: merged, at: member.keyLocation)
             case "graph": merged = set("graph", mergedGraph(value(of: "graph", in: merged), member.value), in: merged, at: member.keyLocation)
             default: merged = set(member.key, member.value, in: merged, at: member.keyLocation)
             }

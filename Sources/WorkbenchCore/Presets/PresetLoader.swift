@@ -6,7 +6,7 @@ import Foundation
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
 
-    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "graph"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "filters", "graph"]
 
     public init(registry: OpRegistry) {
         self.registry = registry
@@ -69,13 +69,18 @@ public struct PresetLoader: Sendable {
         _ = optionalString(root["$schema"], path: "$schema", collector)
         let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
         let queues = decodeQueues(root["queues"], collector)
-        let graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
+        var graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
+        graph.filters = PresetFilters(registry: registry, collector: collector).decode(root["filters"])
+        let ownFilters = graph.filters.values.sorted { $0.name < $1.name }.map { filter in
+            OpSpec(name: filter.name, summary: filter.summary + " (this preset's filter: " + filter.graph.compactMap { $0["op"]?.stringValue }.joined(separator: " → ") + ")",
+                   input: .image, output: .image, defaultQueue: "cpu", execution: .cpu, parameters: filter.parameters)
+        }
         let nodes = graph.decode(PresetOverride.apply(overrides, to: root["graph"], collector), documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         return Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
                       output: output, queues: queues, nodes: nodes,
-                      warnings: PresetOverride.attribute(collector.diagnostics, to: overrides))
+                      warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters)
     }
 
     private func decodeVersion(_ value: JSONValue?, at location: SourceLocation, _ c: DiagnosticCollector) {

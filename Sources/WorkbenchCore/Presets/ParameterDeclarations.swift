@@ -1,0 +1,83 @@
+/// Parameters declared as data (`{"name", "type", "summary", "default" | "required", "min",
+/// "max", "choices"}`): by plugin manifests and by a preset's own filters, read the same way.
+struct ParameterDeclarations {
+    let collector: DiagnosticCollector
+
+    static let keys = ["name", "type", "summary", "default", "required", "min", "max", "choices"]
+    static let types = ["number", "integer", "boolean", "string", "choice", "numbers", "matrix"]
+
+    func parameter(_ value: JSONValue, path: String) -> ParameterSpec? {
+        guard case .object(let members, _) = value else {
+            collector.error(path, at: value.location, "a parameter is an object with \"name\", \"type\" and \"summary\"")
+            return nil
+        }
+        collector.rejectUnknownKeys(members, known: Self.keys, path: path, what: "a parameter")
+        let name = identifier(value["name"], path: join(path, "name"), at: value.location, what: "the parameter's name")
+        let summary = string(value["summary"], path: join(path, "summary"), at: value.location) ?? ""
+        let typeName = string(value["type"], path: join(path, "type"), at: value.location) ?? ""
+        let min = number(value["min"], path: join(path, "min")), max = number(value["max"], path: join(path, "max"))
+        if let min, let max, min > max { collector.error(join(path, "max"), at: value["max"]?.location, "\"max\" is below \"min\"") }
+        let type: ParameterType
+        switch typeName {
+        case "number": type = .double((min ?? -1e9)...Swift.max(min ?? -1e9, max ?? 1e9))
+        case "integer":
+            let low = Int(min ?? -2_147_483_648), high = Int(max ?? 2_147_483_647)
+            type = .int(low...Swift.max(low, high))
+        case "boolean": type = .bool
+        case "string": type = .string
+        case "numbers": type = .numbers
+        case "matrix": type = .matrix
+        case "choice":
+            guard case .array(let words, _)? = value["choices"], !words.isEmpty, words.allSatisfy({ $0.stringValue != nil }) else {
+                collector.error(join(path, "choices"), at: value["choices"]?.location ?? value.location,
+                                "a \"choice\" parameter lists its words: \"choices\": [\"soft\", \"hard\"]")
+                return nil
+            }
+            type = .choice(words.compactMap(\.stringValue))
+        case "": return nil
+        default:
+            collector.error(join(path, "type"), at: value["type"]?.location, "unknown type \"\(typeName)\""
+                            + DidYouMean.hint(for: typeName, among: Self.types) + " (one of " + Self.types.joined(separator: ", ") + ")")
+            return nil
+        }
+        var required = false
+        if let flag = value["required"] {
+            if case .bool(let b, _) = flag { required = b } else { collector.error(join(path, "required"), at: flag.location, "\"required\" is true or false") }
+        }
+        var defaultValue: ParameterValue?
+        if let given = value["default"] {
+            defaultValue = ParameterCoercion.coerce(given, to: type, path: join(path, "default"), collector)
+        } else if !required {
+            collector.error(path, at: value.location, "give \"default\" or \"required\": true for \"\(name)\"")
+        }
+        return ParameterSpec(name, type, required: required, default: defaultValue, summary)
+    }
+
+    func identifier(_ value: JSONValue?, path: String, at location: SourceLocation, what: String) -> String {
+        guard let text = string(value, path: path, at: location) else { return "" }
+        let valid = text.first?.isLetter == true && text.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") && $0.isASCII }
+        if !valid { collector.error(path, at: value?.location, "\(what) is a letter then letters, digits, \"_\" or \"-\"; found \"\(text)\"") }
+        return text
+    }
+
+    func string(_ value: JSONValue?, path: String, at location: SourceLocation) -> String? {
+        guard let value else {
+            collector.error(path, at: location, "\"\(path.split(separator: ".").last ?? "")\" is missing")
+            return nil
+        }
+        guard let text = value.stringValue else {
+            collector.error(path, at: value.location, "expected a string, found \(DiagnosticCollector.describe(value))")
+            return nil
+        }
+        return text
+    }
+
+    func number(_ value: JSONValue?, path: String) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let n, _, _) = value else {
+            collector.error(path, at: value.location, "expected a number, found \(DiagnosticCollector.describe(value))")
+            return nil
+        }
+        return n
+    }
+}

@@ -340,6 +340,24 @@ import WorkbenchVips
         #expect(broken.stderr.contains("c.json:1:28: error: extends: the base has a problem: \(folder.path)/broken.json:1:54: error: graph[1].op: unknown op \"thumbnial\""), "\(broken.stderr)")
     }
 
+    @Test func itemVariablesFillStringParametersPerItem() throws {
+        let folder = try Fixtures.temporaryDirectory("label")
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "\(Fixtures.samples.path)/*.jpg" }, "output": "out",
+              "graph": [ { "id": "label", "op": "vips.text", "text": "{name} #{index}", "dpi": 100 },
+                         { "op": "encode", "format": "png" }, { "op": "write", "path": "{name}.png" } ] }
+            """, in: folder)
+        let run = try CLIProcess.run(["run", preset, "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Each label is its own text: the longest name makes the widest image.
+        let widths = try Fixtures.samplePhotos.map { photo -> (String, Int) in
+            let name = photo.deletingPathExtension().lastPathComponent
+            return (name, try decode(folder.appendingPathComponent("out/\(name).png")).width)
+        }
+        #expect(Set(widths.map(\.1)).count > 3)
+        #expect(widths.max { $0.1 < $1.1 }?.0 == "Picture_0B")
+    }
+
     @Test func everyExamplePresetValidates() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.presets.path).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 2)

@@ -8,6 +8,13 @@ public struct ParameterValues: Sendable {
 
     public subscript(name: String) -> ParameterValue? { values[name] }
 
+    /// These values with `name` set to `value`.
+    func setting(_ name: String, _ value: ParameterValue) -> ParameterValues {
+        var copy = values
+        copy[name] = value
+        return ParameterValues(copy)
+    }
+
     public var isEmpty: Bool { values.isEmpty }
     public var names: [String] { values.keys.sorted() }
 

@@ -44,8 +44,15 @@ struct GraphLinker {
             return NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, scope: draft.scope,
                             from: draft.from.map(\.id), inputs: inputs, parameters: draft.parameters,
                             timeout: draft.timeout, retry: draft.retry,
-                            stage: draft.definition.makeStage(draft.parameters, facts[draft.id] ?? NodeFacts()), path: draft.path)
+                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path)
         }
+    }
+
+    /// The node's stage; one made per item when a string parameter names item variables.
+    private static func stage(_ draft: NodeDraft, _ facts: NodeFacts) -> any Stage {
+        let stage = draft.definition.makeStage(draft.parameters, facts)
+        guard draft.scope == .item else { return stage }
+        return ItemTemplatedStage.wrapping(stage, definition: draft.definition, parameters: draft.parameters, facts: facts)
     }
 
     /// Graph facts per node id (see `NodeFacts`), from the last node back.

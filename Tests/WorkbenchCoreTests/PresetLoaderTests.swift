@@ -33,7 +33,7 @@ import Testing
             }
             """
         #expect(TestOps.diagnostics(text) == [
-            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "filters", "graph")"#,
+            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph")"#,
             #"test.json:4:37: error: queues.cpu.concurrency: expected an integer 1…1024 or "auto", found 0"#,
             #"test.json:4:47: error: queues.cpu.qos: expected one of "userInteractive", "userInitiated", "utility", "background", found "fast""#,
             #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.collect, test.image, test.io, test.source, test.work, write)"#,

@@ -109,3 +109,27 @@ import Testing
         #expect(clash.contains { $0.contains("\"read\" is already an op") }, "\(clash)")
     }
 }
+
+/// `"include"`: files of filters shared by presets.
+@Suite struct FilterIncludeTests {
+    @Test func includedFiltersAreUsableAndTheirMistakesStayInTheirFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("include-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"filters": {"slow": {"parameters": [], "graph": [{"op": "test.work", "ms": 1}]}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("looks.json"))
+        try Data(#"{"filters": {"bad": {"graph": [{"op": "test.work"}], "parameters": [{"name": "x", "type": "nmber", "default": 1}]}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("broken.json"))
+        let loader = PresetLoader(registry: TestOps.registry())
+        let text = #"{"version": 1, "inputs": ["a"], "include": ["looks.json"], "graph": [{"op": "read"}, {"id": "s", "op": "slow"}, {"op": "write", "path": "{name}"}]}"#
+        let preset = try loader.load(json: Array(text.utf8), file: "p.json", baseDirectory: folder.path)
+        #expect(preset.nodes.map(\.id) == ["read", "s.test.work", "write"])
+        do {
+            _ = try loader.load(json: Array(text.replacingOccurrences(of: "looks.json", with: "broken.json").utf8), file: "p.json", baseDirectory: folder.path)
+            Issue.record("a broken include was accepted")
+        } catch {
+            guard case .invalidPreset(let diagnostics) = error else { throw error }
+            #expect(diagnostics.contains { $0.description.hasPrefix("p.json:1:45: error: include[0]: the included file has a problem: \(folder.path)/broken.json:1:") && $0.description.contains("unknown type \"nmber\"") },
+                    "\(diagnostics)")
+        }
+    }
+}

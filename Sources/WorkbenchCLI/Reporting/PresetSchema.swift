@@ -34,6 +34,7 @@ struct PresetSchema {
             "properties": [
                 "$schema": string, "version": ["const": 1], "name": string, "description": string,
                 "extends": ["type": "string", "description": "A preset this one builds on: its nodes changed by id, new ones added."],
+                "include": ["oneOf": [string, ["type": "array", "items": string]], "description": "Files of filters ({\"filters\": {…}}) this preset uses."],
                 "filters": ["type": "object", "description": "This preset's own filters: named sub-graphs with declared parameters, used as ops.",
                             "additionalProperties": ["type": "object", "required": ["graph"], "additionalProperties": false,
                                                      "properties": ["summary": string, "parameters": ["type": "array"],

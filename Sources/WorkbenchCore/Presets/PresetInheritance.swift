@@ -58,13 +58,20 @@ struct PresetInheritance {
     private func merge(_ base: Members, _ child: Members, baseFolder: String) -> Members {
         var merged: Members = base.map { member in
             switch member.key {
-            case "inputs", "output": return (member.key, member.keyLocation, Self.anchored(member.value, in: baseFolder))
+            case "inputs", "output", "include": return (member.key, member.keyLocation, Self.anchored(member.value, in: baseFolder))
             default: return member
             }
         }
         for member in child {
             switch member.key {
             case "queues", "filters": merged = set(member.key, mergedObjects(value(of: member.key, in: merged), member.value), in: merged, at: member.keyLocation)
+            case "include":
+                // The base's files of filters and the extending preset's, all of them.
+                func list(_ value: JSONValue?) -> [JSONValue] {
+                    switch value { case .array(let l, _)?: return l; case let v?: return [v]; case nil: return [] }
+                }
+                merged = set("include", .array(list(value(of: "include", in: merged)) + list(member.value), member.value.location),
+                             in: merged, at: member.keyLocation)
             case "graph": merged = set("graph", mergedGraph(value(of: "graph", in: merged), member.value), in: merged, at: member.keyLocation)
             default: merged = set(member.key, member.value, in: merged, at: member.keyLocation)
             }

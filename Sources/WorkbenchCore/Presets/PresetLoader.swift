@@ -6,7 +6,7 @@ import Foundation
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
 
-    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "inputs", "output", "queues", "filters", "graph"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph"]
 
     public init(registry: OpRegistry) {
         self.registry = registry
@@ -70,7 +70,9 @@ public struct PresetLoader: Sendable {
         let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
         let queues = decodeQueues(root["queues"], collector)
         var graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
-        graph.filters = PresetFilters(registry: registry, collector: collector).decode(root["filters"])
+        let filters = FilterIncludes(registry: registry, collector: collector)
+            .merged(root["include"], own: root["filters"], baseDirectory: baseDirectory)
+        graph.filters = PresetFilters(registry: registry, collector: collector).decode(filters)
         let ownFilters = graph.filters.values.sorted { $0.name < $1.name }.map { filter in
             OpSpec(name: filter.name, summary: filter.summary + " (this preset's filter: " + filter.graph.compactMap { $0["op"]?.stringValue }.joined(separator: " → ") + ")",
                    input: .image, output: .image, defaultQueue: "cpu", execution: .cpu, parameters: filter.parameters)

@@ -160,7 +160,7 @@ import WorkbenchVips
     }
 
     @Test func theLiveDisplayCountsRatesAndEndsClean() throws {
-        let folder = try Fixtures.temporaryDirectory("tmux")
+        let folder = try Fixtures.temporaryDirectory("terminal")
         let photos = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         for copy in 0..<12 {
@@ -174,33 +174,18 @@ import WorkbenchVips
                          { "id": "blur", "op": "vips.gaussblur", "sigma": 3 }, { "id": "thumb", "op": "thumbnail", "width": 300 },
                          { "id": "jpeg", "op": "encode", "format": "jpeg" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
             """, in: folder)
-        let session = "workbench-test-\(getpid())"
-        func tmux(_ arguments: [String]) throws -> String {
-            let process = Process(), pipe = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tmux"] + arguments
-            process.standardOutput = pipe
-            try process.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
+        // A real terminal, 100 columns wide: the display is chosen by `auto`, as a user gets it.
+        var during = ""
+        let run = try PseudoTerminal.run(["run", preset, "--out", "out"], in: folder, columns: 100, rows: 20) { screen in
+            let text = screen.text
+            if text.contains("items/s") && text.contains("ETA") && text.contains("queues:") { during = text }
         }
-        let command = "cd '\(folder.path)' && '\(CLIProcess.executable.path)' run '\(preset)' --out out; echo EXITED $?; sleep 60"
-        _ = try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "20", command])
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        var during = "", after = ""
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            usleep(300_000)
-            let screen = try tmux(["capture-pane", "-p", "-t", session])
-            if screen.contains("EXITED") { after = screen; break }
-            if screen.contains("items/s") && screen.contains("ETA") && screen.contains("queues:") { during = screen }
-        }
+        let after = run.screen.text
+        #expect(run.status == 0, "\(after)")
         #expect(during.contains("/72 done"), "\(during)")
         #expect(during.contains("items/s") && during.contains("MB/s") && during.contains("ETA"), "\(during)")
-        #expect(during.split(separator: "\n").allSatisfy { $0.count <= 100 })
-        #expect(after.contains("72 items: 72 succeeded") && after.contains("EXITED 0"), "\(after)")
-        // The display is gone: no progress lines left above the summary.
+        #expect(!run.screen.wrapped, "a line ran past the terminal's edge")
+        #expect(after.contains("72 items: 72 succeeded"), "\(after)")
         #expect(!after.contains("queues:") && !after.contains("ETA"), "\(after)")
     }
 }

@@ -36,6 +36,14 @@ struct RunReportingOptions: ParsableArguments {
         return isatty(2) == 1 && term != "dumb" && !term.isEmpty && !verbose ? .tty : .plain
     }
 
+    /// Standard error's width; `COLUMNS` (else 80) when it is not a terminal, as with
+    /// `--progress tty` into a pipe or a log.
+    @Sendable static func terminalColumns() -> Int {
+        let columns = Int(wb_terminal_columns(2))
+        if columns > 0 { return columns }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
     /// The reporters these options ask for, and the display to tick (when there is one).
     func reporters(output: OutputOptions, preset: Preset, presetPath: String, root: OutputRoot,
                    catalogue: PluginCatalogue) throws -> (group: ReporterGroup, display: ProgressDisplay?) {
@@ -46,7 +54,7 @@ struct RunReportingOptions: ParsableArguments {
         switch resolvedProgress(verbose: output.verbose) {
         case .tty:
             let shown = ProgressDisplay(screen: .init(write: { FileHandle.standardError.write(Data($0.utf8)) },
-                                                      width: { Int(wb_terminal_columns(2)) }),
+                                                      width: Self.terminalColumns),
                                         outputRoot: root.path)
             display = shown
             reporters.append(shown)

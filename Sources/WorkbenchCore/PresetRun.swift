@@ -19,22 +19,37 @@ public final class PresetRun: Sendable {
     /// Every event of the run, in order, ending after `runFinished`. Iterate it once.
     public let events: AsyncStream<RunEvent>
     private let engine: RunEngine
+    private let recorder: ManifestRecorder?
 
-    private init(preset: Preset, output: OutputRoot, engine: RunEngine, events: AsyncStream<RunEvent>) {
+    private init(preset: Preset, output: OutputRoot, engine: RunEngine, events: AsyncStream<RunEvent>, recorder: ManifestRecorder?) {
         self.preset = preset
         self.output = output
         self.engine = engine
         self.events = events
+        self.recorder = recorder
     }
 
-    /// Starts running `preset` over `items`, writing under `output`.
+    /// Starts running `preset` over `items`, writing under `output`. With a `manifest`, files
+    /// whose recipe is unchanged since an earlier run are left as they are, and the manifest
+    /// is written before the run's end is reported.
     public static func start(_ preset: Preset, items: ItemSource, output: OutputRoot, options: RunOptions = RunOptions(),
-                             logger: Logger = Logger(label: "workbench")) -> PresetRun {
+                             manifest: RunManifest? = nil, logger: Logger = Logger(label: "workbench")) -> PresetRun {
         let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
         let plan = RunPlan(preset: preset, cores: ProcessInfo.processInfo.activeProcessorCount)
+        var options = options
+        var engineEvents = continuation
+        var recorder: ManifestRecorder?
+        if let manifest {
+            // The manifest is made from item reports, whatever the caller listens to.
+            let forwardItems = options.eventDetail != .none
+            if options.eventDetail == .none { options.eventDetail = .items }
+            let (inner, innerContinuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
+            engineEvents = innerContinuation
+            recorder = ManifestRecorder(manifest, events: inner, forward: continuation, forwardItems: forwardItems)
+        }
         let engine = RunEngine(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
-                               options: options, logger: logger, events: continuation)
-        let run = PresetRun(preset: preset, output: output, engine: engine, events: stream)
+                               options: options, logger: logger, events: engineEvents, recipes: manifest?.recipes)
+        let run = PresetRun(preset: preset, output: output, engine: engine, events: stream, recorder: recorder)
         options.cancellation.onCancel { [weak engine] in engine?.cancel() }
         engine.start()
         return run
@@ -43,9 +58,10 @@ public final class PresetRun: Sendable {
     /// The summary, once every node has ended. Cancelling the awaiting task cancels the run.
     public var result: RunSummary {
         get async {
-            let engine = self.engine
+            let engine = self.engine, recorder = self.recorder
             return await withTaskCancellationHandler {
-                await engine.result()
+                let summary = await engine.result()
+                return await recorder?.finalSummary() ?? summary
             } onCancel: {
                 engine.cancel()
             }
@@ -57,7 +73,10 @@ public final class PresetRun: Sendable {
 
     /// Blocks the calling thread until the run ends (for callers outside Swift concurrency;
     /// never call it from an async context, whose threads are few).
-    public func waitUntilFinished() -> RunSummary { engine.waitForEnd() }
+    public func waitUntilFinished() -> RunSummary {
+        let summary = engine.waitForEnd()
+        return recorder?.waitForSummary() ?? summary
+    }
 
     /// Stops the run: waiting work is dropped, running stages are told to stop.
     public func cancel() { engine.cancel() }

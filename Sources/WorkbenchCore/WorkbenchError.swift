@@ -27,6 +27,12 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// A node received payloads of the wrong kind (a bug in graph validation if it happens).
     case unexpectedInput(node: String, expected: String)
+    /// `--shard` was not I/N with 0 ≤ I < N, or `auto` found no job-array index.
+    case badShard(String)
+    /// Another run is writing the same manifest (the same output root and shard) right now.
+    case manifestBusy(path: String)
+    /// The manifest could not be written; the outputs are in place, but the next run redoes them.
+    case manifestUnwritable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -58,6 +64,12 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "Cancelled."
         case .unexpectedInput(let node, let expected):
             return "Node \"\(node)\" expected \(expected) from upstream."
+        case .badShard(let message):
+            return "--shard \(message)."
+        case .manifestBusy(let path):
+            return "Another workbench run is writing \"\(path)\" (the same output folder and shard); wait for it to end, or give this run another --out."
+        case .manifestUnwritable(let path, let reason):
+            return "Cannot write the manifest \"\(path)\": \(reason). The files are in place, but the next run will redo them."
         }
     }
 }

@@ -11,6 +11,10 @@ struct Downloaded: Sendable {
     var httpVersion = 1
     /// New connections the transfer opened (0 when it used one already open).
     var newConnections = 0
+    /// The final response's status (304 answers a conditional request) and validators.
+    var status = 200
+    var etag: String?
+    var lastModified: String?
 }
 
 /// One HTTP(S) GET on a libcurl easy handle, run by the `Downloader`'s loop.
@@ -50,6 +54,9 @@ final class Transfer: @unchecked Sendable {
     /// Response headers the result needs (of the latest response that had them).
     private var location: String?
     private var retryAfterHeader: String?
+    /// Validators of the latest response (reset at each status line, so a redirect's are dropped).
+    private var etag: String?
+    private var lastModified: String?
     private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// The request headers, kept for as long as libcurl may read them.
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -224,9 +231,11 @@ final class Transfer: @unchecked Sendable {
                 guard let (mapped, file) = spool.finish(count: received) else {
                     return .failure(.transport(url: url, code: 0, message: "the temporary file for its body could not be read back"))
                 }
-                return .success(Downloaded(data: mapped, file: file, httpVersion: httpVersion, newConnections: connects))
+                return .success(Downloaded(data: mapped, file: file, httpVersion: httpVersion, newConnections: connects,
+                                           status: status, etag: etag, lastModified: lastModified))
             }
-            return .success(Downloaded(data: body, file: nil, httpVersion: httpVersion, newConnections: connects))
+            return .success(Downloaded(data: body, file: nil, httpVersion: httpVersion, newConnections: connects,
+                                       status: status, etag: etag, lastModified: lastModified))
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
         case CURLE_FILESIZE_EXCEEDED:
@@ -275,11 +284,16 @@ final class Transfer: @unchecked Sendable {
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        if let colon = line.firstIndex(of: ":") {
+        if line.hasPrefix("HTTP/") {
+            transfer.etag = nil
+            transfer.lastModified = nil
+        } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             if name == "location" { transfer.location = value }
             if name == "retry-after" { transfer.retryAfterHeader = value }
+            if name == "etag" { transfer.etag = value }
+            if name == "last-modified" { transfer.lastModified = value }
         }
         return length
     }

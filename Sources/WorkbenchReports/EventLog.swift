@@ -53,10 +53,14 @@ public final class EventLog: Reporter {
                                          "input": report.item.source, "status": report.status.rawValue, "outputs": report.outputs,
                                          "bytes": report.bytesWritten, "seconds": report.duration, "warnings": report.warnings]
             if let failure = report.failure { object["error"] = ["node": failure.node, "message": failure.message] }
+            if !report.upToDate.isEmpty { object["upToDate"] = report.upToDate.map(\.path) }
             return object
         case .runFinished(let s):
-            return ["event": "runFinished", "items": s.items, "succeeded": s.succeeded, "failed": s.failed, "cancelled": s.cancelled,
-                    "bytes": s.bytesWritten, "seconds": s.duration, "ending": s.ending.rawValue, "exitStatus": Int(s.exitCode)]
+            var object: [String: Any] = ["event": "runFinished", "items": s.items, "succeeded": s.succeeded, "failed": s.failed,
+                                         "cancelled": s.cancelled, "upToDate": s.upToDate, "bytes": s.bytesWritten, "seconds": s.duration,
+                                         "ending": s.ending.rawValue, "exitStatus": Int(s.exitCode)]
+            if let problem = s.manifestProblem { object["manifestProblem"] = problem }
+            return object
         }
     }
 }

@@ -44,23 +44,29 @@ public final class LineReporter: Reporter {
             err.write("          \(p.item.name) \(p.node): \(Formatting.size(p.bytes))\(total)")
         case .itemFinished(let report):
             failures.add(report)
-            Self.line(for: report, quiet: quiet).map(out.write)
+            Self.line(for: report, quiet: quiet, verbose: verbose).map(out.write)
         case .runFinished(let summary):
             for report in summary.runNodes { Self.line(for: report, quiet: quiet).map(out.write) }
             // Named again at the end, where they cannot scroll away; one failure needs no repeat.
             if failures.groups.reduce(0, { $0 + $1.items.count }) > 1 { failures.lines.forEach(out.write) }
+            summary.manifestProblem.map(err.write)
             out.write(Self.summaryLine(summary, total: total, root: outputRoot))
         }
     }
 
-    static func line(for report: ItemReport, quiet: Bool) -> String? {
+    /// An item's line; items with nothing redone have one only when `verbose`.
+    static func line(for report: ItemReport, quiet: Bool, verbose: Bool = false) -> String? {
         let name = report.item.name
         switch report.status {
         case .succeeded:
             guard !quiet || !report.warnings.isEmpty else { return nil }
             let outputs = report.outputs.isEmpty ? "no output" : report.outputs.joined(separator: ", ")
             let warned = report.warnings.isEmpty ? "" : " (with warnings: \(report.warnings.joined(separator: "; ")))"
-            return "ok      \(name) → \(outputs) (\(Formatting.size(report.bytesWritten)), \(Formatting.seconds(report.duration)))\(warned)"
+            let kept = report.upToDate.isEmpty ? "" : "; \(report.upToDate.count) up to date"
+            return "ok      \(name) → \(outputs) (\(Formatting.size(report.bytesWritten)), \(Formatting.seconds(report.duration))\(kept))\(warned)"
+        case .upToDate:
+            guard verbose else { return nil }
+            return "same    \(name) → " + report.upToDate.map(\.path).joined(separator: ", ") + " (up to date)"
         case .failed:
             let failure = report.failure.map { "\($0.node): \($0.message)" } ?? "failed"
             return "FAILED  \(name): \(failure)"
@@ -83,7 +89,8 @@ public final class LineReporter: Reporter {
     }
 
     public static func summaryLine(_ s: RunSummary, total: Int?, root: String) -> String {
-        var parts = ["\(s.succeeded) succeeded"]
+        var parts = s.succeeded > 0 || s.upToDate == 0 ? ["\(s.succeeded) succeeded"] : []
+        if s.upToDate > 0 { parts.append("\(s.upToDate) up to date") }
         if s.failed > 0 { parts.append("\(s.failed) failed") }
         if s.cancelled > 0 { parts.append("\(s.cancelled) stopped") }
         if let total, total > s.items { parts.append("\(total - s.items) not started") }
@@ -98,7 +105,8 @@ public final class LineReporter: Reporter {
         }
         let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: "
             : s.ending == .stoppedByFailure ? "Stopped, the output could not be written: " : ""
+        let wrote = s.bytesWritten == 0 && s.upToDate > 0 ? "nothing written to \(root)" : "\(Formatting.size(s.bytesWritten)) written to \(root)"
         return "\(head)\(s.items) item\(s.items == 1 ? "" : "s"): " + parts.joined(separator: ", ")
-            + "; \(Formatting.size(s.bytesWritten)) written to \(root) in \(Formatting.seconds(s.duration))"
+            + "; \(wrote) in \(Formatting.seconds(s.duration))"
     }
 }

@@ -24,7 +24,7 @@ public final class ProgressDisplay: Reporter, Sendable {
 
     private struct State {
         var total: Int?
-        var succeeded = 0, failed = 0, cancelled = 0
+        var succeeded = 0, failed = 0, cancelled = 0, upToDate = 0
         var bytes = 0
         var queues: [String: (running: Int, waiting: Int)] = [:]
         var queueOrder: [String] = []
@@ -85,6 +85,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 case .succeeded: s.succeeded += 1
                 case .failed: s.failed += 1
                 case .cancelled: s.cancelled += 1
+                case .upToDate: s.upToDate += 1
                 }
                 s.failures.add(report)
                 if report.status == .failed || !report.warnings.isEmpty, let line = LineReporter.line(for: report, quiet: true) {
@@ -95,6 +96,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 s.finished = true
                 var lines = summary.runNodes.compactMap { LineReporter.line(for: $0, quiet: false) }
                 lines += s.failures.lines
+                if let problem = summary.manifestProblem { lines.append(problem) }
                 lines.append(LineReporter.summaryLine(summary, total: s.total, root: outputRoot))
                 screen.write(lines.joined(separator: "\n") + "\n\u{1B}[?25h")
                 return
@@ -160,7 +162,7 @@ public final class ProgressDisplay: Reporter, Sendable {
     }
 
     private static func lines(_ s: State, elapsed: Double, width: Int) -> [String] {
-        let done = s.succeeded + s.failed + s.cancelled
+        let done = s.succeeded + s.failed + s.cancelled + s.upToDate
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var head = s.total.map { "\(done)/\($0)" } ?? "\(done)"
         if let total = s.total, total > 0 {
@@ -170,6 +172,7 @@ public final class ProgressDisplay: Reporter, Sendable {
         }
         var parts = [head + " done"]
         if s.failed > 0 { parts.append("\(s.failed) failed") }
+        if s.upToDate > 0 { parts.append("\(s.upToDate) up to date") }
         parts.append(String(format: "%.1f items/s", rate))
         parts.append(String(format: "%.1f MB/s", Double(s.bytes) / 1e6 / max(elapsed, 0.001)))
         if let total = s.total, rate > 0, done < total { parts.append("ETA " + Formatting.clock(Double(total - done) / rate)) }

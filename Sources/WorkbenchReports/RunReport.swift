@@ -79,7 +79,7 @@ public final class RunReport: Reporter {
         var run: [String: Any] = ["cpuSeconds": cpu, "peakRSSBytes": usage.ru_maxrss * 1024, "outputRoot": context.outputRoot]
         if let s = summary {
             run.merge(["wallSeconds": s.duration, "ending": s.ending.rawValue, "exitStatus": Int(s.exitCode), "items": s.items,
-                       "succeeded": s.succeeded, "failed": s.failed, "cancelled": s.cancelled, "bytesWritten": s.bytesWritten,
+                       "succeeded": s.succeeded, "failed": s.failed, "cancelled": s.cancelled, "upToDate": s.upToDate, "bytesWritten": s.bytesWritten,
                        "runScope": s.runNodes.map(runNode)]) { $1 }
         }
         return [
@@ -95,8 +95,20 @@ public final class RunReport: Reporter {
     private func item(_ report: ItemReport) -> [String: Any] {
         var object: [String: Any] = ["name": report.item.name, "index": report.item.index, "input": report.item.source,
                                      "status": report.status.rawValue, "seconds": report.duration, "warnings": report.warnings,
-                                     "outputs": report.outputs.map(output)]
+                                     "outputs": report.files.map { output($0, upToDate: false) } + report.upToDate.map { output($0, upToDate: true) }]
         if let failure = report.failure { object["error"] = ["node": failure.node, "op": context.ops[failure.node] ?? "", "message": failure.message] }
+        return object
+    }
+
+    /// A file as the run described it (an encoder's size and format), else read from its header.
+    private func output(_ file: OutputFile, upToDate: Bool) -> [String: Any] {
+        guard let width = file.width, let height = file.height, let format = file.format else {
+            var object = output(file.path)
+            if upToDate { object["upToDate"] = true }
+            return object
+        }
+        var object: [String: Any] = ["path": file.path, "bytes": file.bytes, "width": width, "height": height, "format": format]
+        if upToDate { object["upToDate"] = true }
         return object
     }
 

@@ -34,14 +34,20 @@ public enum Fixtures {
         return url
     }
 
-    /// Every regular file below `folder`, as paths relative to it, sorted.
-    public static func files(in folder: URL) -> [String] {
+    /// The manifest, its shards' parts and the journals of runs under way.
+    public static func isManifest(_ name: String) -> Bool {
+        name.hasPrefix("workbench-manifest") || name.hasPrefix(".workbench-manifest")
+    }
+
+    /// Every regular file below `folder`, as paths relative to it, sorted; the manifest an
+    /// incremental run keeps there only when asked for.
+    public static func files(in folder: URL, includingManifest: Bool = false) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         var files: [String] = []
         while let next = walker.nextObject() as? String {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent(next).path, isDirectory: &isFolder),
-               !isFolder.boolValue {
+               !isFolder.boolValue, includingManifest || !Self.isManifest((next as NSString).lastPathComponent) {
                 files.append(next)
             }
         }

@@ -22,9 +22,13 @@ Routes:
   /big?bytes=B&declare=1 B bytes, with a Content-Length only if declare=1
   /reset                 closes the connection without answering
   /typed/NAME            NAME served as text/plain
+  /tagged/NAME           NAME with an ETag (its content's hash); 304 to a matching If-None-Match
+  /dated/NAME            NAME with a Last-Modified (its file's time); 304 to an If-Modified-Since not older
   /echo-headers          JSON: the request's headers
   /stats                 JSON: request counts by path, and "connections": connections accepted
 """
+import email.utils
+import hashlib
 import json
 import os
 import sys
@@ -140,6 +144,32 @@ class Handler(BaseHTTPRequestHandler):
         if route == "reset":
             self.close_connection = True
             self.connection.shutdown(2)
+            return
+        if route in ("tagged", "dated"):
+            body = self.sample(arg)
+            if body is None:
+                return self.send_body(404, b"not found\n", "text/plain")
+            if route == "tagged":
+                validator = ("ETag", '"' + hashlib.sha1(body).hexdigest() + '"')
+                unchanged = self.headers.get("If-None-Match") == validator[1]
+            else:
+                stamp = int(os.path.getmtime(os.path.join(SAMPLES, os.path.basename(arg))))
+                validator = ("Last-Modified", email.utils.formatdate(stamp, usegmt=True))
+                since = self.headers.get("If-Modified-Since")
+                unchanged = since is not None and email.utils.parsedate_to_datetime(since).timestamp() >= stamp
+            if unchanged:
+                with LOCK:
+                    COUNTS["not-modified"] = COUNTS.get("not-modified", 0) + 1
+                self.send_response(304)
+                self.send_header(*validator)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header(*validator)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
             return
         if route == "echo-headers":
             return self.send_body(200, json.dumps(dict(self.headers)).encode(), "application/json")

@@ -63,7 +63,8 @@ extension SafetyCommandTests {
         #expect(failures.first?.contains("No space left on device. The run stopped") == true, "\(failures)")
         #expect(result.lines.last?.hasPrefix("Stopped, the output could not be written: ") == true, "\(result.lines)")
         // What is left on the disk: exactly the files reported written, no temporary file.
-        let left = result.stderr.split(separator: "\n").filter { $0.hasPrefix("DISK: ") }.map { String($0.dropFirst(6)) }.sorted()
+        let left = result.stderr.split(separator: "\n").filter { $0.hasPrefix("DISK: ") }.map { String($0.dropFirst(6)) }
+            .filter { !Fixtures.isManifest(($0 as NSString).lastPathComponent) }.sorted()
         let written = result.lines.filter { $0.hasPrefix("ok ") }.compactMap { $0.split(separator: "→").last?.split(separator: " ").first }
             .map { "out/" + $0 }.sorted()
         #expect(written.count >= 2)

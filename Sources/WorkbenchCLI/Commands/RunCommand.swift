@@ -22,6 +22,10 @@ struct RunCommand: AsyncParsableCommand {
               workbench run look.json --report report.json --trace trace.json
                 (open the trace in ui.perfetto.dev)
               workbench run look.json --progress plain > log.txt
+              workbench run look.json --force
+                (redo every file; by default only files whose recipe changed are redone)
+              workbench run look.json --shard 2/8 --out /shared/out
+                (one of 8 processes, e.g. a Kubernetes Indexed Job: --shard auto/8)
             """)
 
     @Argument(help: "The preset file.")
@@ -49,6 +53,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var overriding: OverrideOptions
 
+    @OptionGroup var incremental: IncrementalOptions
+
     @OptionGroup var reporting: RunReportingOptions
 
     @OptionGroup var plugins: PluginOptions
@@ -64,8 +70,9 @@ struct RunCommand: AsyncParsableCommand {
         VipsRuntime.warnings.withLock { $0 = logger }
         if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
         let loaded: Preset
-        let items: ItemSource
+        var items: ItemSource
         let root: OutputRoot
+        let manifest: RunManifest
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         do {
@@ -78,10 +85,16 @@ struct RunCommand: AsyncParsableCommand {
                 if DryRun.show(loaded, items: items, root: planned) { return }
                 throw ExitCode(ExitStatus.badPreset)
             }
+            let shard = try incremental.resolvedShard()
+            try incremental.checkFanIns(of: loaded, shard: shard)
+            if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             root = try OutputRoot(out ?? loaded.outputFolder ?? cwd)
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
+            manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue),
+                                       force: incremental.force, shard: shard)
+            for warning in manifest.warnings { Terminal.error(warning) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -108,8 +121,9 @@ struct RunCommand: AsyncParsableCommand {
         let pluginsStop = token.onCancel { catalogue.cancel() }
         defer { token.removeHandler(pluginsStop) }
         let reporter = reporters.group
-        let options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
-        let run = PresetRun.start(loaded, items: items, output: root, options: options, logger: logger)
+        var options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
+        if incremental.perShardSheets { options.runFileSuffix = manifest.shard?.label }
+        let run = PresetRun.start(loaded, items: items, output: root, options: options, manifest: manifest, logger: logger)
         // The display's rate and ETA move between events too.
         let ticker = reporters.display.map { display in
             let timer = DispatchSource.makeTimerSource(queue: .global())

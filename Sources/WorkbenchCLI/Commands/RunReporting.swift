@@ -71,13 +71,7 @@ struct RunReportingOptions: ParsableArguments {
         if let events { reporters.append(try EventLog(path: events)) }
         let ops = Dictionary(preset.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { first, _ in first })
         if let report {
-            var versions = ["workbench": Workbench.version, "libvips": VipsRuntime.version]
-            for node in preset.nodes where node.op.name.contains(".") && !node.op.name.hasPrefix("vips.") {
-                let name = String(node.op.name.split(separator: ".")[0])
-                if let manifest = catalogue.entries.first(where: { $0.name == name && $0.refusal == nil })?.manifest {
-                    versions["plugin " + name] = manifest.version
-                }
-            }
+            let versions = RunVersions.of(preset, catalogue: catalogue)
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: presetPath))) ?? Data()
             reporters.append(RunReport(path: report, context: .init(
                 presetPath: URL(fileURLWithPath: presetPath).standardizedFileURL.path, presetBytes: bytes, versions: versions, ops: ops,

@@ -1,10 +1,11 @@
 /// The lifecycle states of a node instance (one node of the graph for one item, or for the run).
 public enum NodeState: String, Sendable {
-    case pending, ready, running, succeeded, failed, cancelled, skipped
+    /// `upToDate`: left out because the files it leads to are already what it would make.
+    case pending, ready, running, succeeded, failed, cancelled, skipped, upToDate
 
     public var isTerminal: Bool {
         switch self {
-        case .succeeded, .failed, .cancelled, .skipped: return true
+        case .succeeded, .failed, .cancelled, .skipped, .upToDate: return true
         case .pending, .ready, .running: return false
         }
     }
@@ -88,13 +89,16 @@ public struct ProgressEvent: Sendable {
 /// How one item ended.
 public struct ItemReport: Sendable {
     public enum Status: String, Sendable {
-        case succeeded, failed, cancelled
+        /// `upToDate`: every file was already what this run would make; nothing was written.
+        case succeeded, failed, cancelled, upToDate
     }
 
     public let item: Item
     public let status: Status
-    /// Files written for the item, relative to the output root.
-    public let outputs: [String]
+    /// Files written for the item.
+    public let files: [OutputFile]
+    /// Files left as they were, their recipes unchanged (as the manifest recorded them).
+    public let upToDate: [OutputFile]
     public let bytesWritten: Int
     /// The node that failed and why, when `status` is `failed`.
     public let failure: (node: String, message: String)?
@@ -102,17 +106,25 @@ public struct ItemReport: Sendable {
     public let duration: Double
     /// What went wrong without failing it (a decoder working around damage), as "node: text".
     public let warnings: [String]
+    /// What the input was when it was read, for incremental runs.
+    public let identity: InputIdentity?
 
-    public init(item: Item, status: Status, outputs: [String], bytesWritten: Int, failure: (node: String, message: String)?,
-                duration: Double, warnings: [String] = []) {
+    public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
+                failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
+                identity: InputIdentity? = nil) {
         self.item = item
         self.status = status
-        self.outputs = outputs
+        self.files = files
+        self.upToDate = upToDate
         self.bytesWritten = bytesWritten
         self.failure = failure
         self.duration = duration
         self.warnings = warnings
+        self.identity = identity
     }
+
+    /// Paths of the files written, relative to the output root.
+    public var outputs: [String] { files.map(\.path) }
 }
 
 /// How one run-scope node ended, for nodes whose outcome matters on its own: those that wrote
@@ -154,6 +166,8 @@ public struct RunSummary: Sendable {
     public let succeeded: Int
     public let failed: Int
     public let cancelled: Int
+    /// Items with nothing to redo (incremental runs).
+    public let upToDate: Int
     /// Node instances that ran their body to the end, all attempts counted once.
     public let nodesRun: Int
     public let bytesWritten: Int
@@ -163,10 +177,13 @@ public struct RunSummary: Sendable {
     public let runNodes: [RunNodeReport]
     /// Why the run stopped early, when `ending` is `stoppedByFailure`.
     public let stopReason: String?
+    /// Why the manifest could not be written, if it could not (the next run then redoes all).
+    public var manifestProblem: String?
 
-    public init(items: Int, succeeded: Int, failed: Int, cancelled: Int, nodesRun: Int, bytesWritten: Int,
+    public init(items: Int, succeeded: Int, failed: Int, cancelled: Int, upToDate: Int = 0, nodesRun: Int, bytesWritten: Int,
                 duration: Double, ending: Ending, runNodes: [RunNodeReport] = [], stopReason: String? = nil) {
         self.stopReason = stopReason
+        self.upToDate = upToDate
         self.items = items
         self.succeeded = succeeded
         self.failed = failed
@@ -183,10 +200,12 @@ public struct RunSummary: Sendable {
     /// Run-scope nodes that failed or were skipped.
     public var failedRunNodes: [RunNodeReport] { runNodes.filter { $0.state == .failed || $0.state == .skipped } }
 
-    /// 0 all succeeded, 1 some items or run-scope nodes failed, 130 interrupted.
+    /// 0 all succeeded, 1 some items or run-scope nodes failed (or the manifest could not be
+    /// written), 130 interrupted.
     public var exitCode: Int32 {
         if ending == .interrupted { return 130 }
-        return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast || ending == .stoppedByFailure ? 1 : 0
+        return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast || ending == .stoppedByFailure
+            || manifestProblem != nil ? 1 : 0
     }
 }
 

@@ -20,11 +20,18 @@ public final class Bytes: Sendable {
     /// When the bytes live in an (unlinked) temporary file, that file: `write` copies it
     /// kernel-side instead of reading `data`, so a large download never passes through memory.
     public let file: SpooledFile?
+    /// The image the bytes encode, when an encoder made them: reports and the manifest say it.
+    public let image: EncodedImage?
+    /// Set by the stage that read the item's input on an incremental run: what the input is and
+    /// which of the item's files need no redoing. With `wholeItem`, `data` is empty (unread).
+    public let freshness: ItemFreshness?
 
-    public init(_ data: Data, origin: String, file: SpooledFile? = nil) {
+    public init(_ data: Data, origin: String, file: SpooledFile? = nil, image: EncodedImage? = nil, freshness: ItemFreshness? = nil) {
         self.data = data
         self.origin = origin
         self.file = file
+        self.image = image
+        self.freshness = freshness
     }
 }
 
@@ -45,8 +52,8 @@ public final class SpooledFile: Sendable {
 public enum Payload: Sendable {
     case bytes(Bytes)
     case image(any ImageHandle)
-    /// A file `write` put in place: its path relative to the output root and its size.
-    case file(relativePath: String, byteCount: Int)
+    /// A file `write` put in place.
+    case file(OutputFile)
 
     public var kind: PayloadKind {
         switch self {
@@ -113,6 +120,10 @@ public struct StageContext: Sendable {
         /// Warnings stages reported, by item index, until the item's report takes them; one
         /// store for the run, shared by the workers' copies of this context.
         let warnings: WarningStore
+        /// The recipes of an incremental run, for the stages that read the item's input.
+        let recipes: RecipeBook?
+        /// Inserted before the extension of files run-scope nodes write (per-shard sheets).
+        let runFileSuffix: String?
 
         final class WarningStore: Sendable {
             let entries = Mutex<[Int: [String]]>([:])
@@ -123,8 +134,10 @@ public struct StageContext: Sendable {
         }
 
         init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil,
-             sharing other: Shared? = nil) {
+             recipes: RecipeBook? = nil, runFileSuffix: String? = nil, sharing other: Shared? = nil) {
             self.warnings = other?.warnings ?? WarningStore()
+            self.recipes = recipes ?? other?.recipes
+            self.runFileSuffix = runFileSuffix ?? other?.runFileSuffix
             self.output = output
             self.logger = logger
             self.baseDirectory = baseDirectory
@@ -170,6 +183,8 @@ public struct StageContext: Sendable {
     let shared: Shared
 
     public var output: OutputRoot { shared.output }
+    /// On an incremental run, what decides which of the item's files need redoing.
+    public var recipes: RecipeBook? { shared.recipes }
     public var logger: Logger { shared.logger }
     /// The preset's folder, against which relative paths in parameters resolve.
     public var baseDirectory: String { shared.baseDirectory }

@@ -140,25 +140,29 @@ extension RunEngine {
     /// Every node of the item in slot `s` has ended: report it and make room for the next item.
     func finishItem(_ s: Int) {
         guard slots[s].itemIndex >= 0 else { return }
-        let status: ItemReport.Status = slots[s].failure != nil ? .failed : slots[s].cancelled ? .cancelled : .succeeded
+        var status: ItemReport.Status = slots[s].failure != nil ? .failed : slots[s].cancelled ? .cancelled : .succeeded
+        if status == .succeeded && slots[s].files.isEmpty && !slots[s].upToDate.isEmpty { status = .upToDate }
         switch status {
         case .succeeded: counts.succeeded += 1
         case .failed: counts.failed += 1
         case .cancelled: counts.cancelled += 1
+        case .upToDate: counts.upToDate += 1
         }
         counts.bytes += slots[s].bytes
         if itemEvents, let item = slots[s].item {
             events?.yield(.itemFinished(ItemReport(
-                item: item, status: status, outputs: slots[s].outputs, bytesWritten: slots[s].bytes,
+                item: item, status: status, files: slots[s].files, upToDate: slots[s].upToDate, bytesWritten: slots[s].bytes,
                 failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0,
-                warnings: shared.takeWarnings(of: item.index))))
+                warnings: shared.takeWarnings(of: item.index), identity: slots[s].identity)))
         } else if let item = slots[s].item {
             _ = shared.takeWarnings(of: item.index)
         }
         slots[s].item = nil
         slots[s].itemIndex = -1
         slots[s].failure = nil
-        if !slots[s].outputs.isEmpty { slots[s].outputs.removeAll(keepingCapacity: true) }
+        if !slots[s].files.isEmpty { slots[s].files.removeAll(keepingCapacity: true) }
+        if !slots[s].upToDate.isEmpty { slots[s].upToDate.removeAll() }
+        slots[s].identity = nil
         slots[s].bytes = 0
         slots[s].cancelled = false
         slots[s].started = nil
@@ -197,7 +201,7 @@ extension RunEngine {
         let leftFailed = left.filter { $0.failure != nil }.count
         summary = RunSummary(
             items: itemsStarted, succeeded: counts.succeeded, failed: counts.failed + leftFailed,
-            cancelled: counts.cancelled + left.count - leftFailed,
+            cancelled: counts.cancelled + left.count - leftFailed, upToDate: counts.upToDate,
             nodesRun: counts.nodesRun, bytesWritten: counts.bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
             duration: now, ending: ending, runNodes: runNodeReports(), stopReason: stopReason)
         lock.broadcast()
@@ -233,9 +237,10 @@ extension RunEngine {
                 }
             }
             let status: ItemReport.Status = slot.failure != nil ? .failed : .cancelled
-            events.yield(.itemFinished(ItemReport(item: item, status: status, outputs: slot.outputs, bytesWritten: slot.bytes,
-                                                  failure: slot.failure, duration: slot.started.map { time - $0 } ?? 0,
-                                                  warnings: shared.takeWarnings(of: item.index))))
+            events.yield(.itemFinished(ItemReport(item: item, status: status, files: slot.files, upToDate: slot.upToDate,
+                                                  bytesWritten: slot.bytes, failure: slot.failure,
+                                                  duration: slot.started.map { time - $0 } ?? 0,
+                                                  warnings: shared.takeWarnings(of: item.index), identity: slot.identity)))
         }
         if options.eventDetail == .nodes {
             for n in plan.runNodes where !rest.instances[window * nodeCount + n].state.isTerminal {

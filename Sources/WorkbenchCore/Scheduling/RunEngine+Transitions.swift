@@ -48,9 +48,9 @@ extension RunEngine {
         counts.nodesRun += 1
         if stopping {
             // Nothing moves on after a stop; a file already in place still counts.
-            if case .success(.file(let path, let count)) = result, let s = slot(of: id), !slots.isEmpty {
-                slots[s].outputs.append(path)
-                slots[s].bytes += count
+            if case .success(.file(let file)) = result, let s = slot(of: id), !slots.isEmpty {
+                slots[s].files.append(withRecipe(file, node: n, slot: s))
+                slots[s].bytes += file.bytes
             }
             checkDone()
             return
@@ -75,14 +75,17 @@ extension RunEngine {
 
     private func succeed(_ id: Int, with payload: Payload) {
         let n = node(of: id)
-        if case .file(let path, let count) = payload {
+        if case .file(let file) = payload {
             if let s = slot(of: id) {
-                slots[s].outputs.append(path)
-                slots[s].bytes += count
+                slots[s].files.append(withRecipe(file, node: n, slot: s))
+                slots[s].bytes += file.bytes
             } else {
-                counts.bytes += count // a run-scope file (e.g. a contact sheet) belongs to no item
-                runFiles[n] = (path, count)
+                counts.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
+                runFiles[n] = (file.path, file.bytes)
             }
+        } else if recipes != nil, case .bytes(let bytes) = payload, let freshness = bytes.freshness, let s = slot(of: id) {
+            // Before anything downstream is made ready: what is up to date never starts.
+            leaveOut(freshness, slot: s)
         }
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runOutputs[n] = payload }

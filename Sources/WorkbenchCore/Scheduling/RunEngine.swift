@@ -59,7 +59,11 @@ final class RunEngine: @unchecked Sendable {
         var itemIndex = -1
         var unfinished = 0
         var failure: (node: String, message: String)?
-        var outputs: [String] = []
+        var files: [OutputFile] = []
+        /// Files an incremental run left as they were.
+        var upToDate: [OutputFile] = []
+        /// The input's identity, once the node reading it has run (incremental runs).
+        var identity: InputIdentity?
         var bytes = 0
         var cancelled = false
         var started: Double?
@@ -102,6 +106,8 @@ final class RunEngine: @unchecked Sendable {
     }
 
     let plan: RunPlan
+    /// The recipes of an incremental run (nil: every file is made).
+    let recipes: RecipeBook?
     let output: OutputRoot
     let logger: Logger
     let baseDirectory: String
@@ -169,7 +175,7 @@ final class RunEngine: @unchecked Sendable {
     /// Instances whose body is handed out; each knows its position here (`Instance.runningIndex`).
     @exclusivity(unchecked) var running: [Int] = []
     @exclusivity(unchecked) var runOutputs: [Payload?]
-    @exclusivity(unchecked) var counts = (succeeded: 0, failed: 0, cancelled: 0, nodesRun: 0, bytes: 0)
+    @exclusivity(unchecked) var counts = (succeeded: 0, failed: 0, cancelled: 0, upToDate: 0, nodesRun: 0, bytes: 0)
     @exclusivity(unchecked) var pendingIO: [Job] = []
     @exclusivity(unchecked) var summary: RunSummary?
     /// Run-scope nodes by plan index: the first failure that ended each (its own or upstream's),
@@ -180,8 +186,9 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var leftovers: (slots: [Slot], instances: [Instance])?
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
-         logger: Logger, events: AsyncStream<RunEvent>.Continuation?) {
+         logger: Logger, events: AsyncStream<RunEvent>.Continuation?, recipes: RecipeBook? = nil) {
         self.plan = plan
+        self.recipes = recipes
         self.output = output
         self.logger = logger
         self.baseDirectory = baseDirectory
@@ -223,7 +230,8 @@ final class RunEngine: @unchecked Sendable {
         if options.eventDetail == .nodes, let events {
             progress = { event in events.yield(.progress(event)) }
         }
-        shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: progress)
+        shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: progress,
+                                     recipes: recipes, runFileSuffix: options.runFileSuffix)
         itemEvents = options.eventDetail != .none && events != nil
         agingInterval = options.agingInterval
         slots = Array(repeating: Slot(), count: window)

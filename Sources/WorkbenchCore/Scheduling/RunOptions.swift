@@ -26,6 +26,9 @@ public struct RunOptions: Sendable {
     public var cancellation: CancellationToken
     /// Start with the run suspended (to set priorities or suspend queues first); `resume()` starts it.
     public var startSuspended: Bool
+    /// Inserted before the extension of every file a run-scope node writes (`sheet.jpg` →
+    /// `sheet.shard-0-of-4.jpg`), so shards of one run write sheets of their own.
+    public var runFileSuffix: String?
 
     public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),

@@ -21,22 +21,38 @@ struct ReadStage: Stage {
     let maxBytes: Int
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-                // The item is a file the user named; a path in the preset stays inside its folder.
-        let source = try path.map { path throws(WorkbenchError) in try PresetFolder.resolve(path, in: context.baseDirectory) }
-        return .bytes(try LocalFile.read(source ?? context.item.source, maxBytes: maxBytes))
+        // The item is a file the user named; a path in the preset stays inside its folder.
+        if let path {
+            return .bytes(try LocalFile.read(try PresetFolder.resolve(path, in: context.baseDirectory), maxBytes: maxBytes))
+        }
+        return .bytes(try LocalFile.readInput(of: context, maxBytes: maxBytes))
     }
 }
 
 /// Reading a local input, shared by `read` and by `download` for inputs the user gave as paths.
 public enum LocalFile {
+    /// The item's own input file. On an incremental run the bytes carry the input's identity
+    /// and which of the item's files are up to date; when the file's size and time are as
+    /// recorded and nothing of the item needs doing, it is not read at all.
+    public static func readInput(of context: StageContext, maxBytes: Int) throws(WorkbenchError) -> Bytes {
+        let source = context.item.source
+        guard let recipes = context.recipes else { return try read(source, maxBytes: maxBytes) }
+        let path = try localPath(source)
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
+        let size = Int(info.st_size)
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        if let freshness = recipes.unchangedLocalInput(context.item, size: size, modifiedNs: modified) {
+            return Bytes(Data(), origin: path, freshness: freshness)
+        }
+        let bytes = try read(source, maxBytes: maxBytes)
+        let identity = InputIdentity(content: ContentHash.hex(bytes.data), size: size, modifiedNs: modified)
+        return Bytes(bytes.data, origin: bytes.origin, freshness: recipes.freshness(of: context.item, identity: identity))
+    }
+
     /// The bytes of a local path or `file://` URL, refusing files larger than `maxBytes`.
     public static func read(_ source: String, maxBytes: Int) throws(WorkbenchError) -> Bytes {
-        var path = source
-        if source.hasPrefix("file://") {
-            path = URL(string: source)?.path ?? String(source.dropFirst("file://".count))
-        } else if source.contains("://") {
-            throw .readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
-        }
+        let path = try localPath(source)
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw .readFailed(path: path, reason: String(cString: strerror(errno)))
@@ -60,5 +76,13 @@ public enum LocalFile {
         // The file may have grown since stat.
         guard data.count <= maxBytes else { throw .inputTooLarge(path: path, size: data.count, limit: maxBytes) }
         return Bytes(data, origin: path)
+    }
+
+    private static func localPath(_ source: String) throws(WorkbenchError) -> String {
+        if source.hasPrefix("file://") { return URL(string: source)?.path ?? String(source.dropFirst("file://".count)) }
+        if source.contains("://") {
+            throw .readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
+        }
+        return source
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `write`: puts encoded bytes at a templated path under the output root, atomically.
 struct WriteStage: Stage {
     static let spec = OpSpec(
@@ -16,10 +18,22 @@ struct WriteStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        let relative = try PathTemplate(template).render(for: context.item)
+        var relative = try PathTemplate(template).render(for: context.item)
+        if context.item.index < 0, let suffix = context.shared.runFileSuffix { relative = Self.inserting(suffix, into: relative) }
         let destination = try context.output.claim(relative, for: context.item)
         try AtomicFile.write(bytes, to: destination, cancellation: context.cancellation)
-        return .file(relativePath: relative, byteCount: bytes.data.count)
+        return .file(OutputFile(path: relative, node: context.nodeID, bytes: bytes.data.count,
+                                width: bytes.image?.width, height: bytes.image?.height, format: bytes.image?.format))
+    }
+
+    /// `sheet.jpg` → `sheet.shard-0-of-4.jpg`.
+    static func inserting(_ suffix: String, into path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let ext = (name as NSString).pathExtension
+        let stem = ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+        let renamed = stem + "." + suffix + (ext.isEmpty ? "" : "." + ext)
+        return folder.isEmpty ? renamed : folder + "/" + renamed
     }
 }
 

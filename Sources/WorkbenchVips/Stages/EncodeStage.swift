@@ -133,6 +133,7 @@ struct EncodeStage: Stage {
                                                 progress: context.pixelProgress)
         // What the decoder worked around shows now, but belongs to the decode.
         for warning in warnings { context.warn(warning, node: image.origin?.node) }
-        return .bytes(Bytes(data, origin: context.item.source))
+        return .bytes(Bytes(data, origin: context.item.source,
+                            image: EncodedImage(width: image.width, height: image.height, format: format.name)))
     }
 }

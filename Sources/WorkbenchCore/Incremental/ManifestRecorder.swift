@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// Sits between a run's engine and its event stream: records each finished item in the
+/// manifest (off the scheduler's lock), writes the manifest when the run ends, and only then
+/// passes the end on — so whoever sees `runFinished` finds the manifest on disk.
+final class ManifestRecorder: Sendable {
+    private let done = DispatchGroup()
+    private let summary = Mutex<RunSummary?>(nil)
+
+    /// `forwardItems`: whether the caller asked for item events (the engine makes them for the
+    /// manifest either way).
+    init(_ manifest: RunManifest, events: AsyncStream<RunEvent>, forward: AsyncStream<RunEvent>.Continuation, forwardItems: Bool) {
+        done.enter()
+        Task.detached { [self] in
+            for await event in events {
+                switch event {
+                case .itemFinished(let report):
+                    manifest.record(report)
+                    if forwardItems { forward.yield(event) }
+                case .runFinished(var result):
+                    do {
+                        try manifest.store.save()
+                    } catch {
+                        result.manifestProblem = "\(error)"
+                    }
+                    self.summary.withLock { $0 = result }
+                    forward.yield(.runFinished(result))
+                case .runStarted:
+                    if forwardItems { forward.yield(event) }
+                default:
+                    forward.yield(event)
+                }
+            }
+            forward.finish()
+            self.done.leave()
+        }
+    }
+
+    /// The run's summary once the manifest is written (blocks the calling thread).
+    func waitForSummary() -> RunSummary? {
+        done.wait()
+        return summary.withLock { $0 }
+    }
+
+    /// The same, for async callers (the wait happens on a dispatch thread).
+    func finalSummary() async -> RunSummary? {
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume(returning: self.summary.withLock { $0 }) }
+        }
+    }
+}

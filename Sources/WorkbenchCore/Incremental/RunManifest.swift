@@ -1,0 +1,37 @@
+/// What makes a run incremental: the manifest earlier runs left in the output root, the
+/// recipes of this run's files, and the record this run adds. Give one to `PresetRun.start`
+/// and a rerun skips every file whose recipe is unchanged.
+///
+/// ```swift
+/// let manifest = try RunManifest(preset: preset, output: root, versions: ["workbench": "0.1.0", "libvips": "8.14.1"])
+/// let run = PresetRun.start(preset, items: items, output: root, manifest: manifest)
+/// ```
+public final class RunManifest: Sendable {
+    public let store: ManifestStore
+    public let recipes: RecipeBook
+    public var shard: Shard? { store.shard }
+    /// Problems found in the files read (a damaged manifest): say them to the user.
+    public var warnings: [String] { store.warnings }
+
+    /// `versions`: "workbench", "libvips", and "plugin NAME" for each plugin, as in reports;
+    /// they are part of every recipe. `force` treats every file as out of date.
+    public init(preset: Preset, output: OutputRoot, versions: [String: String], force: Bool = false,
+                shard: Shard? = nil) throws(WorkbenchError) {
+        store = try ManifestStore(root: output.path, shard: shard)
+        recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force)
+    }
+
+    /// Records what an item left in the output root. A finished item's record replaces the
+    /// old one; an item that failed or was stopped keeps the old record's other files.
+    func record(_ report: ItemReport) {
+        let files = report.files + report.upToDate
+        let key = recipes.key(of: report.item)
+        var outputs = files
+        if report.status == .failed || report.status == .cancelled {
+            guard !files.isEmpty else { return }
+            let written = Set(files.map(\.path))
+            outputs += (store.item(key)?.outputs ?? []).filter { !written.contains($0.path) }
+        }
+        store.record(ManifestItem(input: key, identity: report.identity ?? InputIdentity(), outputs: outputs))
+    }
+}

@@ -80,14 +80,14 @@ struct RunCommand: AsyncParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
+            let shard = try incremental.resolvedShard()
+            try incremental.checkFanIns(of: loaded, shard: shard)
+            if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             if dryRun {
                 let planned = URL(fileURLWithPath: out ?? loaded.outputFolder ?? cwd).standardizedFileURL.path
                 if DryRun.show(loaded, items: items, root: planned) { return }
                 throw ExitCode(ExitStatus.badPreset)
             }
-            let shard = try incremental.resolvedShard()
-            try incremental.checkFanIns(of: loaded, shard: shard)
-            if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             root = try OutputRoot(out ?? loaded.outputFolder ?? cwd)
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// The cluster examples in `examples/` run as written: the Kubernetes Indexed Job's command
+/// once per index (as its pods would), then its merge job; the Slurm array script once per task.
+@Suite struct ExampleJobTests {
+    static let examples = Fixtures.packageRoot.appendingPathComponent("examples")
+
+    /// A `/work` folder as the jobs expect it: the sample photos and a preset under `presets/`.
+    static func work() throws -> URL {
+        let work = try Fixtures.temporaryDirectory("example-job")
+        let presets = work.appendingPathComponent("presets")
+        try FileManager.default.createDirectory(at: presets.appendingPathComponent("samples"), withIntermediateDirectories: true)
+        for photo in Fixtures.samplePhotos {
+            try FileManager.default.copyItem(at: photo, to: presets.appendingPathComponent("samples/" + photo.lastPathComponent))
+        }
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.presets.appendingPathComponent("sepia-thumbnails.json"),
+                                         to: presets.appendingPathComponent("thumbnails.json"))
+        return work
+    }
+
+    /// The `command:` list of a container in a job file (a block list, or a flow list on one line).
+    static func command(in yaml: String) -> [String] {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("command:") }) else { return [] }
+        let head = lines[start].trimmingCharacters(in: .whitespaces).dropFirst("command:".count).trimmingCharacters(in: .whitespaces)
+        if head.hasPrefix("[") {
+            return head.dropFirst().dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return lines[(start + 1)...].prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- ") }
+            .map { String($0.trimmingCharacters(in: .whitespaces).dropFirst(2)) }
+    }
+
+    /// Runs a command with `workbench` on the PATH and extra environment variables.
+    static func run(_ arguments: [String], environment extra: [String: String]) throws -> (status: Int32, output: String) {
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = CLIProcess.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["WORKBENCH_PLUGIN_PATH"] = nil
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func theKubernetesIndexedJobAndItsMergeMakeWhatOneRunMakes() throws {
+        let job = try String(contentsOf: Self.examples.appendingPathComponent("kubernetes/indexed-job.yaml"), encoding: .utf8)
+        let completions = job.split(separator: "\n").first { $0.contains("completions:") }
+            .flatMap { Int($0.split(separator: ":")[1].split(separator: "#")[0].trimmingCharacters(in: .whitespaces)) }
+        let work = try Self.work()
+        let command = Self.command(in: job).map { $0.replacingOccurrences(of: "/work", with: work.path) }
+        #expect(command.first == "workbench" && command.contains("auto/\(completions ?? -1)"), "\(command)")
+        for index in 0..<(completions ?? 0) {
+            let pod = try Self.run(command, environment: ["JOB_COMPLETION_INDEX": "\(index)"])
+            #expect(pod.status == 0, "pod \(index): \(pod.output)")
+        }
+        let merge = try String(contentsOf: Self.examples.appendingPathComponent("kubernetes/merge-job.yaml"), encoding: .utf8)
+        let merged = try Self.run(Self.command(in: merge).map { $0.replacingOccurrences(of: "/work", with: work.path) }, environment: [:])
+        #expect(merged.status == 0, "\(merged.output)")
+
+        let single = work.appendingPathComponent("single")
+        #expect(try CLIProcess.run(["run", work.appendingPathComponent("presets/thumbnails.json").path, "--out", single.path]).status == 0)
+        let out = work.appendingPathComponent("out")
+        #expect(Fixtures.files(in: out, includingManifest: true) == Fixtures.files(in: single, includingManifest: true))
+        #expect(FileManager.default.contents(atPath: out.appendingPathComponent("workbench-manifest.json").path)
+                == FileManager.default.contents(atPath: single.appendingPathComponent("workbench-manifest.json").path))
+    }
+
+    @Test func theSlurmArrayScriptRunsOneShardPerTask() throws {
+        let work = try Self.work()
+        let script = Self.examples.appendingPathComponent("slurm/workbench-array.sbatch").path
+        let out = work.appendingPathComponent("out")
+        // --array=1-3: tasks numbered from 1, as many sites do.
+        for task in 1...3 {
+            let run = try Self.run(["bash", script], environment: [
+                "SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3",
+                "SLURM_CPUS_PER_TASK": "1", "PRESET": work.appendingPathComponent("presets/thumbnails.json").path, "OUT": out.path])
+            #expect(run.status == 0, "task \(task): \(run.output)")
+        }
+        let parts = Fixtures.files(in: out, includingManifest: true).filter { $0.hasPrefix("workbench-manifest.shard-") }
+        #expect(parts.count == 3, "\(parts)")
+        #expect(Fixtures.files(in: out).count == Fixtures.samplePhotos.count)
+        // A task run again finds its shard done.
+        let again = try Self.run(["bash", script], environment: [
+            "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_CPUS_PER_TASK": "1", "PRESET": work.appendingPathComponent("presets/thumbnails.json").path, "OUT": out.path])
+        #expect(again.status == 0 && again.output.contains("up to date"), "\(again.output)")
+    }
+}

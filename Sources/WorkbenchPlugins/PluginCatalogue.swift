@@ -63,7 +63,9 @@ public final class PluginCatalogue: Sendable {
             guard let dot = name.firstIndex(of: ".") else { return false }
             return entries.contains { $0.name == name[..<dot] }
         }, names: { [self] in
-            entries.filter { $0.refusal == nil }.flatMap { entry in entry.manifest?.filters.map { "\(entry.name).\($0.name)" } ?? [] }
+            entries.filter { $0.refusal == nil }.flatMap { entry in
+                entry.manifest?.filters.filter { $0.graph == nil }.map { "\(entry.name).\($0.name)" } ?? []
+            }
         }, definition: { [self] name in
             definition(name)
         }, unavailable: { [self] in
@@ -71,6 +73,15 @@ public final class PluginCatalogue: Sendable {
                 // A refused plugin whose name a usable one carries hides nothing.
                 guard let refusal = entry.refusal, plugin(entry.name) == nil else { return nil }
                 return (entry.name + ".*", "plugin \"\(entry.name)\" (\(entry.folder)) is refused: \(refusal)")
+            }
+        }, graphs: { [self] in
+            entries.filter { $0.refusal == nil }.flatMap { entry -> [GraphFilter] in
+                guard let manifest = entry.manifest else { return [] }
+                return manifest.filters.compactMap { filter in
+                    filter.graph.map { GraphFilter(name: "\(manifest.name).\(filter.name)",
+                                                   summary: filter.summary + " (plugin \(manifest.name) \(manifest.version))",
+                                                   parameters: filter.parameters, graph: $0) }
+                }
             }
         })
     }
@@ -81,7 +92,7 @@ public final class PluginCatalogue: Sendable {
 
     private func definition(_ name: String) -> OpDefinition? {
         guard let dot = name.firstIndex(of: "."), let manifest = plugin(String(name[..<dot])),
-              let filter = manifest.filters.first(where: { $0.name == name[name.index(after: dot)...] }) else { return nil }
+              let filter = manifest.filters.first(where: { $0.name == name[name.index(after: dot)...] && $0.graph == nil }) else { return nil }
         let trusted = trusted.contains(manifest.name)
         return KernelTableFilter.define(name, filter.summary + " (plugin \(manifest.name) \(manifest.version))",
                                         filter.parameters + [Self.isolationParameter]) { [isolation] values, context in

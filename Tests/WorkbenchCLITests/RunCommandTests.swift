@@ -369,3 +369,52 @@ import WorkbenchVips
         #expect(result.lines.count { $0.contains(": ok — ") } == names.count)
     }
 }
+
+/// Filters made of other ops, shipped in a plugin's manifest: no library, no build.
+@Suite struct PluginSubGraphTests {
+    static func plugin(in folder: URL) throws -> URL {
+        let plugins = folder.appendingPathComponent("plugins/looks")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        try """
+            { "name": "looks", "version": "2.1.0", "api": 1,
+              "filters": [ { "name": "warmSoft", "summary": "Sepia, then a slight blur.",
+                             "parameters": [ { "name": "strength", "type": "number", "min": 0, "max": 1, "default": 0.5, "summary": "How brown." } ],
+                             "graph": [ { "id": "tone", "op": "sepia", "intensity": "{strength}" },
+                                        { "id": "soft", "op": "vips.gaussblur", "sigma": 0.8 } ] } ] }
+            """.write(to: plugins.appendingPathComponent("plugin.json"), atomically: true, encoding: .utf8)
+        return plugins.deletingLastPathComponent()
+    }
+
+    @Test func aPluginsSubGraphRunsAsItsNodesWouldAndIsListed() throws {
+        let folder = try Fixtures.temporaryDirectory("plugin-graph")
+        let plugins = try Self.plugin(in: folder)
+        let head = """
+            { "version": 1, "inputs": { "glob": "\(Fixtures.samples.path)/*.jpg" },
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" }, { "id": "small", "op": "thumbnail", "width": 160 },
+            """
+        let tail = """
+                         { "id": "png", "op": "encode", "format": "png" }, { "id": "save", "op": "write", "path": "{name}.png" } ] }
+            """
+        let used = try Fixtures.writePreset(head + "{ \"id\": \"look\", \"op\": \"looks.warmSoft\", \"strength\": 0.9 },\n" + tail, in: folder, name: "used.json")
+        let inline = try Fixtures.writePreset(head + """
+            { "id": "tone", "op": "sepia", "intensity": 0.9 }, { "id": "soft", "op": "vips.gaussblur", "sigma": 0.8 },
+            """ + tail, in: folder, name: "inline.json")
+        let a = folder.appendingPathComponent("a"), b = folder.appendingPathComponent("b")
+        let first = try CLIProcess.run(["run", used, "--plugin-path", plugins.path, "--out", a.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try CLIProcess.run(["run", inline, "--out", b.path]).status == 0)
+        let files = Fixtures.files(in: a)
+        #expect(files.count == Fixtures.samplePhotos.count && files == Fixtures.files(in: b))
+        for file in files { #expect(FileManager.default.contents(atPath: a.appendingPathComponent(file).path) == FileManager.default.contents(atPath: b.appendingPathComponent(file).path)) }
+
+        let listed = try CLIProcess.run(["filters", "looks.warmSoft", "--plugin-path", plugins.path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("Sepia, then a slight blur. (plugin looks 2.1.0)") && listed.stdout.contains("strength"), "\(listed.stdout)")
+        #expect(try CLIProcess.run(["filters", "--plugin-path", plugins.path]).stdout.contains("looks.warmSoft"))
+        // Checked where it is used, like any op.
+        let wrong = try Fixtures.writePreset(head + "{ \"id\": \"look\", \"op\": \"looks.warmSoft\", \"strength\": 3 },\n" + tail, in: folder, name: "wrong.json")
+        let refused = try CLIProcess.run(["validate", wrong, "--plugin-path", plugins.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("wrong.json:4:") && refused.stderr.contains("graph[3].strength"), "\(refused.stderr)")
+    }
+}

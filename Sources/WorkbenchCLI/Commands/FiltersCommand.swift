@@ -43,7 +43,7 @@ struct FiltersCommand: ParsableCommand {
             Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())
             return
         }
-        guard let definition = registry[name] else {
+        guard let spec = registry[name]?.spec ?? registry.specs.first(where: { $0.name == name }) else {
             if let reason = registry.unavailableReason(name) {
                 Terminal.error("\"\(name)\" cannot be used in a preset: \(reason).")
             } else {
@@ -52,7 +52,7 @@ struct FiltersCommand: ParsableCommand {
             }
             throw ExitCode(ExitStatus.badPreset)
         }
-        Terminal.out(json ? try catalog.json([definition.spec], includeUnavailable: false) : catalog.detail(definition.spec))
+        Terminal.out(json ? try catalog.json([spec], includeUnavailable: false) : catalog.detail(spec))
     }
 }
 

@@ -42,14 +42,22 @@ public struct OpRegistry: Sendable {
         return providers.first { $0.claims(name) }?.definition(name)
     }
 
-    /// Every name (asks every provider for its list).
+    /// Every name (asks every provider for its list), sub-graph filters included.
     public var names: [String] {
         var all = Set(definitions.keys)
         for provider in providers { all.formUnion(provider.names()) }
+        all.formUnion(graphFilters.map(\.name))
         return all.sorted()
     }
 
-    public var specs: [OpSpec] { names.compactMap { self[$0]?.spec } }
+    /// Every op's declaration; sub-graph filters as ops from image to image.
+    public var specs: [OpSpec] {
+        let graphs = Dictionary(graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return names.compactMap { name in self[name]?.spec ?? graphs[name]?.spec(origin: "a sub-graph of plugin \(name.split(separator: ".")[0])") }
+    }
+
+    /// Filters made of other ops that providers offer (plugins' sub-graphs).
+    public var graphFilters: [GraphFilter] { providers.flatMap { $0.graphs() } }
 }
 
 /// Ops an engine builds on demand: `claims` must answer from names alone, cheaply.
@@ -58,13 +66,17 @@ public struct OpProvider: Sendable {
     public let names: @Sendable () -> [String]
     public let definition: @Sendable (String) -> OpDefinition?
     public let unavailable: @Sendable () -> [(name: String, reason: String)]
+    /// Filters made of other ops, expanded where a preset uses them.
+    public let graphs: @Sendable () -> [GraphFilter]
 
     public init(claims: @escaping @Sendable (String) -> Bool, names: @escaping @Sendable () -> [String],
                 definition: @escaping @Sendable (String) -> OpDefinition?,
-                unavailable: @escaping @Sendable () -> [(name: String, reason: String)] = { [] }) {
+                unavailable: @escaping @Sendable () -> [(name: String, reason: String)] = { [] },
+                graphs: @escaping @Sendable () -> [GraphFilter] = { [] }) {
         self.claims = claims
         self.names = names
         self.definition = definition
         self.unavailable = unavailable
+        self.graphs = graphs
     }
 }

@@ -8,7 +8,9 @@ import Foundation
 /// { "name": "filmlab", "version": "1.0.0", "api": 1, "library": "libFilmLab.so",
 ///   "filters": [ { "name": "crossProcess", "summary": "…",
 ///                  "parameters": [ { "name": "strength", "type": "number", "min": 0, "max": 1,
-///                                    "default": 0.6, "summary": "…" } ] } ] }
+///                                    "default": 0.6, "summary": "…" } ] },
+///                { "name": "expired", "summary": "…", "parameters": […],
+///                  "graph": [ { "id": "cross", "op": "filmlab.crossProcess", "strength": "{strength}" }, … ] } ] }
 /// ```
 public struct PluginManifest: Sendable {
     /// One filter: the op `<plugin>.<name>`.
@@ -16,13 +18,24 @@ public struct PluginManifest: Sendable {
         public let name: String
         public let summary: String
         public let parameters: [ParameterSpec]
+        /// For a filter made of other ops (built-ins or this plugin's kernels, by full name):
+        /// its nodes. Nil for a kernel of the library.
+        public let graph: [JSONValue]?
+
+        public init(name: String, summary: String, parameters: [ParameterSpec], graph: [JSONValue]? = nil) {
+            self.name = name
+            self.summary = summary
+            self.parameters = parameters
+            self.graph = graph
+        }
     }
 
     public let name: String
     public let version: String
     /// The plugin table version the library was built for (`WB_PLUGIN_API_VERSION`).
     public let api: Int
-    /// The shared library's file, relative to the plugin's folder.
+    /// The shared library's file, relative to the plugin's folder ("" for a plugin whose
+    /// filters are all sub-graphs).
     public let library: String
     public let filters: [Filter]
     /// The folder holding `plugin.json`.

@@ -12,7 +12,7 @@ struct PluginManifestDecoder {
     }
 
     static let keys = ["name", "version", "api", "library", "filters"]
-    static let filterKeys = ["name", "summary", "parameters"]
+    static let filterKeys = ["name", "summary", "parameters", "graph"]
         /// Plugin names that would shadow built-in ops.
     static let reservedNames = ["vips"]
 
@@ -33,7 +33,10 @@ struct PluginManifestDecoder {
         if Self.reservedNames.contains(name) { collector.error("name", at: root["name"]?.location, "\"\(name)\" is reserved for built-in ops; choose another name") }
         let version = declarations.string(root["version"], path: "version", at: root.location) ?? ""
         let api = integer(root["api"], path: "api", at: root.location) ?? 0
-        let library = declarations.string(root["library"], path: "library", at: root.location) ?? ""
+        // A plugin of sub-graphs only has no library.
+        var kernels = true
+        if case .array(let list, _)? = root["filters"] { kernels = list.isEmpty || list.contains { $0["graph"] == nil } }
+        let library = root["library"] == nil && !kernels ? "" : declarations.string(root["library"], path: "library", at: root.location) ?? ""
         if library.contains("/") || library.hasPrefix(".") {
             collector.error("library", at: root["library"]?.location, "the library is a file name in the plugin's folder, e.g. \"libGlow.so\"")
         }
@@ -77,7 +80,18 @@ struct PluginManifestDecoder {
             }
         case let other?: collector.error(join(path, "parameters"), at: other.location, "\"parameters\" must be a list")
         }
-        return PluginManifest.Filter(name: name, summary: summary, parameters: parameters)
+        var graph: [JSONValue]?
+        if let value = value["graph"] {
+            if case .array(let nodes, _) = value, !nodes.isEmpty {
+                for (i, node) in nodes.enumerated() where node["op"]?.stringValue == nil {
+                    collector.error(join(path, "graph[\(i)]"), at: node.location, "a node of a sub-graph is an object with an \"op\"")
+                }
+                graph = nodes
+            } else {
+                collector.error(join(path, "graph"), at: value.location, "\"graph\" is a list of nodes, as in a preset")
+            }
+        }
+        return PluginManifest.Filter(name: name, summary: summary, parameters: parameters, graph: graph)
     }
 
     private func integer(_ value: JSONValue?, path: String, at location: SourceLocation) -> Int? {

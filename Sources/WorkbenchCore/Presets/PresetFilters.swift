@@ -15,12 +15,7 @@
 /// the first takes the node's input, and whatever reads `p` reads the last. `foreach` and
 /// `scope` on the node apply to the whole sub-graph.
 struct PresetFilters {
-    struct Filter {
-        let name: String
-        let summary: String
-        let parameters: [ParameterSpec]
-        let graph: [JSONValue]
-    }
+    typealias Filter = GraphFilter
 
     let registry: OpRegistry
     let collector: DiagnosticCollector

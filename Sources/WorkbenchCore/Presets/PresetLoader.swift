@@ -72,11 +72,11 @@ public struct PresetLoader: Sendable {
         var graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
         let filters = FilterIncludes(registry: registry, collector: collector)
             .merged(root["include"], own: root["filters"], baseDirectory: baseDirectory)
-        graph.filters = PresetFilters(registry: registry, collector: collector).decode(filters)
-        let ownFilters = graph.filters.values.sorted { $0.name < $1.name }.map { filter in
-            OpSpec(name: filter.name, summary: filter.summary + " (this preset's filter: " + filter.graph.compactMap { $0["op"]?.stringValue }.joined(separator: " → ") + ")",
-                   input: .image, output: .image, defaultQueue: "cpu", execution: .cpu, parameters: filter.parameters)
-        }
+        let own = PresetFilters(registry: registry, collector: collector).decode(filters)
+        let ownFilters = own.values.sorted { $0.name < $1.name }.map { $0.spec(origin: "this preset's filter") }
+        // Plugins' sub-graphs, under the preset's own.
+        graph.filters = Dictionary(registry.graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            .merging(own) { _, mine in mine }
         let nodes = graph.decode(PresetOverride.apply(overrides, to: root["graph"], collector), documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }

@@ -61,7 +61,7 @@ final class PluginLibrary: Sendable {
             throw refuse("its library calls itself \"\(name)\" but plugin.json says \"\(manifest.name)\"")
         }
         let exported = (0..<Int(max(plugin.filter_count, 0))).map { plugin.filters[$0].name.map { String(cString: $0) } ?? "" }
-        let declared = manifest.filters.map(\.name)
+        let declared = manifest.filters.filter { $0.graph == nil }.map(\.name)
         let missing = declared.filter { !exported.contains($0) }, extra = exported.filter { !declared.contains($0) }
         guard missing.isEmpty, extra.isEmpty else {
             throw refuse("plugin.json and the library disagree: " + (missing.isEmpty ? "" : "declared but not exported: \(missing.joined(separator: ", "))")

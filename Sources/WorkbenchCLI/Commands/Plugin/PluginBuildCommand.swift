@@ -63,7 +63,7 @@ struct PluginBuildCommand: ParsableCommand {
         let catalogue = PluginCatalogue(searchPath: PluginSearchPath(folders: [installed.path]))
         defer { catalogue.shutdown() }
         do {
-            try catalogue.prepare(ops: manifest.filters.map { ("\(manifest.name).\($0.name)", false) })
+            try catalogue.prepare(ops: manifest.filters.filter { $0.graph == nil }.map { ("\(manifest.name).\($0.name)", false) })
         } catch {
             Terminal.error("Installed, but the workbench refuses it: \(error)")
             throw ExitCode(1)

@@ -20,7 +20,7 @@ struct PluginListCommand: ParsableCommand {
             var status = entry.refusal.map { "refused: \($0)" } ?? "ok"
             if entry.refusal == nil, let manifest = entry.manifest {
                 do {
-                    try catalogue.prepare(ops: manifest.filters.prefix(1).map { ("\(manifest.name).\($0.name)", false) })
+                    try catalogue.prepare(ops: manifest.filters.filter { $0.graph == nil }.prefix(1).map { ("\(manifest.name).\($0.name)", false) })
                 } catch {
                     if case .refused(_, _, let reason) = error { status = "refused: \(reason)" } else { status = "refused: \(error)" }
                 }

@@ -7,8 +7,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     public let count: Int
 
     public init(index: Int, count: Int) throws(WorkbenchError) {
-        guard count >= 1, index >= 0, index < count else {
-            throw .badShard("\(index)/\(count): the index must be from 0 to \(max(0, count - 1)) and the count at least 1")
+        guard count >= 1 else { throw .badShard("\(index)/\(count): the number of shards must be at least 1") }
+        guard index >= 0, index < count else {
+            throw .badShard("\(index)/\(count): the index must be from 0 to \(count - 1)")
         }
         self.index = index
         self.count = count

@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependency direction: WorkbenchCLI → WorkbenchPlugins → {WorkbenchVips, WorkbenchNet, WorkbenchKernels}
-// → WorkbenchCore. C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
+// Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
+// WorkbenchKernels, WorkbenchReports} → WorkbenchCore. C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
 // with one thin Swift layer above it.
 let package = Package(
     name: "FilterWorkbench",
@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The live workbench's HTTP server (`workbench serve`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -46,10 +48,14 @@ let package = Package(
         .target(name: "CHelperProcess"),
         // Plugins: manifests, discovery, loading, and helper processes that isolate their kernels.
         .target(name: "WorkbenchPlugins", dependencies: ["CHelperProcess", "CKernel", "WorkbenchCore", "WorkbenchKernels", "WorkbenchVips"]),
+        // `workbench serve`: a run watched and steered from a browser (Hummingbird on 127.0.0.1).
+        .target(name: "WorkbenchServe", dependencies: ["WorkbenchCore", "WorkbenchReports", "WorkbenchVips",
+                                                       .product(name: "Hummingbird", package: "hummingbird"),
+                                                       .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "WorkbenchCLI",
             dependencies: [
-                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins", "WorkbenchReports", "CTerminal",
+                "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins", "WorkbenchReports", "WorkbenchServe", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -20,7 +20,7 @@ final class ManifestRecorder: Sendable {
                     if forwardItems { forward.yield(event) }
                 case .runFinished(var result):
                     do {
-                        try manifest.store.save()
+                        if manifest.endsWithRun { try manifest.store.save() } else { try manifest.store.write() }
                     } catch {
                         result.manifestProblem = "\(error)"
                     }

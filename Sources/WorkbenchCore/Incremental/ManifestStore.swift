@@ -69,11 +69,10 @@ public final class ManifestStore: Sendable {
         }
     }
 
-    /// Writes this run's file and drops the journal. Unsharded, the manifest takes in every
-    /// part (which are then removed); a shard writes the items that belong to it.
+    /// Writes this run's file and drops the journal (which ends the lock). Unsharded, the
+    /// manifest takes in every part (which are then removed); a shard writes the items that
+    /// belong to it.
     public func save() throws(WorkbenchError) {
-        let items = known.withLock { $0 }
-        let base = root
         defer {
             // Unlinked before the lock goes with the descriptor: the next run finds none to replay.
             journal.withLock { fd in
@@ -83,6 +82,13 @@ public final class ManifestStore: Sendable {
                 fd = -1
             }
         }
+        try write()
+    }
+
+    /// Writes this run's file now and keeps the journal and the lock: for a process that runs
+    /// items again and again (`workbench serve`).
+    public func write() throws(WorkbenchError) {
+        let items = known.withLock { $0 }
         if items.isEmpty && !existed { return }
         var kept = Array(items.values)
         if let shard { kept = kept.filter { shard.contains(key: $0.input) } }
@@ -98,7 +104,7 @@ public final class ManifestStore: Sendable {
             throw .manifestUnwritable(path: path, reason: "\(error)")
         }
         if shard == nil {
-            for part in Self.parts(in: base) { unlink(part) }
+            for part in Self.parts(in: root) { unlink(part) }
         }
     }
 

@@ -12,11 +12,15 @@ public final class RunManifest: Sendable {
     public var shard: Shard? { store.shard }
     /// Problems found in the files read (a damaged manifest): say them to the user.
     public var warnings: [String] { store.warnings }
+    /// Whether a run using this manifest saves it (and lets its lock go) when it ends; false
+    /// when one manifest serves many runs in turn, which then only write it.
+    public let endsWithRun: Bool
 
     /// `versions`: "workbench", "libvips", and "plugin NAME" for each plugin, as in reports;
     /// they are part of every recipe. `force` treats every file as out of date.
     public init(preset: Preset, output: OutputRoot, versions: [String: String], force: Bool = false,
-                shard: Shard? = nil) throws(WorkbenchError) {
+                shard: Shard? = nil, endsWithRun: Bool = true) throws(WorkbenchError) {
+        self.endsWithRun = endsWithRun
         store = try ManifestStore(root: output.path, shard: shard)
         recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force)
     }

@@ -1,0 +1,287 @@
+import Foundation
+import Synchronization
+import WorkbenchCore
+
+/// What the page shows, kept up to date from the run's events: every item's row, the totals,
+/// the queues, the preset's state. Changes are pushed to the page's event streams at most ten
+/// times a second, as the rows that changed.
+final class ItemBoard: Sendable {
+    /// One item as the page draws it.
+    struct Row: Codable, Sendable, Equatable {
+        var index: Int
+        var name: String
+        /// Whether the input is a local file (its preview is served) or a URL.
+        var local: Bool
+        var source: String
+        /// queued, waiting, reading, downloading, decoding, filtering, encoding, writing, done,
+        /// upToDate, failed, cancelled, paused (off screen).
+        var state: String
+        /// The node running and its progress, e.g. "encode 40%".
+        var detail: String?
+        var outputs: [String]
+        var error: String?
+        var seconds: Double?
+    }
+
+    struct Queue: Codable, Sendable, Equatable {
+        var name: String
+        var running: Int
+        var waiting: Int
+    }
+
+    /// The preset as last read: fine, or its diagnostics (file:line:col).
+    struct PresetState: Codable, Sendable, Equatable {
+        var file: String
+        var ok: Bool
+        var errors: [String]
+        /// The graph as `validate` draws it.
+        var graph: String
+    }
+
+    /// Everything, for a page that has just loaded (and for tests).
+    struct Snapshot: Codable, Sendable {
+        var round: Int
+        var running: Bool
+        var preset: PresetState
+        var rows: [Row]
+        var queues: [Queue]
+        var done: Int
+        var failed: Int
+        var upToDate: Int
+        var bytesWritten: Int
+        var itemsPerSecond: Double
+        /// Items in the order their first node started in this round.
+        var startOrder: [Int]
+        /// Items cancelled because they stayed off screen.
+        var cancelledOffScreen: [Int]
+        /// Items stopped because the page was closed.
+        var cancelledOnClose: [Int]
+    }
+
+    private struct State {
+        var snapshot: Snapshot
+        var dirty = Set<Int>()
+        var totalsDirty = true
+        var ops: [String: String] = [:]
+        var started = Date()
+        var finished = 0
+        var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    init(presetFile: String) {
+        state = Mutex(State(snapshot: Snapshot(
+            round: 0, running: false, preset: PresetState(file: presetFile, ok: true, errors: [], graph: ""), rows: [], queues: [],
+            done: 0, failed: 0, upToDate: 0, bytesWritten: 0, itemsPerSecond: 0, startOrder: [], cancelledOffScreen: [],
+            cancelledOnClose: [])))
+    }
+
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    /// A new list of items (a preset was read): every row queued again.
+    func reset(items: [Item], preset: PresetState, ops: [String: String]) {
+        state.withLock { s in
+            let old = Dictionary(s.snapshot.rows.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
+            s.snapshot.rows = items.map { item in
+                var row = Row(index: item.index, name: item.name, local: !item.isURL || item.source.hasPrefix("file://"), source: item.source,
+                              state: "queued", detail: nil, outputs: [], error: nil, seconds: nil)
+                // Outputs already made stay shown until their item runs again.
+                if let before = old[item.source] { row.outputs = before.outputs; row.state = before.outputs.isEmpty ? "queued" : "stale" }
+                return row
+            }
+            s.snapshot.preset = preset
+            s.ops = ops
+            s.started = Date()
+            s.finished = 0
+            s.dirty.formUnion(s.snapshot.rows.indices)
+            s.totalsDirty = true
+        }
+        publish(full: true)
+    }
+
+    /// The preset could not be read: its errors shown, the rows left as they are.
+    func presetFailed(_ preset: PresetState) {
+        state.withLock { $0.snapshot.preset = preset; $0.totalsDirty = true }
+        publish(full: true)
+    }
+
+    /// The session starts item `index` (in the order it chose).
+    func itemStarting(_ index: Int) {
+        state.withLock { s in
+            guard s.snapshot.rows.indices.contains(index) else { return }
+            s.snapshot.startOrder.append(index)
+            s.snapshot.rows[index].state = "waiting"
+            s.snapshot.rows[index].detail = nil
+            s.dirty.insert(index)
+        }
+    }
+
+    func setRunning(_ running: Bool) {
+        state.withLock { s in
+            guard s.snapshot.running != running else { return }
+            s.snapshot.running = running
+            if !running { for q in s.snapshot.queues.indices { s.snapshot.queues[q].running = 0; s.snapshot.queues[q].waiting = 0 } }
+            s.totalsDirty = true
+        }
+    }
+
+    /// The page went away while these items ran.
+    func closed(_ indices: [Int]) {
+        state.withLock { s in
+            s.snapshot.cancelledOnClose += indices.sorted()
+            for i in indices where s.snapshot.rows.indices.contains(i) {
+                s.snapshot.rows[i].state = "cancelled"
+                s.dirty.insert(i)
+            }
+            s.totalsDirty = true
+        }
+    }
+
+    func pausedOffScreen(_ index: Int, cancelled: Bool) {
+        state.withLock { s in
+            guard s.snapshot.rows.indices.contains(index) else { return }
+            if cancelled { s.snapshot.cancelledOffScreen.append(index) }
+            s.snapshot.rows[index].state = cancelled ? "cancelled" : "paused"
+            s.dirty.insert(index)
+        }
+    }
+
+    /// Takes in one event of the run.
+    func apply(_ event: RunEvent) {
+        state.withLock { s in
+            switch event {
+            case .node(let e):
+                var queue = s.snapshot.queues.firstIndex { $0.name == e.queue }
+                if queue == nil {
+                    s.snapshot.queues.append(Queue(name: e.queue, running: 0, waiting: 0))
+                    queue = s.snapshot.queues.count - 1
+                }
+                if let q = queue {
+                    switch e.state {
+                    case .ready: s.snapshot.queues[q].waiting += 1
+                    case .running:
+                        s.snapshot.queues[q].waiting = max(0, s.snapshot.queues[q].waiting - 1)
+                        s.snapshot.queues[q].running += 1
+                    default:
+                        if e.span != nil { s.snapshot.queues[q].running = max(0, s.snapshot.queues[q].running - 1) }
+                    }
+                }
+                s.totalsDirty = true
+                let i = e.item.index
+                guard e.state == .running, s.snapshot.rows.indices.contains(i) else { return }
+                s.snapshot.rows[i].state = Self.activity(of: s.ops[e.node] ?? "")
+                s.snapshot.rows[i].detail = e.node
+                s.dirty.insert(i)
+            case .progress(let p):
+                let i = p.item.index
+                guard s.snapshot.rows.indices.contains(i), let all = p.expectedBytes, all > 0 else { return }
+                let detail = "\(p.node) \(min(100, p.bytes * 100 / all))%"
+                if s.snapshot.rows[i].detail != detail { s.snapshot.rows[i].detail = detail; s.dirty.insert(i) }
+            case .itemFinished(let report):
+                let i = report.item.index
+                guard s.snapshot.rows.indices.contains(i) else { return }
+                var row = s.snapshot.rows[i]
+                row.detail = nil
+                row.seconds = report.duration
+                switch report.status {
+                case .succeeded: row.state = "done"; s.snapshot.done += 1
+                case .upToDate: row.state = "upToDate"; s.snapshot.upToDate += 1
+                case .failed: row.state = "failed"; s.snapshot.failed += 1
+                case .cancelled: row.state = s.snapshot.cancelledOffScreen.contains(i) ? "cancelled" : "queued"
+                }
+                if report.status != .cancelled {
+                    row.outputs = (report.files + report.upToDate).map(\.path)
+                    row.error = report.failure.map { "\($0.node): \($0.message)" }
+                }
+                s.snapshot.bytesWritten += report.bytesWritten
+                s.finished += 1
+                let elapsed = Date().timeIntervalSince(s.started)
+                s.snapshot.itemsPerSecond = elapsed > 0 ? Double(s.finished) / elapsed : 0
+                s.snapshot.rows[i] = row
+                s.dirty.insert(i)
+                s.totalsDirty = true
+            case .runStarted, .runFinished:
+                break
+            }
+        }
+    }
+
+    /// What a row says while `op` runs.
+    static func activity(of op: String) -> String {
+        switch op {
+        case "read": return "reading"
+        case "download": return "downloading"
+        case "decode": return "decoding"
+        case "encode": return "encoding"
+        case "write": return "writing"
+        default: return "filtering"
+        }
+    }
+
+    // MARK: - The page's event streams
+
+    /// A stream of server-sent-event messages: the whole state first, then changes.
+    func listen() -> (id: UUID, stream: AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        let first = Self.message("snapshot", state.withLock { s -> Snapshot in
+            s.listeners[id] = continuation
+            return s.snapshot
+        })
+        continuation.yield(first)
+        return (id, stream)
+    }
+
+    func stopListening(_ id: UUID) {
+        state.withLock { $0.listeners.removeValue(forKey: id) }?.finish()
+    }
+
+    var listenerCount: Int { state.withLock { $0.listeners.count } }
+
+    /// A comment line to every stream each second: a closed page shows as a failed write.
+    func heartbeat() {
+        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(": ping\n\n") }
+    }
+
+    /// Ends every stream (the server is stopping).
+    func endStreams() {
+        for listener in state.withLock({ s -> [AsyncStream<String>.Continuation] in
+            defer { s.listeners = [:] }
+            return Array(s.listeners.values)
+        }) { listener.finish() }
+    }
+
+    /// Sends what changed since the last flush (called by a 100 ms ticker).
+    func flush() { publish(full: false) }
+
+    private func publish(full: Bool) {
+        let (messages, listeners) = state.withLock { s -> ([String], [AsyncStream<String>.Continuation]) in
+            var messages: [String] = []
+            if full {
+                messages.append(Self.message("snapshot", s.snapshot))
+            } else {
+                if !s.dirty.isEmpty {
+                    messages.append(Self.message("rows", s.dirty.sorted().compactMap { s.snapshot.rows.indices.contains($0) ? s.snapshot.rows[$0] : nil }))
+                }
+                if s.totalsDirty {
+                    var totals = s.snapshot
+                    totals.rows = []
+                    messages.append(Self.message("totals", totals))
+                }
+            }
+            s.dirty = []
+            s.totalsDirty = false
+            return (messages, Array(s.listeners.values))
+        }
+        for listener in listeners { for message in messages { listener.yield(message) } }
+    }
+
+    /// One SSE message: `event: NAME` and the value as JSON on one `data:` line.
+    static func message<Value: Encodable>(_ name: String, _ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return "event: \(name)\ndata: \(json)\n\n"
+    }
+}

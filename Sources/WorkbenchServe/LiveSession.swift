@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import WorkbenchCore
+import WorkbenchReports
+
+/// A preset run live for a page: each item runs on its own (a `PresetRun` of one item, several
+/// at once), chosen by what the page shows — visible items first, then those just out of
+/// view; items scrolled away are suspended and, after `offScreenGrace` seconds, cancelled
+/// (they run again when they come back). The preset file is watched: a saved change is
+/// checked, and items run again as they are looked at, the manifest skipping every file whose
+/// recipe did not change.
+public actor LiveSession {
+    /// What the session needs from the command that starts it.
+    public struct Settings: Sendable {
+        public var presetPath: String
+        /// Inputs given instead of the preset's (paths resolved against `workingDirectory`).
+        public var inputs: [String]
+        /// The output root; nil: the preset's `output`, else the working directory.
+        public var out: String?
+        public var workingDirectory: String
+        /// The ops presets may use (built-ins and plugins).
+        public var registry: @Sendable () -> OpRegistry
+        /// Versions for recipes: workbench, libvips, plugins.
+        public var versions: @Sendable (Preset) -> [String: String]
+        /// Loads the plugins a preset uses; throws to refuse it.
+        public var prepare: @Sendable (Preset) throws -> Void
+        /// Items running at once.
+        public var concurrentItems: Int
+        public var offScreenGrace: Double
+
+        public init(presetPath: String, inputs: [String], out: String?, workingDirectory: String,
+                    registry: @escaping @Sendable () -> OpRegistry, versions: @escaping @Sendable (Preset) -> [String: String],
+                    prepare: @escaping @Sendable (Preset) throws -> Void = { _ in },
+                    concurrentItems: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), offScreenGrace: Double = 5) {
+            self.presetPath = presetPath
+            self.inputs = inputs
+            self.out = out
+            self.workingDirectory = workingDirectory
+            self.registry = registry
+            self.versions = versions
+            self.prepare = prepare
+            self.concurrentItems = concurrentItems
+            self.offScreenGrace = offScreenGrace
+        }
+    }
+
+    let settings: Settings
+    nonisolated let board: ItemBoard
+    private let logger = Logger(label: "workbench.serve")
+    private var preset: Preset?
+    private var items: [Item] = []
+    /// The output root, once a preset was read.
+    private(set) var root: OutputRoot?
+    private var manifest: RunManifest?
+    /// Items that need a run under the current preset.
+    private var pending = Set<Int>()
+    private var visible: [Int] = []
+    private var near: [Int] = []
+    private var running: [Int: PresetRun] = [:]
+    private var suspended: [Int: Date] = [:]
+    /// Bumped when the preset is read again: item runs of an older one are over.
+    private var generation = 0
+    private var presetStamp: String?
+
+    public init(settings: Settings) {
+        self.settings = settings
+        board = ItemBoard(presetFile: settings.presetPath)
+    }
+
+    /// The folder files are written to (and served from).
+    public var outputRoot: String? { root?.path }
+
+    /// The item's local input file, if it has one (for previews).
+    func inputFile(_ index: Int) -> String? {
+        guard items.indices.contains(index) else { return nil }
+        let source = items[index].source
+        if source.hasPrefix("file://") { return URL(string: source)?.path }
+        return items[index].isURL ? nil : source
+    }
+
+    /// Reads the preset for the first time; a preset that cannot be read stops `serve`.
+    public func start() async throws {
+        presetStamp = Self.stamp(settings.presetPath)
+        if let problem = await load() { throw ServeError.badPreset(problem) }
+    }
+
+    /// (Re)reads the preset and its inputs. Returns the problem, if any (shown on the page).
+    @discardableResult
+    private func load() async -> String? {
+        let loaded: Preset
+        let list: [Item]
+        do {
+            loaded = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath)
+            let source = settings.inputs.isEmpty ? try InputExpansion.source(of: loaded)
+                : .list(try InputExpansion.expand(settings.inputs, relativeTo: settings.workingDirectory))
+            var all: [Item] = []
+            let iterator = source.makeIterator()
+            while let item = iterator.next() { all.append(item) }
+            list = all
+            if let gathering = loaded.nodes.first(where: { $0.inputs.contains { if case .reference(_, true) = $0.slot { true } else { false } } }) {
+                throw ServeError.badPreset("\"\(gathering.id)\" gathers every item into one result; the live workbench shows items one by one. Make that file with workbench run.")
+            }
+            try settings.prepare(loaded)
+        } catch {
+            let message = "\(error)"
+            board.presetFailed(.init(file: settings.presetPath, ok: false, errors: message.split(separator: "\n").map(String.init), graph: ""))
+            return message
+        }
+        // Item runs of the old preset end first: their manifest lets its lock go.
+        await stopAll()
+        try? manifest?.store.save()
+        manifest = nil
+        do {
+            let root = try OutputRoot(settings.out ?? loaded.outputFolder ?? settings.workingDirectory)
+            self.root = root
+            manifest = try RunManifest(preset: loaded, output: root, versions: settings.versions(loaded), endsWithRun: false)
+        } catch {
+            let message = "\(error)"
+            board.presetFailed(.init(file: settings.presetPath, ok: false, errors: [message], graph: ""))
+            return message
+        }
+        preset = loaded
+        items = list
+        generation += 1
+        pending = Set(list.indices)
+        suspended = [:]
+        board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],
+                                               graph: GraphRenderer(loaded).tree().prefix(60).joined(separator: "\n")),
+                    ops: Dictionary(loaded.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { a, _ in a }))
+        fill()
+        return nil
+    }
+
+    /// What the page shows now: `visible` first, `near` (just out of view) next, in the page's order.
+    public func setViewport(visible: [Int], near: [Int]) {
+        self.visible = visible.filter { items.indices.contains($0) }
+        self.near = near.filter { items.indices.contains($0) && !visible.contains($0) }
+        let wanted = Set(self.visible + self.near)
+        for (index, run) in running {
+            if wanted.contains(index) {
+                if suspended.removeValue(forKey: index) != nil { run.resume() }
+                if visible.contains(index) { run.prioritize(item: index) }
+            } else if suspended[index] == nil {
+                run.suspend()
+                suspended[index] = Date()
+                board.pausedOffScreen(index, cancelled: false)
+            }
+        }
+        fill()
+    }
+
+    /// Every 100 ms: the preset file, the off-screen deadline, the page's updates.
+    public func tick() async {
+        let stamp = Self.stamp(settings.presetPath)
+        if stamp != presetStamp {
+            presetStamp = stamp
+            logger.info("\(settings.presetPath) changed: reading it again")
+            await load()
+        }
+        let now = Date()
+        for (index, since) in suspended where now.timeIntervalSince(since) > settings.offScreenGrace {
+            suspended[index] = nil
+            running[index]?.cancel()
+            board.pausedOffScreen(index, cancelled: true)
+        }
+        board.flush()
+    }
+
+    /// The page went away (no event stream left): everything running stops; what it had not
+    /// finished runs again when a page asks for it.
+    public func pageClosed() async {
+        board.closed(Array(running.keys))
+        await stopAll()
+    }
+
+    /// An event stream ended: when none is left a moment later (not a reload), the page was closed.
+    public func listenerLeft() async {
+        guard board.listenerCount == 0 else { return }
+        try? await Task.sleep(nanoseconds: 1_500_000_000)
+        if board.listenerCount == 0 && !running.isEmpty { await pageClosed() }
+    }
+
+    /// Writes the manifest and lets its lock go (the server is stopping).
+    public func finish() {
+        try? manifest?.store.save()
+        manifest = nil
+    }
+
+    private func stopAll() async {
+        let runs = running
+        running = [:]
+        suspended = [:]
+        for run in runs.values { run.cancel() }
+        for run in runs.values { _ = await run.result }
+        // What was stopped runs again when a page asks for it.
+        pending.formUnion(runs.keys)
+        board.setRunning(false)
+    }
+
+    /// Starts items while fewer than `concurrentItems` run (suspended ones do not count).
+    private func fill() {
+        guard let preset, let root, let manifest else { return }
+        while running.count - suspended.count < settings.concurrentItems,
+              let next = (visible + near).first(where: { pending.contains($0) && running[$0] == nil }) {
+            pending.remove(next)
+            let run = PresetRun.start(preset, items: .list([items[next]]), output: root,
+                                      options: RunOptions(workers: 1, eventDetail: .nodes), manifest: manifest, logger: logger)
+            running[next] = run
+            board.itemStarting(next)
+            let generation = self.generation, board = self.board
+            Task.detached {
+                for await event in run.events { board.apply(event) }
+                let summary = await run.result
+                await self.ended(next, run: run, generation: generation, summary: summary)
+            }
+        }
+        board.setRunning(!running.isEmpty)
+    }
+
+    private func ended(_ index: Int, run: PresetRun, generation: Int, summary: RunSummary) {
+        guard generation == self.generation, running[index] === run else { return }
+        running[index] = nil
+        suspended[index] = nil
+        // Stopped before its end (off screen, page closed): it runs again when looked at.
+        if summary.cancelled > 0 { pending.insert(index) }
+        fill()
+    }
+
+    /// Modification time and size, to notice a saved file.
+    private static func stamp(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_size)"
+    }
+}

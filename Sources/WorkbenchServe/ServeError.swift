@@ -1,0 +1,16 @@
+/// Why `workbench serve` could not start or answer.
+public enum ServeError: Error, Sendable, CustomStringConvertible {
+    /// The address could not be listened on (taken, or not an address of this machine).
+    case cannotListen(host: String, port: Int, reason: String)
+    /// The preset could not be read at start (later edits are reported on the page instead).
+    case badPreset(String)
+
+    public var description: String {
+        switch self {
+        case .cannotListen(let host, let port, let reason):
+            return "Cannot listen on \(host):\(port): \(reason). Choose another --port (0 picks a free one)."
+        case .badPreset(let message):
+            return message
+        }
+    }
+}

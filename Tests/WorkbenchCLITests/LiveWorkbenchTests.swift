@@ -157,3 +157,57 @@ final class LiveServerProcess {
         #expect(Set(before.keys.filter { after[$0] != before[$0] }) == Set(before.keys.filter { $0.hasSuffix(".webp") }))
     }
 }
+
+/// The page in a real browser: headless Chromium from Debian, driven by Selenium.
+@Suite(.serialized) struct BrowserTests {
+    @Test func whatIsOnScreenRunsFirstAndClosingThePageStopsTheWork() throws {
+        let folder = try Fixtures.temporaryDirectory("browser")
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for copy in 0..<10 {
+            for photo in Fixtures.samplePhotos {
+                try FileManager.default.copyItem(at: photo, to: photos.appendingPathComponent(String(format: "%02d-", copy) + photo.lastPathComponent))
+            }
+        }
+        // About a second of work per photo: enough to see what runs first, and to close the page mid-work.
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "photos/*.jpg" }, "output": "out",
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "blur", "op": "vips.gaussblur", "sigma": 40 }, { "id": "small", "op": "thumbnail", "width": 400 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let shot = folder.appendingPathComponent("page.png")
+
+        let browser = Process(), output = Pipe(), errors = Pipe()
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        browser.arguments = ["python3", Fixtures.packageRoot.appendingPathComponent("Tests/Support/browser_test.py").path, server.url, shot.path]
+        browser.standardOutput = output
+        browser.standardError = errors
+        try browser.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        #expect(browser.terminationStatus == 0, "\(complaint)")
+        let seen = try JSONSerialization.jsonObject(with: printed) as? [String: Any] ?? [:]
+        let first = seen["visibleAtStart"] as? [Int] ?? []
+        let bottom = seen["visibleAfterScroll"] as? [Int] ?? []
+        #expect(!first.isEmpty && first.count < 30 && seen["visibleDone"] as? Bool == true, "\(seen)")
+        #expect(bottom.contains(59), "\(seen)")
+
+        // The screenshot shows the page.
+        let png = try Data(contentsOf: shot)
+        #expect(png.count > 20_000 && png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        // Closing the page stopped the work; the server stays up for the next page.
+        let state = try server.wait { ($0["running"] as? Bool) == false }
+        let order = state["startOrder"] as? [Int] ?? []
+        #expect(Set(order.prefix(first.count)) == Set(first), "started \(order), visible first \(first)")
+        // After the scroll the bottom ran, and the middle, never shown nor near, never did.
+        #expect(order.contains { bottom.contains($0) } && !order.contains(30), "\(order)")
+        let stopped = (state["cancelledOnClose"] as? [Int] ?? []) + (state["cancelledOffScreen"] as? [Int] ?? [])
+        #expect(!stopped.isEmpty, "\(state)")
+        #expect(try server.request("/").status == 200)
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Drives the live workbench's page in headless Chromium (Debian's chromium and chromedriver,
+through Selenium) as a user would: load it, wait for what is on screen, take a screenshot,
+scroll to the bottom, close the page.
+
+usage: browser_test.py URL SCREENSHOT.png
+
+Prints one JSON object: the items visible at first, whether they all reached done, the
+screenshot's size, the items visible after the scroll, and the states seen on the page.
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+VISIBLE = """
+return Array.from(document.querySelectorAll('.item')).filter(e => {
+  const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight;
+}).map(e => Number(e.dataset.index));
+"""
+STATES = "return Object.fromEntries(Array.from(document.querySelectorAll('.item')).map(e => [e.dataset.index, e.dataset.state]));"
+
+
+def main():
+    url, shot = sys.argv[1], sys.argv[2]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,800"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    result = {}
+    try:
+        driver.get(url)
+        deadline = time.time() + 30
+        while time.time() < deadline and not driver.execute_script("return document.querySelectorAll('.item').length"):
+            time.sleep(0.1)
+        time.sleep(0.5)
+        first = driver.execute_script(VISIBLE)
+        result["visibleAtStart"] = first
+        deadline = time.time() + 120
+        done = False
+        while time.time() < deadline:
+            states = driver.execute_script(STATES)
+            if first and all(states.get(str(i)) in ("done", "upToDate") for i in first):
+                done = True
+                break
+            time.sleep(0.2)
+        result["visibleDone"] = done
+        time.sleep(0.5)  # the output previews load
+        driver.save_screenshot(shot)
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        time.sleep(1.5)
+        result["visibleAfterScroll"] = driver.execute_script(VISIBLE)
+        result["states"] = driver.execute_script(STATES)
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

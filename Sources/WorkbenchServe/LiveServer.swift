@@ -76,6 +76,9 @@ public struct LiveServer: Sendable {
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
 
+        // Stopping cancels the server, which Hummingbird logs as errors; only --verbose shows them.
+        var serverLogger = logger
+        if logger.logLevel > .debug { serverLogger.logLevel = .critical }
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "workbench"),
@@ -85,7 +88,7 @@ public struct LiveServer: Sendable {
                 let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
                 announce("http://\(shown):\(port)/?token=\(token)")
             },
-            logger: logger)
+            logger: serverLogger)
         let ticker = Task.detached {
             var beats = 0
             while !Task.isCancelled {

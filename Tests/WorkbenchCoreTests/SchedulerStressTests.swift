@@ -77,8 +77,10 @@ private struct SeededRandom: RandomNumberGenerator {
         }
         let finished = Task { await h.finish() }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
-            Issue.record("seed \(seed): no end after 30 s (deadlock?)")
+            // Generous: in a full test run, blocking tests can hold the cooperative threads for
+            // a minute or more, and this task must not mistake that for a deadlock.
+            try await Task.sleep(for: .seconds(300))
+            Issue.record("seed \(seed): no end after 300 s (deadlock?)")
             run.cancel()
         }
         let (summary, events) = await finished.value

@@ -199,7 +199,12 @@ struct Harness {
             {"version": 1, "queues": {"a": {"concurrency": 2}, "b": {"concurrency": 2}},
              "graph": [{"op": "test.source", "queue": "a"}, {"id": "x", "op": "test.work", "queue": "b", "label": "b"}]}
             """, items: 10, suspended: true, start: { $0.suspend(queue: "b"); $0.resume() })
-        try await Task.sleep(for: .milliseconds(150))
+        // Waits for the sources rather than a fixed time: a loaded machine may take longer.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while h.probe.starts.filter({ $0.label == "source" }).count < 10 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(50))
         #expect(h.probe.starts.filter { $0.label == "b" }.isEmpty)
         #expect(h.probe.starts.filter { $0.label == "source" }.count == 10)
         h.run.resume(queue: "b")

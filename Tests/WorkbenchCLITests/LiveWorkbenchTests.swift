@@ -181,8 +181,10 @@ final class LiveServerProcess {
         let shot = folder.appendingPathComponent("page.png")
 
         let browser = Process(), output = Pipe(), errors = Pipe()
-        browser.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        browser.arguments = ["python3", Fixtures.packageRoot.appendingPathComponent("Tests/Support/browser_test.py").path, server.url, shot.path]
+        // Debian's own Python, which sees Debian's python3-selenium (a `python3` earlier on the
+        // PATH, such as pyenv's, would not).
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        browser.arguments = [Fixtures.packageRoot.appendingPathComponent("Tests/Support/browser_test.py").path, server.url, shot.path]
         browser.standardOutput = output
         browser.standardError = errors
         try browser.run()

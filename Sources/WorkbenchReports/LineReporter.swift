@@ -106,7 +106,9 @@ public final class LineReporter: Reporter {
         let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: "
             : s.ending == .stoppedByFailure ? "Stopped, the output could not be written: " : ""
         let wrote = s.bytesWritten == 0 && s.upToDate > 0 ? "nothing written to \(root)" : "\(Formatting.size(s.bytesWritten)) written to \(root)"
-        return "\(head)\(s.items) item\(s.items == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+        // Counts every input, started or not, so the parts add up to the number shown.
+        let count = max(total ?? 0, s.items)
+        return "\(head)\(count) item\(count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + "; \(wrote) in \(Formatting.seconds(s.duration))"
     }
 }

@@ -54,6 +54,9 @@ import WorkbenchTestSupport
         let first = try CLIProcess.run(["run", preset])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("6 items: 6 succeeded"))
+        // Each item names its files in the preset's order, whichever encoder finished first.
+        let okLines = first.lines.filter { $0.hasPrefix("ok ") }
+        #expect(okLines.count == 6 && okLines.allSatisfy { $0.range(of: #"\.jpg, [^ ]+\.webp \("#, options: .regularExpression) != nil }, "\(okLines)")
         let before = Self.stamps(out)
         #expect(before.count == 12)
 

@@ -151,7 +151,7 @@ extension RunEngine {
         counts.bytes += slots[s].bytes
         if itemEvents, let item = slots[s].item {
             events?.yield(.itemFinished(ItemReport(
-                item: item, status: status, files: slots[s].files, upToDate: slots[s].upToDate, bytesWritten: slots[s].bytes,
+                item: item, status: status, files: inGraphOrder(slots[s].files), upToDate: inGraphOrder(slots[s].upToDate), bytesWritten: slots[s].bytes,
                 failure: slots[s].failure, duration: slots[s].started.map { now - $0 } ?? 0,
                 warnings: shared.takeWarnings(of: item.index), identity: slots[s].identity)))
         } else if let item = slots[s].item {
@@ -237,7 +237,7 @@ extension RunEngine {
                 }
             }
             let status: ItemReport.Status = slot.failure != nil ? .failed : .cancelled
-            events.yield(.itemFinished(ItemReport(item: item, status: status, files: slot.files, upToDate: slot.upToDate,
+            events.yield(.itemFinished(ItemReport(item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
                                                   bytesWritten: slot.bytes, failure: slot.failure,
                                                   duration: slot.started.map { time - $0 } ?? 0,
                                                   warnings: shared.takeWarnings(of: item.index), identity: slot.identity)))
@@ -248,5 +248,13 @@ extension RunEngine {
                                              state: .cancelled, time: time, attempt: 1, message: nil)))
             }
         }
+    }
+
+    /// An item's files in the order of the preset's `write` nodes, not the order they finished in,
+    /// so the line for an item and its report read the same on every run.
+    func inGraphOrder(_ files: [OutputFile]) -> [OutputFile] {
+        guard files.count > 1 else { return files }
+        let order = Dictionary(plan.nodes.indices.map { (plan.nodes[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        return files.sorted { (order[$0.node] ?? .max, $0.path) < (order[$1.node] ?? .max, $1.path) }
     }
 }

@@ -75,6 +75,15 @@ static inline VipsImage *cvips_private_copy(VipsImage *in) {
     return out;
 }
 
+// The resolution (pixels per millimetre) in an image's header: a plain struct field, set on a
+// private copy (cvips_private_copy) before a saver reads it.
+static inline void cvips_set_resolution(VipsImage *image, double xres, double yres) {
+    image->Xres = xres;
+    image->Yres = yres;
+}
+static inline double cvips_xres(VipsImage *image) { return image->Xres; }
+static inline double cvips_yres(VipsImage *image) { return image->Yres; }
+
 // The names of every metadata field of an image (free with g_strfreev).
 static inline gchar **cvips_image_fields(VipsImage *image) { return vips_image_get_fields(image); }
 

@@ -9,6 +9,11 @@ public enum Fixtures {
     public static let presets = packageRoot.appendingPathComponent("Presets")
     public static let samples = presets.appendingPathComponent("samples")
 
+    /// A 480×300 photo with what a real camera and editor wrote: Sony maker notes, a GPS
+    /// position, an embedded EXIF preview of the whole original, XMP, a comment, 350 dpi
+    /// (`Photos/ATTRIBUTION.md`).
+    public static let cameraPhoto = supportFile("Photos/camera-cups.jpg")
+
     /// The sample photos, sorted by name.
     public static var samplePhotos: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? []

@@ -86,6 +86,88 @@ import WorkbenchTestSupport
         #expect(!groups.contains("[ICC_Profile]") && !groups.contains("[XMP]"), "\(groups)")
     }
 
+    /// Every tag of a file as (group, tag, value), `-n` for numbers, `-a` for duplicates.
+    private static func entries(_ file: URL) throws -> [(group: String, tag: String, value: String)] {
+        try exiftool(["-a", "-G1", "-s", "-n", file.path]).split(separator: "\n").compactMap { line in
+            guard let colon = line.range(of: ": ") else { return nil }
+            let parts = line[..<colon.lowerBound].split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 2 else { return nil }
+            return (String(parts[0]), String(parts[1]), String(line[colon.upperBound...]))
+        }
+    }
+
+    /// What libvips' savers write whatever the image says: the output's own size, orientation
+    /// and resolution, EXIF's fixed version fields, and TIFF's description of its pixel layout.
+    static let writtenBySavers: Set<String> = [
+        "Orientation", "XResolution", "YResolution", "ResolutionUnit", "YCbCrPositioning", "ExifVersion",
+        "ComponentsConfiguration", "FlashpixVersion", "ColorSpace", "ExifImageWidth", "ExifImageHeight",
+        "ImageWidth", "ImageHeight", "BitsPerSample", "Compression", "PhotometricInterpretation", "StripOffsets",
+        "SamplesPerPixel", "RowsPerStrip", "StripByteCounts", "PlanarConfiguration", "SampleFormat",
+    ]
+    /// Groups that only a camera or an editor fills.
+    static let cameraGroups: Set<String> = ["[IFD1]", "[GPS]", "[Sony]", "[MakerNotes]", "[PrintIM]", "[IPTC]", "[Photoshop]"]
+
+    /// A crop of a real camera photo, in every format: nothing of the camera, the editor or the
+    /// uncropped original (its embedded preview) is left; what stays describes the output alone.
+    @Test func aCroppedCameraPhotoCarriesNothingOfTheCamera() async throws {
+        let harness = try PresetHarness("metadata-camera")
+        let input = harness.folder.appendingPathComponent("camera.jpg")
+        try FileManager.default.copyItem(at: Fixtures.cameraPhoto, to: input)
+        let source = try Self.entries(input)
+        for group in ["[IFD1]", "[GPS]", "[Sony]", "[XMP-dc]"] {
+            #expect(source.contains { $0.group == group }, "the fixture has no \(group)")
+        }
+        #expect(source.contains { $0.tag == "ThumbnailImage" } && source.contains { $0.tag == "Comment" })
+
+        var nodes = [#"{"id": "source", "op": "read"}, {"id": "image", "op": "decode"}, {"id": "crop", "op": "vips.smartcrop", "width": 200, "height": 160}"#]
+        for (format, ext) in Self.formats.sorted(by: { $0.key < $1.key }) {
+            nodes.append(#"{"id": "\#(format)", "op": "encode", "format": "\#(format)", "from": "crop"}, {"id": "save-\#(format)", "op": "write", "path": "out.\#(ext)"}"#)
+        }
+        let (summary, reports) = try await harness.run(#"{"version": 1, "graph": [\#(nodes.joined(separator: ", "))]}"#, inputs: [input.path])
+        #expect(summary.succeeded == 1, "\(reports.compactMap { $0.failure?.message })")
+
+        for (format, ext) in Self.formats {
+            let entries = try Self.entries(harness.output("out." + ext))
+            let groups = Set(entries.map(\.group))
+            #expect(groups.isDisjoint(with: Self.cameraGroups), "\(format): \(groups.intersection(Self.cameraGroups))")
+            #expect(!groups.contains { $0.hasPrefix("[XMP") }, "\(format): \(groups)")
+            #expect(!entries.contains { $0.tag == "ThumbnailImage" || $0.tag == "Comment" }, "\(format) kept the preview or the comment")
+            let exif = entries.filter { ["[IFD0]", "[ExifIFD]"].contains($0.group) }
+            let extra = Set(exif.map(\.tag)).subtracting(Self.writtenBySavers)
+            #expect(extra.isEmpty, "\(format) kept \(extra.sorted())")
+            // 72 dpi (TIFF says it in centimetres, PNG in metres), not the editor's 350.
+            let resolution = entries.first { $0.tag == "XResolution" || $0.tag == "PixelsPerUnitX" }.flatMap { Double($0.value) }
+            let unit = entries.first { $0.tag == "ResolutionUnit" }?.value
+            let dpi = resolution.map { r in unit == "3" ? r * 2.54 : (unit == nil ? r * 0.0254 : r) }
+            #expect(dpi.map { abs($0 - 72) < 0.1 } ?? false, "\(format): \(String(describing: resolution)) per \(unit ?? "metre")")
+            #expect(groups.contains("[ICC_Profile]"), "\(format) lost its colour profile")
+            #expect(exif.first { $0.tag == "ExifImageWidth" }.map { $0.value == "200" } ?? true, "\(format): the size is the source's")
+        }
+    }
+
+    /// What libvips reads but does not call EXIF (a TIFF's ImageDescription) goes too.
+    @Test func aTIFFDescriptionIsNotKept() async throws {
+        let harness = try PresetHarness("metadata-tiff")
+        let input = harness.folder.appendingPathComponent("scan.tif").path
+        try Fixtures.vips(["copy", try harness.sample("Wine.jpg"), input])
+        try Self.exiftool(["-q", "-overwrite_original", "-ImageDescription=Jane's passport, page 2", "-Artist=Jane Private", input])
+        #expect(try Self.exiftool(["-s", "-ImageDescription", input]).contains("passport"))
+        let (summary, _) = try await harness.run(#"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "thumbnail", "width": 100}, {"op": "encode", "format": "tiff"}, {"op": "write", "path": "out.tif"}]}"#, inputs: [input])
+        #expect(summary.succeeded == 1)
+        let tags = Set(try Self.entries(harness.output("out.tif")).map(\.tag))
+        #expect(!tags.contains("ImageDescription") && !tags.contains("Artist"), "\(tags.sorted())")
+    }
+
+    /// `keep` is everything, the original's preview included (the README says so).
+    @Test func keepKeepsThePreviewAndTheResolution() async throws {
+        let harness = try PresetHarness("metadata-keep-camera")
+        let (summary, _) = try await harness.run(#"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "vips.smartcrop", "width": 200, "height": 160}, {"op": "encode", "format": "jpeg", "metadata": "keep"}, {"op": "write", "path": "out.jpg"}]}"#, inputs: [Fixtures.cameraPhoto.path])
+        #expect(summary.succeeded == 1)
+        let entries = try Self.entries(harness.output("out.jpg"))
+        #expect(entries.contains { $0.tag == "ThumbnailImage" } && entries.contains { $0.group == "[GPS]" })
+        #expect(entries.contains { $0.tag == "XResolution" && $0.value == "350" })
+    }
+
     @Test func aWrongMetadataValueIsRefused() throws {
         let harness = try PresetHarness("metadata-wrong")
         let errors = harness.errors(#"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "encode", "format": "jpeg", "metadata": "gps"}]}"#)

@@ -10,7 +10,7 @@ struct EncodeStage: Stage {
             ParameterSpec("format", .choice(EncodeFormat.available.map(\.name)), required: true, "Output format."),
             ParameterSpec("metadata", .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
                           default: .string("strip"),
-                          "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
+                          "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
         ] + saverOptions,
         readsSequentially: true,
         check: check)

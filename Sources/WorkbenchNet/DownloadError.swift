@@ -61,7 +61,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     }
 
     private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        Int(exactly: seconds).map(String.init) ?? String(seconds)
     }
 }
 

@@ -269,10 +269,11 @@ final class Transfer: @unchecked Sendable {
         return ccurl_getinfo_off(handle, CURLINFO_TOTAL_TIME_T, &micros) == CURLE_OK ? Double(micros) / 1e6 : 0
     }
 
-    /// Retry-After as seconds: a number of seconds, or an HTTP date.
+    /// Retry-After as seconds: a number of seconds, or an HTTP date. A server's word is not
+    /// trusted: "1e400", "nan" or "-5" are no delay at all, and the scheduler caps any delay.
     static func seconds(retryAfter value: String) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return max(0, seconds) }
+        if let seconds = Double(trimmed) { return seconds.isFinite && seconds >= 0 ? seconds : nil }
         let format = DateFormatter()
         format.locale = Locale(identifier: "en_US_POSIX")
         format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"

@@ -81,9 +81,11 @@ public struct GraphRenderer {
 
     /// The graph as an indented tree from its sources: a node under each node it reads, so
     /// branches show as branches; a node read by several appears under the first, then as
-    /// "(see above)".
-    public func tree() -> [String] {
+    /// "(see above)". Only the first `maxLines` lines are made (a line's indent grows with its
+    /// depth, so a long chain drawn whole would be quadratic in size); `total` counts them all.
+    public func tree(maxLines: Int) -> (lines: [String], total: Int) {
         var children: [String: [(String, String)]] = [:]  // parent → (child, how)
+        let edges = self.edges
         for edge in edges {
             let how: String
             switch edge.kind {
@@ -94,27 +96,33 @@ public struct GraphRenderer {
             children[edge.from, default: []].append((edge.to, how))
         }
         let byID = Dictionary(preset.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var shown = Set<String>()
-        var lines: [String] = []
-        func walk(_ id: String, prefix: String, last: Bool, how: String, root: Bool) {
-            guard let node = byID[id] else { return }
-            let branch = root ? "" : (last ? "└─ " : "├─ ")
-            let scope = node.scope == .run ? ", run scope" : ""
-            if shown.contains(id) {
-                lines.append(prefix + branch + "\(id)\(how) (see above)")
-                return
-            }
-            shown.insert(id)
-            lines.append(prefix + branch + "\(id) (\(node.op.name), \(node.queue)\(scope))\(how)")
-            let next = children[id] ?? []
-            let childPrefix = root ? prefix : prefix + (last ? "   " : "│  ")
-            for (i, child) in next.enumerated() { walk(child.0, prefix: childPrefix, last: i == next.count - 1, how: child.1, root: false) }
-        }
         // Items' sources first, so each item's chain reads top to bottom along its `from` edges.
         let roots = preset.nodes.filter { $0.inputs.isEmpty }.sorted { ($0.scope == .item ? 0 : 1) < ($1.scope == .item ? 0 : 1) }.map(\.id)
         for id in children.keys { children[id]?.sort { ($0.1.isEmpty ? 0 : 1) < ($1.1.isEmpty ? 0 : 1) } }
-        for root in roots { walk(root, prefix: "  ", last: true, how: "", root: true) }
-        return lines
+
+        // Depth-first on a stack of its own (a chain can be a million nodes deep): every root
+        // and every edge makes one line.
+        struct Step { let id: String, prefix: String, last: Bool, how: String, root: Bool }
+        var stack = roots.reversed().map { Step(id: $0, prefix: "  ", last: true, how: "", root: true) }
+        var shown = Set<String>()
+        var lines: [String] = []
+        while lines.count < maxLines, let step = stack.popLast() {
+            guard let node = byID[step.id] else { continue }
+            let branch = step.root ? "" : (step.last ? "└─ " : "├─ ")
+            if shown.contains(step.id) {
+                lines.append(step.prefix + branch + "\(step.id)\(step.how) (see above)")
+                continue
+            }
+            shown.insert(step.id)
+            let scope = node.scope == .run ? ", run scope" : ""
+            lines.append(step.prefix + branch + "\(step.id) (\(node.op.name), \(node.queue)\(scope))\(step.how)")
+            let next = children[step.id] ?? []
+            let childPrefix = step.root ? step.prefix : step.prefix + (step.last ? "   " : "│  ")
+            for (i, child) in next.enumerated().reversed() {
+                stack.append(Step(id: child.0, prefix: childPrefix, last: i == next.count - 1, how: child.1, root: false))
+            }
+        }
+        return (lines, roots.count + edges.count)
     }
 
     private func escape(_ text: String) -> String { text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }

@@ -60,7 +60,8 @@ public enum Formatting {
 
     /// `1:05` or `1:02:05`, for an ETA.
     public static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        // An ETA from a rate near zero can be anything: past a year it says nothing anyway.
+        let total = seconds.isFinite ? Int(min(max(seconds, 0), 365 * 86_400).rounded()) : 0
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
     }

@@ -125,7 +125,7 @@ public actor LiveSession {
         pending = Set(list.indices)
         suspended = [:]
         board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],
-                                               graph: GraphRenderer(loaded).tree().prefix(60).joined(separator: "\n")),
+                                               graph: GraphRenderer(loaded).tree(maxLines: 60).lines.joined(separator: "\n")),
                     ops: Dictionary(loaded.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { a, _ in a }))
         fill()
         return nil

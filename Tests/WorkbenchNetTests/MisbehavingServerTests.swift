@@ -109,6 +109,10 @@ import WorkbenchTestSupport
         #expect(try server.requestCounts()["/limited/Wine.jpg"] == 2)
         #expect(Transfer.seconds(retryAfter: "120") == 120)
         #expect((Transfer.seconds(retryAfter: "Wed, 21 Oct 2099 07:28:00 GMT") ?? 0) > 1_000_000)
+        // A server's nonsense is no delay (the scheduler's backoff applies), never a trap or an infinite wait.
+        for nonsense in ["1e400", "nan", "inf", "-5", "99999999999999999999x"] {
+            #expect(Transfer.seconds(retryAfter: nonsense) == nil, "\(nonsense)")
+        }
     }
 
     @Test func slowAndStalledTransfersAreCut() async throws {

@@ -25,9 +25,11 @@ struct ValidateCommand: ParsableCommand {
                 for warning in preset.warnings { Terminal.error(warning.description) }
                 Terminal.out("\(path): ok — \(preset.nodes.count) nodes")
                 // Branches as a tree; a long graph by its first lines.
-                let tree = GraphRenderer(preset).tree()
-                for line in tree.prefix(40) { Terminal.out(line) }
-                if tree.count > 40 { Terminal.out("  … \(tree.count - 40) more lines (workbench graph draws it all)") }
+                let tree = GraphRenderer(preset).tree(maxLines: 40)
+                for line in tree.lines { Terminal.out(line) }
+                if tree.total > tree.lines.count {
+                    Terminal.out("  … \(tree.total - tree.lines.count) more lines (workbench graph draws it all)")
+                }
             } catch {
                 failed = true
                 Terminal.error(error.description)

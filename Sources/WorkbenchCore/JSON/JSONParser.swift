@@ -252,7 +252,9 @@ struct JSONParser {
             guard digits() > 0 else { throw error("invalid number: digits expected in the exponent", at: start) }
         }
         let text = String(decoding: bytes[first..<offset], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw error("number out of range", at: start) }
+        guard let value = Double(text), value.isFinite else {
+            throw error("number out of range: \(text.count <= 40 ? text : text.prefix(30) + "…") is beyond what a JSON number holds here (±1.8e308)", at: start)
+        }
         return .number(value, isInteger: isInteger, start)
     }
 }

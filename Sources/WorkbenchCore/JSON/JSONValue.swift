@@ -51,3 +51,23 @@ public indirect enum JSONValue: Sendable {
         return nil
     }
 }
+
+extension JSONValue {
+    /// Below this magnitude (2^53) every integer is exactly a double. Past it a JSON number's
+    /// digits are rounded when read (`9007199254740993` reads as `…992`), so the number the
+    /// file says is not the number that would be used.
+    public static let exactIntegerLimit = 9_007_199_254_740_992.0
+
+    /// The value as an `Int` when it is a whole number read exactly; nil for anything else
+    /// (text, a fraction, an integer past ±2^53).
+    public var exactInteger: Int? {
+        guard case .number(let n, _, _) = self, abs(n) < Self.exactIntegerLimit else { return nil }
+        return Int(exactly: n)
+    }
+
+    /// An integer literal too large to have been read exactly.
+    public var isInexactInteger: Bool {
+        guard case .number(let n, true, _) = self else { return false }
+        return abs(n) >= Self.exactIntegerLimit
+    }
+}

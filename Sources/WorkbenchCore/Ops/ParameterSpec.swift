@@ -35,7 +35,7 @@ public enum ParameterType: Sendable, Equatable {
     case stringMap
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        abs(value) < 1e15 ? Int(exactly: value).map(String.init) ?? String(value) : String(value)
     }
 
     /// How the type reads in messages and listings.

@@ -47,7 +47,9 @@ public struct ParameterValues: Sendable {
     public func number(_ name: String) -> Double { double(name) ?? 0 }
 
     /// An integer the op declares with a default or as required (0 if it did not declare it).
-    public func integer(_ name: String) -> Int { int(name) ?? Int(double(name) ?? 0) }
+    /// An integer parameter, or a number one rounded toward zero (0 if it is none, or too large
+    /// for an `Int`: values are checked against their ranges before a stage reads them).
+    public func integer(_ name: String) -> Int { int(name) ?? double(name).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? 0 }
 
     /// A word the op declares with a default or as required ("" if it did not declare it).
     public func word(_ name: String) -> String { string(name) ?? "" }

@@ -99,7 +99,7 @@ struct PluginManifestDecoder {
             collector.error(path, at: location, "\"\(path)\" is missing")
             return nil
         }
-        guard case .number(let n, true, _) = value, let i = Int(exactly: n) else {
+        guard case .number(_, true, _) = value, let i = value.exactInteger else {
             collector.error(path, at: value.location, "expected an integer, found \(DiagnosticCollector.describe(value))")
             return nil
         }

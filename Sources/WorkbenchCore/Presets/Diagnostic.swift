@@ -1,5 +1,5 @@
 /// One problem found in a preset: where it is and what to do about it.
-public struct Diagnostic: Sendable, CustomStringConvertible, Equatable {
+public struct Diagnostic: Sendable, CustomStringConvertible, Hashable {
     public enum Severity: String, Sendable {
         case error, warning
     }

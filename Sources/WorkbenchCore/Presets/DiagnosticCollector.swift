@@ -2,21 +2,28 @@
 final class DiagnosticCollector {
     let file: String
     private(set) var diagnostics: [Diagnostic] = []
+    /// What `diagnostics` holds, for finding repeats in constant time (a preset of a million
+    /// nodes can make a million mistakes).
+    private var seen = Set<Diagnostic>()
+    private(set) var errorCount = 0
 
     init(file: String) { self.file = file }
 
     var hasErrors: Bool { errorCount > 0 }
-    var errorCount: Int { diagnostics.count { $0.severity == .error } }
 
     func error(_ path: String, at location: SourceLocation?, _ message: String) {
-        let diagnostic = Diagnostic(.error, file: file, path: path, location: location, message: message)
-        // Copies of a repeated node (`foreach`) make the same mistake at the same place: once is enough.
-        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+        add(Diagnostic(.error, file: file, path: path, location: location, message: message))
     }
 
     func warning(_ path: String, at location: SourceLocation?, _ message: String) {
-        let diagnostic = Diagnostic(.warning, file: file, path: path, location: location, message: message)
-        if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+        add(Diagnostic(.warning, file: file, path: path, location: location, message: message))
+    }
+
+    /// Copies of a repeated node (`foreach`) make the same mistake at the same place: once is enough.
+    private func add(_ diagnostic: Diagnostic) {
+        guard seen.insert(diagnostic).inserted else { return }
+        diagnostics.append(diagnostic)
+        if diagnostic.severity == .error { errorCount += 1 }
     }
 
     /// Reports each key of `members` that is not in `known`, with the closest known key.
@@ -39,7 +46,11 @@ final class DiagnosticCollector {
     static func describe(_ value: JSONValue) -> String {
         switch value {
         case .string(let s, _): return s.count <= 40 ? "\"\(s)\"" : "a string"
-        case .number(let n, let isInteger, _): return isInteger ? String(Int(exactly: n) ?? 0) : String(n)
+        case .number(let n, let isInteger, _):
+            if isInteger, let exact = value.exactInteger { return String(exact) }
+            // Its digits were rounded when read: the number itself would mislead.
+            if isInteger { return "an integer past ±2^53, which a JSON number does not hold exactly" }
+            return String(n)
         case .bool(let b, _): return String(b)
         default: return value.typeName
         }

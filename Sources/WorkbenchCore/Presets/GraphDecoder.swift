@@ -26,8 +26,10 @@ struct GraphDecoder {
         let composed = PresetFilters(registry: registry, collector: collector)
             .expand(elements.enumerated().map { ($1, $0) }, filters)
         let expanded = GraphRepetition(registry: registry, collector: collector).expand(composed)
+        var unavailable: [String: String?] = [:]
         for (index, element) in expanded.enumerated() {
-            let draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous)
+            let draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous,
+                                   unavailable: &unavailable)
             if let draft { previous[draft.scope] = draft.id }
             if let draft { drafts.append(draft) }
         }
@@ -35,7 +37,10 @@ struct GraphDecoder {
         return GraphLinker(collector: collector).link(drafts)
     }
 
-    private func decodeNode(_ value: JSONValue, index: Int, sourceIndex: Int, previous: [NodeScope: String]) -> NodeDraft? {
+    /// `unavailable` remembers the registry's answer per op name: asking it costs a walk over
+    /// every refused libvips operation, and a graph may name the same op a million times.
+    private func decodeNode(_ value: JSONValue, index: Int, sourceIndex: Int, previous: [NodeScope: String],
+                            unavailable: inout [String: String?]) -> NodeDraft? {
         let path = "graph[\(sourceIndex)]"
         guard case .object(let members, let location) = value else {
             collector.error(path, at: value.location, "expected a node object, found \(value.typeName)")
@@ -49,7 +54,10 @@ struct GraphDecoder {
             collector.error(join(path, "op"), at: opValue.location, "expected an op name, found \(opValue.typeName)")
             return nil
         }
-        if let reason = registry.unavailableReason(opName) {
+        let known = unavailable[opName]
+        let reason = known ?? registry.unavailableReason(opName)
+        if known == nil { unavailable[opName] = .some(reason) }
+        if let reason {
             collector.error(join(path, "op"), at: opLocation, "\"\(opName)\" cannot be used in a preset: \(reason)")
             return nil
         }

@@ -139,6 +139,13 @@ struct GraphRepetition {
                 collector.error(join(path, name), at: member.value.location, "expected a list of numbers or strings, e.g. [480, 960, 1920]")
                 continue
             }
+            // Its digits were rounded when read: ids and paths would say another number.
+            let inexact = values.enumerated().filter { $0.element.isInexactInteger }
+            for (i, value) in inexact {
+                collector.error("\(join(path, name))[\(i)]", at: value.location,
+                                "integers are exact only within ±9007199254740992 (2^53) and this one is past that; write it as a string (\"…\") to use it as text")
+            }
+            // Kept all the same, so the nodes that use it are not reported for it again.
             variables.append((name, values))
         }
         return variables
@@ -154,7 +161,7 @@ struct GraphRepetition {
     static func text(_ value: JSONValue?) -> String {
         switch value {
         case .string(let s, _)?: return s
-        case .number(let n, let isInteger, _)?: return isInteger ? String(Int(n)) : String(n)
+        case .number(let n, _, _)?: return value?.exactInteger.map(String.init) ?? String(n)
         case .bool(let b, _)?: return String(b)
         default: return ""
         }

@@ -14,8 +14,7 @@ enum ParameterCoercion {
             guard case .bool(let b, _) = value else { return fail() }
             return .bool(b)
         case .int(let range):
-            guard case .number(let n, _, _) = value, n.rounded() == n, let i = Int(exactly: n) else { return fail() }
-            guard range.contains(i) else { return fail() }
+            guard let i = value.exactInteger, range.contains(i) else { return fail() }
             return .int(i)
         case .double(let range):
             guard case .number(let n, _, _) = value else { return fail() }

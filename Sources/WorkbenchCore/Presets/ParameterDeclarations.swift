@@ -21,7 +21,15 @@ struct ParameterDeclarations {
         switch typeName {
         case "number": type = .double((min ?? -1e9)...Swift.max(min ?? -1e9, max ?? 1e9))
         case "integer":
-            let low = Int(min ?? -2_147_483_648), high = Int(max ?? 2_147_483_647)
+            // Bounds of an integer are integers, and kernels get them as doubles: within ±2^53.
+            func bound(_ key: String, _ given: Double?, default fallback: Int) -> Int {
+                guard let given, let declared = value[key] else { return fallback }
+                if let exact = declared.exactInteger { return exact }
+                collector.error(join(path, key), at: declared.location,
+                                "the \"\(key)\" of an integer parameter must be a whole number within ±2^53, not \(DiagnosticCollector.describe(declared))")
+                return given < 0 ? Int.min / 2 : Int.max / 2
+            }
+            let low = bound("min", min, default: -2_147_483_648), high = bound("max", max, default: 2_147_483_647)
             type = .int(low...Swift.max(low, high))
         case "boolean": type = .bool
         case "string": type = .string

@@ -12,45 +12,74 @@ struct PresetInheritance {
     let loader: PresetLoader
     let collector: DiagnosticCollector
 
-    /// `root` with its `extends` chain merged in; `chain` holds the files already on the way
-    /// (a cycle is refused).
-    func resolve(_ root: JSONValue, file: String, baseDirectory: String, chain: [String]) -> JSONValue {
-        guard case .object(var members, let location) = root, let extends = root["extends"] else { return root }
-        members.removeAll { $0.key == "extends" }
-        guard case .string(let relative, let at) = extends, !relative.isEmpty else {
-            collector.error("extends", at: extends.location, "\"extends\" names the preset file this one builds on, e.g. \"base.json\"")
-            return .object(members, location)
-        }
-        let path = relative.hasPrefix("/") ? relative : URL(fileURLWithPath: baseDirectory).appendingPathComponent(relative).standardizedFileURL.path
-        if chain.contains(path) || path == URL(fileURLWithPath: file).standardizedFileURL.path {
-            let files = (chain + [file, path]).map { ($0 as NSString).lastPathComponent }
-            collector.error("extends", at: at, "\"\(relative)\" extends this preset again (\(files.joined(separator: " → "))); a chain of extends may not loop")
-            return .object(members, location)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            collector.error("extends", at: at, "cannot read \"\(relative)\" (looked for \(path))")
-            return .object(members, location)
-        }
-        let baseFolder = (path as NSString).deletingLastPathComponent
-        // The base must stand on its own: its mistakes are reported in its own file.
-        let baseCollector = DiagnosticCollector(file: path)
-        let base: JSONValue
-        do {
-            base = PresetInheritance(loader: loader, collector: baseCollector)
-                .resolve(try JSONParser.parse(Array(data)), file: path, baseDirectory: baseFolder,
-                         chain: chain + [URL(fileURLWithPath: file).standardizedFileURL.path])
-            if !baseCollector.hasErrors {
-                _ = try? loader.decode(root: base, file: path, baseDirectory: baseFolder, overrides: [], collector: baseCollector)
+    /// How many presets a chain of `extends` may hold: each base is checked on its own, so a
+    /// chain costs the square of its length; no house style needs more.
+    static let longestChain = 64
+
+    /// One preset file on an `extends` chain, its `extends` taken out.
+    private struct Link {
+        var root: JSONValue
+        let file: String
+        let folder: String
+        let collector: DiagnosticCollector
+        /// Where its `extends` names the next file.
+        var extendsAt: SourceLocation?
+    }
+
+    /// `root` with its `extends` chain merged in (a loop is refused). The chain is read first,
+    /// file by file down to the last base, then merged back up, each base checked on its own
+    /// with its own bases merged: a loop over a list, not one call per file.
+    func resolve(_ root: JSONValue, file: String, baseDirectory: String) -> JSONValue {
+        var chain = [Link(root: root, file: file, folder: baseDirectory, collector: collector)]
+        var seen: Set<String> = [URL(fileURLWithPath: file).standardizedFileURL.path]
+        while let link = chain.last, case .object(var members, let location) = link.root, let extends = link.root["extends"] {
+            members.removeAll { $0.key == "extends" }
+            chain[chain.count - 1].root = .object(members, location)
+            guard case .string(let relative, let at) = extends, !relative.isEmpty else {
+                link.collector.error("extends", at: extends.location, "\"extends\" names the preset file this one builds on, e.g. \"base.json\"")
+                break
             }
-        } catch {
-            baseCollector.error("", at: error.location, "invalid JSON: \(error.message)")
-            base = .object([], location)
+            let path = relative.hasPrefix("/") ? relative : URL(fileURLWithPath: link.folder).appendingPathComponent(relative).standardizedFileURL.path
+            if seen.contains(path) {
+                let files = (chain.map(\.file) + [path]).map { ($0 as NSString).lastPathComponent }
+                link.collector.error("extends", at: at, "\"\(relative)\" extends this preset again (\(files.joined(separator: " → "))); a chain of extends may not loop")
+                break
+            }
+            guard chain.count < Self.longestChain else {
+                link.collector.error("extends", at: at, "a chain of extends may hold \(Self.longestChain) presets at most; merge some of them")
+                break
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                link.collector.error("extends", at: at, "cannot read \"\(relative)\" (looked for \(path))")
+                break
+            }
+            // The base must stand on its own: its mistakes are reported in its own file.
+            let baseCollector = DiagnosticCollector(file: path)
+            let base: JSONValue
+            do {
+                base = try JSONParser.parse(Array(data))
+            } catch {
+                baseCollector.error("", at: error.location, "invalid JSON: \(error.message)")
+                base = .object([], location)
+            }
+            chain[chain.count - 1].extendsAt = at
+            chain.append(Link(root: base, file: path, folder: (path as NSString).deletingLastPathComponent, collector: baseCollector))
+            seen.insert(path)
         }
-        for diagnostic in baseCollector.diagnostics where diagnostic.severity == .error {
-            collector.error("extends", at: at, "the base has a problem: \(diagnostic)")
+        var resolved = chain[chain.count - 1].root
+        for index in stride(from: chain.count - 2, through: 0, by: -1) {
+            let base = chain[index + 1], link = chain[index]
+            if !base.collector.hasErrors {
+                _ = try? loader.decode(root: resolved, file: base.file, baseDirectory: base.folder, overrides: [], collector: base.collector)
+            }
+            for diagnostic in base.collector.diagnostics where diagnostic.severity == .error {
+                link.collector.error("extends", at: link.extendsAt, "the base has a problem: \(diagnostic)")
+            }
+            guard case .object(let members, let location) = link.root else { resolved = link.root; continue }
+            guard case .object(let baseMembers, _) = resolved else { resolved = link.root; continue }
+            resolved = .object(merge(baseMembers, members, baseFolder: base.folder), location)
         }
-        guard case .object(let baseMembers, _) = base else { return .object(members, location) }
-        return .object(merge(baseMembers, members, baseFolder: baseFolder), location)
+        return resolved
     }
 
     private typealias Members = [(key: String, keyLocation: SourceLocation, value: JSONValue)]
@@ -99,10 +128,16 @@ struct PresetInheritance {
     private func mergedGraph(_ base: JSONValue?, _ child: JSONValue) -> JSONValue {
         guard case .array(var nodes, _)? = base, case .array(let childNodes, let location) = child else { return child }
         func id(_ node: JSONValue) -> String? { node["id"]?.stringValue ?? node["op"]?.stringValue }
+        // The first node with each id, found in constant time (graphs can be a million nodes long).
+        var first: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() {
+            if let id = id(node), first[id] == nil { first[id] = index }
+        }
         for node in childNodes {
-            if let index = nodes.firstIndex(where: { id($0) != nil && id($0) == id(node) }) {
+            if let key = id(node), let index = first[key] {
                 nodes[index] = mergedObjects(nodes[index], node)
             } else {
+                if let key = id(node) { first[key] = nodes.count }
                 nodes.append(node)
             }
         }

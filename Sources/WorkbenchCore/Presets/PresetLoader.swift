@@ -47,7 +47,7 @@ public struct PresetLoader: Sendable {
             collector.error("", at: error.location, "invalid JSON: \(error.message)")
             throw .invalidPreset(collector.diagnostics)
         }
-        root = PresetInheritance(loader: self, collector: collector).resolve(root, file: file, baseDirectory: baseDirectory, chain: [])
+        root = PresetInheritance(loader: self, collector: collector).resolve(root, file: file, baseDirectory: baseDirectory)
         // A base that does not stand on its own: its own mistakes say it all.
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         return try decode(root: root, file: file, baseDirectory: baseDirectory, overrides: overrides, collector: collector)

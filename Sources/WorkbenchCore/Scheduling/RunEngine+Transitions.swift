@@ -201,11 +201,26 @@ extension RunEngine {
 
     /// Marks everything downstream of a node that did not succeed; those nodes' other inputs may
     /// then be needed by nobody.
+    ///
+    /// A depth-first walk on a stack of its own, not the call stack: a chain of a million nodes
+    /// is a million levels deep. Each node is marked when the walk reaches it, and releases its
+    /// inputs and settles once everything below it is marked, in the order a recursive walk
+    /// would (settling may finish the item, so it comes last).
     func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {
-        let n = node(of: id)
-        for d in plan.nodes[n].dependents {
-            if plan.nodes[d].scope == .run && plan.nodes[n].scope == .item { continue } // fan-in leaves the item out
-            for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending || instances[target].state == .ready {
+        struct Frame {
+            let id: Int
+            let node: Int
+            var dependent = 0
+            var targets: [Int] = []
+            var target = 0
+        }
+        var stack = [Frame(id: id, node: node(of: id))]
+        while let top = stack.last {
+            if top.target < top.targets.count {
+                let target = top.targets[top.target]
+                stack[stack.count - 1].target += 1
+                guard instances[target].state == .pending || instances[target].state == .ready else { continue }
+                let n = top.node, d = node(of: target)
                 let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
                 if let s = slot(of: target), slots[s].failure == nil, state == .skipped {
                     slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
@@ -213,10 +228,23 @@ extension RunEngine {
                     runFailures[d] = root
                 }
                 mark(target, state, message: message)
-                skipDownstream(of: target, cause: cause, as: state)
-                releaseUpstream(of: target, except: n)
-                settle(target)
+                stack.append(Frame(id: target, node: d))
+                continue
             }
+            let dependents = plan.nodes[top.node].dependents
+            if top.dependent < dependents.count {
+                let d = dependents[top.dependent]
+                stack[stack.count - 1].dependent += 1
+                // A fan-in leaves the item out.
+                let skipsFanIn = plan.nodes[d].scope == .run && plan.nodes[top.node].scope == .item
+                stack[stack.count - 1].targets = skipsFanIn ? [] : instancesOf(d, downstreamOf: top.id)
+                stack[stack.count - 1].target = 0
+                continue
+            }
+            stack.removeLast()
+            guard let parent = stack.last else { break }
+            releaseUpstream(of: top.id, except: parent.node)
+            settle(top.id)
         }
     }
 
@@ -281,7 +309,7 @@ public enum SchedulerError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .timedOut(let node, let seconds):
-            let text = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            let text = Int(exactly: seconds).map(String.init) ?? String(seconds)
             return "\"\(node)\" timed out after \(text) s; raise its \"timeout\" if it needs longer."
         }
     }

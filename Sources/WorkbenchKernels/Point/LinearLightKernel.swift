@@ -30,7 +30,9 @@ public enum SRGB {
 
     /// Linear light 0…1 to an encoded sample 0…maximum, through `table` (see `encoding8`).
     @inline(__always) static func encoded(_ y: Float, maximum: Float, table: UnsafeBufferPointer<Float>) -> Float {
-        let position = min(max(y * maximum, 0), maximum)
+        // Written so that NaN (a map's 0/0) lands on 0 rather than trapping in Int().
+        let scaled = y * maximum
+        let position = scaled > 0 ? min(scaled, maximum) : 0
         let i = Int(position)
         return table[i] + (table[i + 1] - table[i]) * (position - Float(i))
     }

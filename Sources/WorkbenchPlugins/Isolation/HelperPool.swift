@@ -131,7 +131,7 @@ public final class HelperPool: Sendable {
     static func describe(_ failure: HelperChannel.Failure) -> String {
         switch failure {
         case .died(let how): return "crashed (\(how))"
-        case .timedOut(let seconds): return "took over \(Int(seconds)) s on one region and was stopped"
+        case .timedOut(let seconds): return "took over \(Int(exactly: seconds.rounded()).map(String.init) ?? String(seconds)) s on one region and was stopped"
         case .cancelled: return "was stopped: the run was cancelled"
         case .broken(let reason): return "failed: \(reason)"
         }

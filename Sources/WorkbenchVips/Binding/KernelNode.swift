@@ -70,7 +70,7 @@ extension VipsImage {
             throw aborted != 0 ? VipsError.aborted(operation: name)
                 : .operationFailed(operation: name, message: message ?? "libvips gave no message")
         }
-        return VipsImage(owning: made, origin: origin)
+        return VipsImage(owning: made, origin: origin, depth: depth + 1)
     }
 }
 

@@ -72,6 +72,6 @@ extension VipsImage {
         // The result says only whether the field was there, and every name came from the image.
         for name in doomed { _ = vips_image_remove(copy, name) }
         if resetResolution { cvips_set_resolution(copy, neutral, neutral) }
-        return VipsImage(owning: copy, origin: origin)
+        return VipsImage(owning: copy, origin: origin, depth: depth + 1)
     }
 }

@@ -12,18 +12,25 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// The decode this image was made from (through any operations), so a failure or warning
     /// found when it is finally evaluated can be traced to damage in those bytes.
     let origin: DecodedSource?
+    /// How many operations deep its lazy pipeline is since the last image held in memory (a
+    /// decode is 0): libvips computes a region by recursing through every stage above it.
+    let depth: Int
 
     /// Takes over one reference.
-    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, origin: DecodedSource? = nil) {
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>, origin: DecodedSource? = nil, depth: Int = 0) {
         self.pointer = pointer
         self.origin = origin
+        self.depth = depth
+    }
+
+    /// The same libvips image, made from `origin`'s bytes, `depth` operations deep.
+    func relabelled(origin: DecodedSource?, depth: Int) -> VipsImage {
+        g_object_ref(pointer)
+        return VipsImage(owning: pointer, origin: origin, depth: depth)
     }
 
     /// The same libvips image, made from `origin`'s bytes.
-    func withOrigin(_ origin: DecodedSource) -> VipsImage {
-        g_object_ref(pointer)
-        return VipsImage(owning: pointer, origin: origin)
-    }
+    func withOrigin(_ origin: DecodedSource) -> VipsImage { relabelled(origin: origin, depth: depth) }
 
     deinit { cvips_image_unref(pointer) }
 
@@ -131,7 +138,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         guard status == 0, let out else {
             throw .operationFailed(operation: operation, message: message ?? "libvips gave no message")
         }
-        return VipsImage(owning: out, origin: origin)
+        return VipsImage(owning: out, origin: origin, depth: depth + 1)
     }
 
     /// Copies and clears libvips' error buffer (one buffer for the whole process).

@@ -134,9 +134,18 @@ enum VipsOperationCall {
         for argument in info.arguments where argument.isOutput && argument.isRequired {
             read(argument, of: built, into: &outputs)
         }
-        // What came out keeps the decode it was made from, for telling damage apart later.
+        // What came out keeps the decode it was made from, for telling damage apart later, and
+        // is one operation deeper than its deepest input.
         let origin = arguments.lazy.compactMap { if case .image(let image) = $0.1 { return image.origin } else { return nil } }.first
-        if let origin { outputs.images = outputs.images.mapValues { $0.withOrigin(origin) } }
+        let inputs = arguments.flatMap { argument -> [VipsImage] in
+            switch argument.1 {
+            case .image(let image): return [image]
+            case .images(let images): return images
+            default: return []
+            }
+        }
+        let depth = (inputs.map(\.depth).max() ?? -1) + 1
+        outputs.images = outputs.images.mapValues { $0.relabelled(origin: origin ?? $0.origin, depth: depth) }
         return (.success(outputs), record.clean)
     }
 

@@ -17,7 +17,7 @@ enum WatermarkFilter {
         }) { p in
             let opacity = p.number("opacity")
             return { image, inputs, context in
-                guard case .image(let handle)? = inputs.reference("overlay"), var overlay = handle as? VipsImage else {
+                guard case .image(let handle)? = inputs.reference("overlay"), var overlay = try (handle as? VipsImage)?.shallow(context) else {
                     throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image for \"overlay\"")
                 }
                 // An overlay that does not say what its bands are (libvips' generators make such

@@ -91,7 +91,7 @@ struct VipsOperationStage: Stage {
         guard case .image(let handle) = payload, let image = handle as? VipsImage else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image for \"\(argument.name)\"")
         }
-        return image
+        return try image.shallow(context)
     }
 
     private static func numbers(_ value: ParameterValue) -> [Double] {

@@ -95,6 +95,34 @@ import WorkbenchTestSupport
     }
 }
 
+/// The records of several presets in one manifest.
+@Suite struct ManifestRecordsTests {
+    @Test func presetsAreNamedFromTheOutputFolder() {
+        #expect(ManifestStore.presetKey(file: "/srv/photos/presets/a.json", root: "/srv/photos/out") == "../presets/a.json")
+        #expect(ManifestStore.presetKey(file: "/srv/photos/out/a.json", root: "/srv/photos/out") == "a.json")
+        #expect(ManifestStore.presetKey(file: "/srv/a.json", root: "/srv/photos/out/web/") == "../../../a.json")
+    }
+
+    @Test func recordsOfTwoPresetsLiveSideBySideAndAFileHasOneOwner() {
+        func file(_ path: String) -> OutputFile { OutputFile(path: path, node: "save", bytes: 1, recipe: path) }
+        var records = ManifestRecords()
+        #expect(records.insert(ManifestItem(input: "x.jpg", preset: "a.json", identity: InputIdentity(content: "1"), outputs: [file("x-a.jpg"), file("x.jpg")])).isEmpty)
+        #expect(records.insert(ManifestItem(input: "x.jpg", preset: "b.json", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg")])).isEmpty)
+        #expect(records.count == 2)
+        #expect(records.item(preset: "a.json", input: "x.jpg")?.outputs.map(\.path) == ["x-a.jpg", "x.jpg"])
+        // b writes x.jpg too: it is b's now, and a's record no longer lists it.
+        let clashes = records.insert(ManifestItem(input: "x.jpg", preset: "b.json", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg"), file("x.jpg")]))
+        #expect(clashes == [ManifestRecords.Clash(path: "x.jpg", previous: "a.json")])
+        #expect(records.item(preset: "a.json", input: "x.jpg")?.outputs.map(\.path) == ["x-a.jpg"])
+        // A record of no preset (version 1) stands in until the preset records its own.
+        var legacy = ManifestRecords()
+        legacy.insert(ManifestItem(input: "y.jpg", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")]))
+        #expect(legacy.item(preset: "a.json", input: "y.jpg")?.outputs.map(\.path) == ["y.jpg"])
+        legacy.insert(ManifestItem(input: "y.jpg", preset: "a.json", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")]))
+        #expect(legacy.count == 1 && legacy.item(preset: nil, input: "y.jpg") == nil)
+    }
+}
+
 private extension ManifestDocument {
     static func decode(_ data: Data) throws -> ManifestDocument { try JSONDecoder().decode(ManifestDocument.self, from: data) }
 }

@@ -125,6 +125,12 @@ public struct ItemReport: Sendable {
 
     /// Paths of the files written, relative to the output root.
     public var outputs: [String] { files.map(\.path) }
+
+    /// The same report with more warnings (found after the item ended, e.g. by the manifest).
+    func adding(warnings more: [String]) -> ItemReport {
+        ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
+                   failure: failure, duration: duration, warnings: warnings + more, identity: identity)
+    }
 }
 
 /// How one run-scope node ended, for nodes whose outcome matters on its own: those that wrote

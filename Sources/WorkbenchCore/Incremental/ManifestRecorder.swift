@@ -16,8 +16,8 @@ final class ManifestRecorder: Sendable {
             for await event in events {
                 switch event {
                 case .itemFinished(let report):
-                    manifest.record(report)
-                    if forwardItems { forward.yield(event) }
+                    let clashes = manifest.record(report)
+                    if forwardItems { forward.yield(clashes.isEmpty ? event : .itemFinished(report.adding(warnings: clashes))) }
                 case .runFinished(var result):
                     do {
                         if manifest.endsWithRun { try manifest.store.save() } else { try manifest.store.write() }

@@ -7,27 +7,33 @@ import Synchronization
 /// item, so a run killed outright (SIGKILL, a lost node) still tells its rerun what it did.
 ///
 /// One run writes one file: the manifest, or its shard's part. Its journal exists while it
-/// runs and holds a lock (`flock`), which keeps two runs from writing the same file.
+/// runs and holds a lock (`flock`), which keeps two runs from writing the same file. The
+/// manifest holds the records of every preset that writes into the root; a store reads and
+/// writes those of one preset (`preset`), and keeps the others as they are.
 public final class ManifestStore: Sendable {
     public static let fileName = "workbench-manifest.json"
 
     public let root: String
     public let shard: Shard?
+    /// The preset whose records `item` reads and `record` writes.
+    public let preset: String?
     /// The file this run writes.
     public let path: String
     /// What was found wrong while loading (a damaged file is read as empty: its items are redone).
     public let warnings: [String]
     private let journalPath: String
-    private let known: Mutex<[String: ManifestItem]>
+    private let known: Mutex<ManifestRecords>
     /// Whether a manifest was there to begin with (a run that records nothing then writes none).
     private let existed: Bool
     /// The journal, open and locked from the start; -1 once it is closed.
     private let journal: Mutex<Int32>
 
     /// Loads what earlier runs recorded in `root` and takes the lock for this run's file.
-    public init(root: String, shard: Shard? = nil) throws(WorkbenchError) {
+    /// `preset`: the key of the preset that runs (`presetKey(file:root:)`).
+    public init(root: String, shard: Shard? = nil, preset: String? = nil) throws(WorkbenchError) {
         self.root = root
         self.shard = shard
+        self.preset = preset
         let stem = shard.map { "workbench-manifest.\($0.label)" } ?? "workbench-manifest"
         path = root + "/" + stem + ".json"
         journalPath = root + "/." + stem + ".journal"
@@ -39,13 +45,13 @@ public final class ManifestStore: Sendable {
         }
         journal = Mutex(fd)
         var warnings: [String] = []
-        var items: [String: ManifestItem] = [:]
+        var items = ManifestRecords()
         let documents = Self.documents(in: root)
         for file in documents {
-            for item in Self.read(file, warnings: &warnings) { items[item.input] = item }
+            for item in Self.read(file, warnings: &warnings) { items.insert(item) }
         }
         // What a run of this same file that never finished had done.
-        for item in Self.replay(journalPath) { items[item.input] = item }
+        for item in Self.replay(journalPath) { items.insert(item) }
         existed = !documents.isEmpty
         known = Mutex(items)
         self.warnings = warnings
@@ -55,18 +61,38 @@ public final class ManifestStore: Sendable {
         journal.withLock { if $0 >= 0 { close($0) } }
     }
 
-    /// What the manifest says about the item with this key.
-    public func item(_ key: String) -> ManifestItem? { known.withLock { $0[key] } }
+    /// What the manifest says about the item with this key, for this store's preset.
+    public func item(_ key: String) -> ManifestItem? { known.withLock { $0.item(preset: preset, input: key) } }
 
-    /// Records an item's outputs now (in the journal) and for the manifest written at the end.
-    public func record(_ item: ManifestItem) {
-        known.withLock { $0[item.input] = item }
-        guard let line = try? item.line() else { return }
+    /// Records an item's outputs now (in the journal) and for the manifest written at the end,
+    /// as this store's preset's. Returns what it says about files another preset had written:
+    /// they are this preset's now, and the other preset will make them again.
+    @discardableResult
+    public func record(_ item: ManifestItem) -> [String] {
+        var item = item
+        if item.preset == nil { item.preset = preset }
+        let clashes = known.withLock { $0.insert(item) }
+        let said = clashes.map { clash in
+            let node = item.outputs.first { $0.path == clash.path }?.node ?? "write"
+            return "\(node): \(clash.path) was last written by another preset (\(clash.previous), seen from the output folder), which will make it again on its next run; give the two presets different paths or output folders"
+        }
+        guard let line = try? item.line() else { return said }
         journal.withLock { fd in
             guard fd >= 0 else { return }
             // One write per line: O_APPEND keeps lines whole (a torn last line is skipped on replay).
             line.withUnsafeBytes { _ = Glibc.write(fd, $0.baseAddress, $0.count) }
         }
+        return said
+    }
+
+    /// How a manifest names a preset: its file's path relative to the output root, so the
+    /// name holds wherever a shared folder is mounted (a cluster's volume, a moved project).
+    public static func presetKey(file: String, root: String) -> String {
+        let from = URL(fileURLWithPath: root).standardizedFileURL.pathComponents
+        let to = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(from.count, to.count), from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
     }
 
     /// Writes this run's file and drops the journal (which ends the lock). Unsharded, the
@@ -89,8 +115,8 @@ public final class ManifestStore: Sendable {
     /// items again and again (`workbench serve`).
     public func write() throws(WorkbenchError) {
         let items = known.withLock { $0 }
-        if items.isEmpty && !existed { return }
-        var kept = Array(items.values)
+        if items.count == 0 && !existed { return }
+        var kept = items.all
         if let shard { kept = kept.filter { shard.contains(key: $0.input) } }
         let data: Data
         do {
@@ -126,7 +152,7 @@ public final class ManifestStore: Sendable {
         }
         let store = try ManifestStore(root: root)
         for journal in journals {
-            for item in replay(journal) { store.known.withLock { $0[item.input] = item } }
+            for item in replay(journal) { store.known.withLock { _ = $0.insert(item) } }
         }
         try store.save()
         for journal in journals { unlink(journal) }
@@ -154,7 +180,7 @@ public final class ManifestStore: Sendable {
         }
         do {
             let document = try JSONDecoder().decode(ManifestDocument.self, from: data)
-            guard document.manifestVersion == 1 else {
+            guard (1...ManifestDocument.version).contains(document.manifestVersion) else {
                 warnings.append("The manifest \"\(file)\" has version \(document.manifestVersion), which this workbench does not know; its items will be redone.")
                 return []
             }

@@ -21,21 +21,23 @@ public final class RunManifest: Sendable {
     public init(preset: Preset, output: OutputRoot, versions: [String: String], force: Bool = false,
                 shard: Shard? = nil, endsWithRun: Bool = true) throws(WorkbenchError) {
         self.endsWithRun = endsWithRun
-        store = try ManifestStore(root: output.path, shard: shard)
+        store = try ManifestStore(root: output.path, shard: shard,
+                                  preset: ManifestStore.presetKey(file: preset.file, root: output.path))
         recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force)
     }
 
     /// Records what an item left in the output root. A finished item's record replaces the
     /// old one; an item that failed or was stopped keeps the old record's other files.
-    func record(_ report: ItemReport) {
+    /// Returns warnings for the item: files it wrote over another preset's.
+    func record(_ report: ItemReport) -> [String] {
         let files = report.files + report.upToDate
         let key = recipes.key(of: report.item)
         var outputs = files
         if report.status == .failed || report.status == .cancelled {
-            guard !files.isEmpty else { return }
+            guard !files.isEmpty else { return [] }
             let written = Set(files.map(\.path))
             outputs += (store.item(key)?.outputs ?? []).filter { !written.contains($0.path) }
         }
-        store.record(ManifestItem(input: key, identity: report.identity ?? InputIdentity(), outputs: outputs))
+        return store.record(ManifestItem(input: key, identity: report.identity ?? InputIdentity(), outputs: outputs))
     }
 }

@@ -13,15 +13,21 @@ int wbh_memory_file(const char *name) {
     return memfd_create(name, MFD_CLOEXEC);
 }
 
-pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_fd) {
-    // Copies above 4, so that neither dup2 below overwrites the other's source or is a no-op
-    // that would keep close-on-exec.
+int wbh_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_fd, int output_fd) {
+    // Copies above 4, so that no dup2 below overwrites another's source or is a no-op that
+    // would keep close-on-exec.
     int socket_copy = fcntl(socket_fd, F_DUPFD_CLOEXEC, 5);
     int memory_copy = fcntl(memory_fd, F_DUPFD_CLOEXEC, 5);
-    if (socket_copy < 0 || memory_copy < 0) {
+    int output_copy = fcntl(output_fd, F_DUPFD_CLOEXEC, 5);
+    if (socket_copy < 0 || memory_copy < 0 || output_copy < 0) {
         int saved = errno;
         if (socket_copy >= 0) close(socket_copy);
         if (memory_copy >= 0) close(memory_copy);
+        if (output_copy >= 0) close(output_copy);
         errno = saved;
         return -1;
     }
@@ -32,10 +38,16 @@ pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_
     if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attributes) != 0) {
         close(socket_copy);
         close(memory_copy);
+        close(output_copy);
         errno = ENOMEM;
         return -1;
     }
-    // dup2 clears close-on-exec on the copies, so exactly 3 and 4 survive the exec.
+    // What a kernel prints goes to the host, which passes it on to its standard error: never
+    // into the workbench's standard output (JSON lines, item lines). Nothing to read from.
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output_copy, 1);
+    posix_spawn_file_actions_adddup2(&actions, output_copy, 2);
+    // dup2 clears close-on-exec on the copies, so exactly 0 to 4 survive the exec.
     posix_spawn_file_actions_adddup2(&actions, socket_fd, 3);
     posix_spawn_file_actions_adddup2(&actions, memory_fd, 4);
     posix_spawn_file_actions_addclosefrom_np(&actions, 5);
@@ -51,6 +63,7 @@ pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_
     posix_spawnattr_destroy(&attributes);
     close(socket_copy);
     close(memory_copy);
+    close(output_copy);
     if (status != 0) {
         errno = status;
         return -1;

@@ -44,15 +44,17 @@ struct IncrementalOptions: ParsableArguments {
 }
 
 /// The versions that go into reports and recipes: workbench, libvips, and each plugin the
-/// preset uses.
+/// preset uses — its declared version, and what it is (`PluginIdentity`: the hash of its
+/// manifest and library), so a rebuilt plugin redoes its files whatever its version says.
 enum RunVersions {
     static func of(_ preset: Preset, catalogue: PluginCatalogue) -> [String: String] {
         var versions = ["workbench": Workbench.version, "libvips": VipsRuntime.version]
         for node in preset.nodes where node.op.name.contains(".") && !node.op.name.hasPrefix("vips.") {
             let name = String(node.op.name.split(separator: ".")[0])
-            if let manifest = catalogue.entries.first(where: { $0.name == name && $0.refusal == nil })?.manifest {
-                versions["plugin " + name] = manifest.version
-            }
+            guard versions["plugin " + name] == nil,
+                  let manifest = catalogue.entries.first(where: { $0.name == name && $0.refusal == nil })?.manifest else { continue }
+            versions["plugin " + name] = manifest.version
+            versions["plugin " + name + " build"] = PluginIdentity.of(manifest)
         }
         return versions
     }

@@ -22,6 +22,6 @@ struct PluginOptions: ParsableArguments {
 
     func catalogue() -> PluginCatalogue {
         PluginCatalogue(searchPath: .standard(commandLine: pluginPath), trusted: Set(trustPlugin),
-                        limits: HelperPool.Limits(regionSeconds: pluginTimeout))
+                        limits: HelperPool.Limits(regionSeconds: pluginTimeout, output: { Terminal.error($0) }))
     }
 }

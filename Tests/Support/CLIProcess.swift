@@ -59,12 +59,15 @@ public final class CLIProcess {
     /// plugins the developer installed never show in a test.
     static let environment: [String: String] = {
         var environment = ProcessInfo.processInfo.environment
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-tests-home-\(getpid())")
-        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        environment["HOME"] = home.path
+        try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        environment["HOME"] = home
+        environment["XDG_CACHE_HOME"] = nil
         environment["WORKBENCH_PLUGIN_PATH"] = nil
         return environment
     }()
+
+    /// The home folder the tests' `workbench` processes see.
+    public static let home = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-tests-home-\(getpid())").path
 
     /// Runs `workbench` with `arguments` to the end.
     public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Result {

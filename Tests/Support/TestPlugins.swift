@@ -26,10 +26,10 @@ public enum TestPlugins {
     }
 
     /// Compiles the C test plugin into `folder/name/` with a manifest declaring `filters`
-    /// (default: all four). `defines` are extra -D flags, e.g. `NO_ENTRY` or `TOOLCHAIN="swift-5.9"`.
+    /// (default: all five). `defines` are extra -D flags, e.g. `NO_ENTRY` or `TOOLCHAIN="swift-5.9"`.
     @discardableResult
     public static func cPlugin(in folder: URL, name: String = "testkit", manifestName: String? = nil, api: Int = 1,
-                               filters: [String] = ["invert", "crash", "hang", "fail"], defines: [String] = [],
+                               filters: [String] = ["invert", "crash", "hang", "fail", "chatter"], defines: [String] = [],
                                manifest: String? = nil) throws -> URL {
         let plugin = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: plugin, withIntermediateDirectories: true)

@@ -1,7 +1,9 @@
 // A plugin written in C against the kernel contract, for the plugin tests: compiled by them with
-// clang into libTestKit.so. Its filters: `invert` (8-bit samples inverted), `crash` (a segfault
-// on images 41 pixels wide), `hang` (never returns on images 42 pixels wide) and `fail` (an
-// error message). -D PLUGIN_NAME, TOOLCHAIN, API and NO_ENTRY make the refusal cases.
+// clang into libTestKit.so. Its filters: `invert` (8-bit samples v made INVERT_FROM - v, 255
+// unless -D says otherwise: a "rebuilt" kernel), `crash` (a segfault on images 41 pixels wide),
+// `hang` (never returns on images 42 pixels wide), `fail` (an error message) and `chatter`
+// (inverts, printing to its standard output and error as it goes). -D PLUGIN_NAME, TOOLCHAIN,
+// API and NO_ENTRY make the refusal cases.
 #include "workbench_kernel.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -17,8 +19,11 @@
 #ifndef API
 #define API WB_PLUGIN_API_VERSION
 #endif
+#ifndef INVERT_FROM
+#define INVERT_FROM 255
+#endif
 
-enum { INVERT, CRASH, HANG, FAIL };
+enum { INVERT, CRASH, HANG, FAIL, CHATTER };
 
 static int32_t process(void *instance, void *state, const wb_image_info *image, const wb_region *region,
                        char *message, size_t capacity) {
@@ -31,6 +36,13 @@ static int32_t process(void *instance, void *state, const wb_image_info *image, 
     if (behaviour == HANG && image->width == 42) {
         for (;;) pause();
     }
+    if (behaviour == CHATTER) {
+        printf("chatter on stdout: region %d,%d\n", region->left, region->top);
+        fflush(stdout);
+        fprintf(stderr, "chatter on stderr: no newline at the end");
+        fflush(stderr);
+        fprintf(stderr, "\n");
+    }
     if (behaviour == FAIL) {
         snprintf(message, capacity, "the test kernel refuses %dx%d images", image->width, image->height);
         return 1;
@@ -39,7 +51,7 @@ static int32_t process(void *instance, void *state, const wb_image_info *image, 
     for (int32_t y = 0; y < region->height; y++) {
         const uint8_t *in = (const uint8_t *)region->in + y * region->in_stride;
         uint8_t *out = (uint8_t *)region->out + y * region->out_stride;
-        for (size_t i = 0; i < row; i++) out[i] = image->format == WB_SAMPLE_U8 ? (uint8_t)(255 - in[i]) : in[i];
+        for (size_t i = 0; i < row; i++) out[i] = image->format == WB_SAMPLE_U8 ? (uint8_t)(INVERT_FROM - in[i]) : in[i];
     }
     return 0;
 }
@@ -62,9 +74,10 @@ static const wb_filter filters[] = {
     {"crash", (void *)(intptr_t)CRASH, make},
     {"hang", (void *)(intptr_t)HANG, make},
     {"fail", (void *)(intptr_t)FAIL, make},
+    {"chatter", (void *)(intptr_t)CHATTER, make},
 };
 
-static const wb_plugin plugin = {API, WB_KERNEL_API_VERSION, TOOLCHAIN, PLUGIN_NAME, 4, filters};
+static const wb_plugin plugin = {API, WB_KERNEL_API_VERSION, TOOLCHAIN, PLUGIN_NAME, 5, filters};
 
 #ifndef NO_ENTRY
 const wb_plugin *workbench_plugin(void) { return &plugin; }

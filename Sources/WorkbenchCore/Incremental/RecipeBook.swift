@@ -55,7 +55,7 @@ public final class RecipeBook: Sendable {
         let nodes: [NodeText] = specs.map { spec in
             var text = "op=\(spec.op.name);\(engine)"
             if spec.op.name.contains("."), let plugin = spec.op.name.split(separator: ".").first, plugin != "vips" {
-                text += ";plugin \(plugin) \(versions["plugin \(plugin)"] ?? "?")"
+                text += ";plugin \(plugin) \(versions["plugin \(plugin)"] ?? "?") build \(versions["plugin \(plugin) build"] ?? "?")"
             }
             var templated: [(name: String, text: String)] = []
             for name in spec.parameters.names {

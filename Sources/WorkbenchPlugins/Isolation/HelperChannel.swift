@@ -26,8 +26,10 @@ final class HelperChannel: @unchecked Sendable {
     private var reaped = false
     private var discarded = false
 
-    /// Starts `executable plugin-helper FOLDER` and waits for it to load the plugin.
-    init(executable: String, folder: String, startSeconds: Double) throws(Failure) {
+    /// Starts `executable plugin-helper FOLDER` and waits for it to load the plugin. What the
+    /// helper prints goes to `output`, each line after `label` (the plugin's name).
+    init(executable: String, folder: String, label: String, output: @escaping @Sendable (String) -> Void,
+         startSeconds: Double) throws(Failure) {
         self.folder = folder
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -38,16 +40,25 @@ final class HelperChannel: @unchecked Sendable {
             close(fds[0]); close(fds[1])
             throw .broken("no shared memory: \(String(cString: strerror(errno)))")
         }
+        var printed: [Int32] = [-1, -1]
+        guard wbh_pipe(&printed) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fds[0]); close(fds[1]); close(memory)
+            throw .broken("no pipe for the helper's output: \(reason)")
+        }
         let arguments = [executable, "plugin-helper", folder]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let pid = wbh_spawn(executable, &argv, fds[1], memory)
+        let pid = wbh_spawn(executable, &argv, fds[1], memory, printed[1])
         let spawnError = errno
         for argument in argv { free(argument) }
         close(fds[1])
+        // Only the helper writes to the pipe now: its end is the reader's end of file.
+        close(printed[1])
         guard pid > 0 else {
-            close(fds[0]); close(memory)
+            close(fds[0]); close(memory); close(printed[0])
             throw .broken("cannot start \(executable): \(String(cString: strerror(spawnError)))")
         }
+        HelperOutput.start(reading: printed[0], label: label, sink: output)
         self.pid = pid
         self.socket = fds[0]
         self.memory = memory

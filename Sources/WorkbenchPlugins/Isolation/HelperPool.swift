@@ -19,11 +19,15 @@ public final class HelperPool: Sendable {
         public var restarts: Int
         /// The workbench executable (the helper is its hidden `plugin-helper` subcommand).
         public var executable: String
+        /// Where a helper's printed lines go, each as `plugin: text` (default: standard error).
+        public var output: @Sendable (String) -> Void
 
-        public init(regionSeconds: Double = 60, restarts: Int = 3, executable: String? = nil) {
+        public init(regionSeconds: Double = 60, restarts: Int = 3, executable: String? = nil,
+                    output: (@Sendable (String) -> Void)? = nil) {
             self.regionSeconds = regionSeconds
             self.restarts = restarts
             self.executable = executable ?? HelperPool.currentExecutable
+            self.output = output ?? HelperOutput.standardError
         }
     }
 
@@ -66,7 +70,8 @@ public final class HelperPool: Sendable {
         }
         if let channel = try reused.get() { return channel }
         do throws(HelperChannel.Failure) {
-            return try HelperChannel(executable: limits.executable, folder: manifest.folder, startSeconds: 30)
+            return try HelperChannel(executable: limits.executable, folder: manifest.folder, label: manifest.name,
+                                     output: limits.output, startSeconds: 30)
         } catch {
             throw .refused(plugin: manifest.name, folder: manifest.folder, reason: Self.describe(error))
         }

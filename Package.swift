@@ -66,7 +66,7 @@ let package = Package(
                                                              .product(name: "Logging", package: "swift-log")],
                           path: "Benchmarks/KernelBench"),
         // Fuzz targets (bench/fuzz.sh builds them with libFuzzer; a normal build replays files).
-        .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
+        .target(name: "FuzzReplay", dependencies: ["WorkbenchCore"], path: "Fuzz/FuzzReplay"),
         .executableTarget(name: "fuzz-presets", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchNet", "WorkbenchVips"],
                           path: "Fuzz/PresetFuzz"),
         .executableTarget(name: "fuzz-images", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",

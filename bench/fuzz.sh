@@ -3,8 +3,10 @@
 # inputs ran and what was found. Usage: bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #   targets: presets (JSON parser + preset loader), images (decode → thumbnail → sepia → encode),
 #            graphs (presets that load are run on a small photo: any op, any parameters)
-# The seed corpora are Fuzz/Corpus/*; new inputs and findings go to a work folder (printed), never
-# into the repository. A finding (crash-*, timeout-*, oom-*) replays with the normal build:
+# The seed corpora are Fuzz/Corpus/*, the dictionaries Fuzz/Dictionaries/*; the preset targets read
+# an input as a preset, then after a line "#set" one --set override per line, in a folder holding
+# presets to extend (base.json, deep.json, loop.json) and filters to include (filters.json). New
+# inputs and findings go to a work folder (printed), never into the repository. A finding (crash-*, timeout-*, oom-*) replays with the normal build:
 #   swift run fuzz-images FILE     (or fuzz-presets)
 # and belongs in the tests as a regression case once fixed.
 set -euo pipefail
@@ -33,7 +35,9 @@ for target in "${TARGETS[@]}"; do
     cp Fuzz/Corpus/"$target"/* "$WORK/$target/corpus/"
     # Leaks are not findings here: libvips keeps caches and type tables for the process's life,
     # and runs still in flight when the fuzzer exits hold their buffers (also at exit: ASAN_OPTIONS).
-    ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-"$target" "$WORK/$target/corpus" -max_total_time="$SECONDS_PER_TARGET" \
+    # A dictionary of the format's words, where the target has one (Fuzz/Dictionaries).
+    DICT=(); [ -f "Fuzz/Dictionaries/$target.dict" ] && DICT=(-dict="Fuzz/Dictionaries/$target.dict")
+    ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-"$target" "$WORK/$target/corpus" "${DICT[@]}" -max_total_time="$SECONDS_PER_TARGET" \
         -max_len=65536 -timeout=20 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$WORK/$target/findings/" >"$WORK/$target/log" 2>&1 || true
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$WORK/$target/log" | tail -1 | grep -o '[0-9]*$' || echo 0)

@@ -10,7 +10,7 @@ import WorkbenchVips
 /// output root or a sanitizer report is a finding. Downloads are left out (no network here).
 enum GraphFuzz {
     static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("graph-fuzz-\(getpid())")
+        let url = FuzzInput.folder("graph-fuzz")
         try? FileManager.default.createDirectory(at: url.appendingPathComponent("out"), withIntermediateDirectories: true)
         // A small photo to run on, made here so the target needs nothing beside it.
         try? Data(base64Encoded: tinyPNG)?.write(to: url.appendingPathComponent("photo.png"))
@@ -22,9 +22,15 @@ enum GraphFuzz {
 
     static let loader = PresetLoader(registry: OpRegistry(CoreOps.all, providers: [VipsStages.provider]))
 
+    /// Longest graph run: enough for a chain deeper than `VipsImage.deepestPipeline`, short
+    /// enough that a run stays well under a second.
+    static let longestGraph = 400
+
     static func check(_ bytes: [UInt8]) {
-        guard let preset = try? loader.load(json: bytes, file: "fuzz.json", baseDirectory: folder.path),
-              preset.nodes.count <= 16,
+        let input = FuzzInput(bytes)
+        guard let preset = try? loader.load(json: input.preset, file: folder.appendingPathComponent("fuzz.json").path,
+                                            baseDirectory: folder.path, overrides: input.overrides),
+              preset.nodes.count <= longestGraph,
               let output = try? OutputRoot(folder.appendingPathComponent("out").path) else { return }
         let item = Item(index: 0, source: folder.appendingPathComponent("photo.png").path)
         let run = PresetRun.start(preset, items: .list([item]), output: output,
@@ -33,7 +39,7 @@ enum GraphFuzz {
         // Nothing may be written outside the output root: the folder holds only what we made.
         let top = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         // A finding must stop the fuzzer where it happened, with the input kept: crash on purpose.
-        if Set(top) != ["out", "photo.png"] { fatalError("a preset wrote outside the output root: \(top)") }
+        if Set(top) != Set(["out", "photo.png"] + FuzzInput.folderFiles.keys) { fatalError("a preset wrote outside the output root: \(top)") }
     }
 }
 

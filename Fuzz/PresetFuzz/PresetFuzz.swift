@@ -1,16 +1,21 @@
+import Foundation
 import FuzzReplay
 import WorkbenchCore
 import WorkbenchNet
 import WorkbenchVips
 
 /// Fuzz target: arbitrary bytes through the JSON parser and the preset loader (every op the
-/// CLI offers, libvips' included). A thrown error is the expected answer to bad input; a crash,
-/// a hang or a sanitizer report is a finding.
+/// CLI offers, libvips' included), with `--set` overrides and bases to extend (`FuzzInput`).
+/// A thrown error is the expected answer to bad input; a crash, a hang or a sanitizer report
+/// is a finding.
 enum PresetFuzz {
     static let loader = PresetLoader(registry: OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider]))
+    static let folder = FuzzInput.folder("preset-fuzz")
 
     static func check(_ bytes: [UInt8]) {
-        _ = try? loader.load(json: bytes, file: "fuzz.json", baseDirectory: "/nonexistent")
+        let input = FuzzInput(bytes)
+        _ = try? loader.load(json: input.preset, file: folder.appendingPathComponent("fuzz.json").path,
+                             baseDirectory: folder.path, overrides: input.overrides)
     }
 }
 

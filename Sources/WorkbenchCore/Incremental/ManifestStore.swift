@@ -74,7 +74,7 @@ public final class ManifestStore: Sendable {
         let clashes = known.withLock { $0.insert(item) }
         let said = clashes.map { clash in
             let node = item.outputs.first { $0.path == clash.path }?.node ?? "write"
-            return "\(node): \(clash.path) was last written by another preset (\(clash.previous), seen from the output folder), which will make it again on its next run; give the two presets different paths or output folders"
+            return "\(node): overwrote \(clash.path) of another preset, \(clash.previous) (path from the output folder), which will make it again; give the two presets different paths"
         }
         guard let line = try? item.line() else { return said }
         journal.withLock { fd in

@@ -2,23 +2,29 @@
 # Workload W (each photo: resize to 512 px wide, sepia, JPEG quality 85, on both cores) with
 # FilterWorkbench and its peers, side by side in one run, against the decode floor.
 #
-# usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYVIPS_PYTHON]
-#   PHOTO_DIR      JPEG photos (the reference corpus: ../shared/bench/make-corpus.sh DIR)
-#   RUNS           timed runs per tool after one warm-up, interleaved (default 5)
-#   PYVIPS_PYTHON  a python with pyvips (default: python3 if it has it; else pyvips is skipped)
+# usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYTHON]
+#   PHOTO_DIR  JPEG photos (the reference corpus: ../shared/bench/make-corpus.sh DIR)
+#   RUNS       timed runs per tool after one warm-up, interleaved (default 7)
+#   PYTHON     a python with the peers' packages (default python3); set one up with
+#              python3 -m venv /tmp/w && /tmp/w/bin/pip install pyvips pillow opencv-python-headless numpy
+#              Peers whose package is missing are skipped, and said so.
 # Set X10=1 to run the same photos ten times over (symlinks) and see whether memory stays flat.
 #
 # Tools: decode floor = `djpeg -scale 1/8` on every photo, two at a time (libjpeg-turbo-progs);
-# workbench = bench/workload-w.json; pyvips = bench/workload-w-pyvips.py; vips CLI =
+# workbench = bench/workload-w.json; opencv = bench/workload-w-opencv.py (INTER_AREA, its
+# resampler for shrinking) and opencv_lanczos (INTER_LANCZOS4: libvips' kind of resampler);
+# pillow = bench/workload-w-pillow.py; pyvips = bench/workload-w-pyvips.py; vips CLI =
 # vipsthumbnail then vips recomb per photo, two at a time; libvips C = bench/workload-w.c (the
 # same work and process settings written directly against libvips, built with gcc if present).
-# libvips tools get VIPS_CONCURRENCY=1.
+# Every tool uses both cores; libvips tools get VIPS_CONCURRENCY=1.
 # Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process
-# (GNU time's %M), and wall and CPU as multiples of the decode floor.
+# (GNU time's %M: for the Python peers that is one worker), wall and CPU as multiples of the
+# decode floor, and output quality as PSNR against a careful reference (full decode, Lanczos-3,
+# sepia in floating point: bench/workload-w-quality.py, needs pyvips and numpy).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PHOTOS=$(cd "${1:?usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYVIPS_PYTHON]}" && pwd)
-RUNS=${2:-5}
+RUNS=${2:-7}
 PY=${3:-python3}
 for tool in djpeg vipsthumbnail /usr/bin/time bc; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install libjpeg-turbo-progs libvips-tools time bc)" >&2; exit 2; }
@@ -41,21 +47,26 @@ COUNT=$(find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' | wc -l)
 awk 'BEGIN { print "3 3"; print "0.393 0.769 0.189"; print "0.349 0.686 0.168"; print "0.272 0.534 0.131" }' > "$WORK/sepia.mat"
 
 floor() { find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 -n1 -P2 sh -c 'djpeg -scale 1/8 "$1" >/dev/null' sh; }
-workbench() { rm -rf "$WORK/wb"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/wb" --quiet >/dev/null; }
-pyvips() { rm -rf "$WORK/py"; "$PY" "$ROOT/bench/workload-w-pyvips.py" "$PHOTOS" "$WORK/py"; }
+workbench() { rm -rf "$WORK/workbench"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/workbench" --quiet >/dev/null; }
+pyvips() { rm -rf "$WORK/pyvips"; "$PY" "$ROOT/bench/workload-w-pyvips.py" "$PHOTOS" "$WORK/pyvips"; }
+opencv() { rm -rf "$WORK/opencv"; "$PY" "$ROOT/bench/workload-w-opencv.py" "$PHOTOS" "$WORK/opencv"; }
+opencv_lanczos() { rm -rf "$WORK/opencv_lanczos"; WORKLOAD_W_RESAMPLER=lanczos "$PY" "$ROOT/bench/workload-w-opencv.py" "$PHOTOS" "$WORK/opencv_lanczos"; }
+pillow() { rm -rf "$WORK/pillow"; "$PY" "$ROOT/bench/workload-w-pillow.py" "$PHOTOS" "$WORK/pillow"; }
 vipscli() {
-  rm -rf "$WORK/cli"; mkdir -p "$WORK/cli"
+  rm -rf "$WORK/vipscli"; mkdir -p "$WORK/vipscli"
   find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | WORK="$WORK" xargs -0 -n1 -P2 sh -c '
     f=$1; b=$(basename "$f"); b=${b%.*}
-    vipsthumbnail "$f" -s 512x -o "$WORK/cli/$b.v"
-    vips recomb "$WORK/cli/$b.v" "$WORK/cli/$b.jpg[Q=85]" "$WORK/sepia.mat" 2>/dev/null ||
-      { vips colourspace "$WORK/cli/$b.v" "$WORK/cli/$b.s.v" srgb && vips recomb "$WORK/cli/$b.s.v" "$WORK/cli/$b.jpg[Q=85]" "$WORK/sepia.mat"; }
-    rm -f "$WORK/cli/$b.v" "$WORK/cli/$b.s.v"' sh
+    vipsthumbnail "$f" -s 512x -o "$WORK/vipscli/$b.v"
+    vips recomb "$WORK/vipscli/$b.v" "$WORK/vipscli/$b.jpg[Q=85]" "$WORK/sepia.mat" 2>/dev/null ||
+      { vips colourspace "$WORK/vipscli/$b.v" "$WORK/vipscli/$b.s.v" srgb && vips recomb "$WORK/vipscli/$b.s.v" "$WORK/vipscli/$b.jpg[Q=85]" "$WORK/sepia.mat"; }
+    rm -f "$WORK/vipscli/$b.v" "$WORK/vipscli/$b.s.v"' sh
 }
 
 libvipsc() { rm -rf "$WORK/c"; mkdir -p "$WORK/c"; find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 "$WORK/workload-w-c" "$WORK/c"; }
 
 TOOLS=(floor workbench)
+if "$PY" -c 'import cv2, numpy' 2>/dev/null; then TOOLS+=(opencv opencv_lanczos); else echo "opencv-python-headless not found for $PY: skipped" >&2; fi
+if "$PY" -c 'import PIL' 2>/dev/null; then TOOLS+=(pillow); else echo "Pillow not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS+=(pyvips); else echo "pyvips not found for $PY: skipped" >&2; fi
 TOOLS+=(vipscli)
 if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/workload-w-c" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
@@ -63,7 +74,7 @@ if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/wor
 else
   echo "gcc or libvips-dev missing: the libvips C row is skipped" >&2
 fi
-export -f floor workbench pyvips vipscli libvipsc
+export -f floor workbench pyvips opencv opencv_lanczos pillow vipscli libvipsc
 export PHOTOS WORK WORKBENCH ROOT PY
 
 measure() { # tool -> "wall cpu rss_kib"
@@ -80,11 +91,18 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 column_of() { awk -v c="$2" '{ print $c }' "$WORK/$1.results"; }
 floor_wall=$(column_of floor 1 | median); floor_cpu=$(column_of floor 2 | median)
 printf 'workload W: %d photos in %s, %d runs per tool after a warm-up, %d cores\n' "$COUNT" "$PHOTOS" "$RUNS" "$(nproc)"
-printf '| tool | wall s (min–max) | CPU s | peak RSS MiB | img/s | wall / floor | CPU / floor |\n|---|---|---|---|---|---|---|\n'
+declare -A PSNR
+if "$PY" -c 'import pyvips, numpy' 2>/dev/null; then
+  DIRS=(); for tool in "${TOOLS[@]}"; do [ -d "$WORK/$tool" ] && [ "$tool" != libvipsc ] && DIRS+=("$tool"); done
+  i=0; while read -r value; do PSNR[${DIRS[$i]}]=$value; i=$((i + 1)); done < <("$PY" "$ROOT/bench/workload-w-quality.py" "$PHOTOS" "${DIRS[@]/#/$WORK/}")
+fi
+[ -n "${OPENCV_WALL:-}" ] || OPENCV_WALL=$( [ -f "$WORK/opencv.results" ] && column_of opencv 1 | median || echo 0)
+printf '| tool | wall s (min–max) | CPU s | peak RSS MiB | img/s | wall / floor | CPU / floor | wall / OpenCV | PSNR dB |\n|---|---|---|---|---|---|---|---|---|\n'
 for tool in "${TOOLS[@]}"; do
   wall=$(column_of "$tool" 1 | median); cpu=$(column_of "$tool" 2 | median)
   lo=$(column_of "$tool" 1 | sort -g | head -1); hi=$(column_of "$tool" 1 | sort -g | tail -1)
   rss=$(column_of "$tool" 3 | sort -g | tail -1)
-  printf '| %s | %.3f (%.3f–%.3f) | %.2f | %.0f | %.1f | %.2f | %.2f |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
-    "$(echo "$COUNT / $wall" | bc -l)" "$(echo "$wall / $floor_wall" | bc -l)" "$(echo "$cpu / $floor_cpu" | bc -l)"
+  vs=-; [ "$OPENCV_WALL" != 0 ] && vs=$(printf '%.2f' "$(echo "$wall / $OPENCV_WALL" | bc -l)")
+  printf '| %s | %.3f (%.3f–%.3f) | %.2f | %.0f | %.1f | %.2f | %.2f | %s | %s |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
+    "$(echo "$COUNT / $wall" | bc -l)" "$(echo "$wall / $floor_wall" | bc -l)" "$(echo "$cpu / $floor_cpu" | bc -l)" "$vs" "${PSNR[$tool]:--}"
 done

@@ -6,19 +6,54 @@ import WorkbenchCore
 struct ManifestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "manifest",
-        abstract: "Work with the manifest a run keeps in its output folder (workbench-manifest.json).",
-        subcommands: [ManifestMergeCommand.self])
+        abstract: "Work with the manifest a run keeps in its output folder (workbench-manifest.jsonl).",
+        subcommands: [ManifestShowCommand.self, ManifestMergeCommand.self], defaultSubcommand: ManifestShowCommand.self)
+}
+
+/// `workbench manifest show DIR`: the manifest as one readable JSON document.
+struct ManifestShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print the manifest of an output folder as one JSON document: every input and the files made from it.",
+        discussion: """
+            The folder keeps its manifest as a log (workbench-manifest.jsonl, one line per record, later \
+            lines replacing earlier ones); this prints what it says, sorted by input and preset. The \
+            same work prints the same document, whether one process did it or several shards.
+
+            Example:
+              workbench manifest show out > manifest.json
+            """)
+
+    @Argument(help: "The output folder.")
+    var folder: String
+
+    func run() throws {
+        let root = URL(fileURLWithPath: folder).standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+            Terminal.error("\"\(root)\" is not a folder; give the output folder of a run.")
+            throw ExitCode(ExitStatus.badPreset)
+        }
+        do {
+            let (document, warnings) = try ManifestStore.document(root: root)
+            for warning in warnings { Terminal.error(warning) }
+            FileHandle.standardOutput.write(try document.encoded())
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(1)
+        }
+    }
 }
 
 /// `workbench manifest merge DIR`: folds the parts shards wrote into one manifest.
 struct ManifestMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Fold the manifest parts of a sharded run (workbench-manifest.shard-I-of-N.json) into workbench-manifest.json.",
+        abstract: "Fold the manifest logs of a sharded run (workbench-manifest.shard-I-of-N.jsonl) into workbench-manifest.jsonl.",
         discussion: """
             Run it once every shard has finished (it refuses while one is still running). Items that \
-            a killed shard finished are taken from its journal. The result is the manifest one \
-            unsharded run would have written.
+            a killed shard finished are in its log too. The result says what one unsharded run would \
+            have said (compare with workbench manifest show).
 
             Example:
               workbench manifest merge /shared/out

@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
             loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
-            items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : .list(try InputExpansion.expand(inputs, relativeTo: cwd))
+            items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : try InputExpansion.source(of: inputs, relativeTo: cwd)
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)
             if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }

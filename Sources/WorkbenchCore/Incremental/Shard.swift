@@ -77,10 +77,10 @@ extension ItemSource {
     public func sharded(_ shard: Shard, base: String) -> ItemSource {
         guard shard.count > 1 else { return self }
         if count != nil {
-            var kept: [Item] = []
+            var kept = PackedItems()
             let iterator = makeIterator()
             while let item = iterator.next() { if shard.contains(key: item.key(relativeTo: base)) { kept.append(item) } }
-            return .list(kept)
+            return kept.source
         }
         let all = self
         return ItemSource(count: nil) {

@@ -13,7 +13,7 @@ public enum InputExpansion {
         let base = preset.baseDirectory
         switch inputs {
         case .list(let sources):
-            return .list(try expand(sources, relativeTo: base))
+            return try source(of: sources, relativeTo: base)
         case .map(let entries):
             return .list(entries.enumerated().map { i, entry in
                 Item(index: i, name: entry.name, source: resolve(entry.source, relativeTo: base))
@@ -24,7 +24,9 @@ public enum InputExpansion {
             if matches.isEmpty {
                 throw .badInputs("The glob \"\(pattern)\" in \(preset.file) matches no files (looked in \"\(base)\"; files and folders starting with \".\" are matched only by a pattern part starting with \".\").")
             }
-            return .list(matches.enumerated().map { Item(index: $0, source: $1.path, directory: $1.directory) })
+            var items = PackedItems()
+            for match in matches { items.append(source: match.path, directory: match.directory) }
+            return items.source
         case .file(let listPath):
             let path = resolve(listPath, relativeTo: base)
             guard FileManager.default.isReadableFile(atPath: path) else {
@@ -37,20 +39,47 @@ public enum InputExpansion {
     /// Items from command-line arguments: URLs, files, or folders (their images, sorted).
     /// Relative paths resolve against `directory`.
     public static func expand(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) -> [Item] {
-        var items: [Item] = []
+        let packed = try packedItems(sources, relativeTo: directory)
+        return (0..<packed.count).map { packed[$0] }
+    }
+
+    /// The same items, made one at a time as a run takes them: a folder of a million photos
+    /// costs its names' bytes, not a million `Item`s.
+    public static func source(of sources: [String], relativeTo directory: String) throws(WorkbenchError) -> ItemSource {
+        try packedItems(sources, relativeTo: directory).source
+    }
+
+    static func packedItems(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) -> PackedItems {
+        var items = PackedItems()
         for source in sources {
             let resolved = resolve(source, relativeTo: directory)
             var isFolder: ObjCBool = false
             if !source.contains("://"), FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: resolved)) ?? []
-                let images = names.filter { !$0.hasPrefix(".") && imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                if images.isEmpty { throw .badInputs("The folder \"\(source)\" has no image files.") }
-                for name in images { items.append(Item(index: items.count, source: resolved + "/" + name)) }
+                let images = imageNames(in: resolved)
+                if images.count == 0 { throw .badInputs("The folder \"\(source)\" has no image files.") }
+                for position in images.sortedPositions() { items.append(source: resolved + "/" + images[position]) }
             } else {
-                items.append(Item(index: items.count, source: resolved))
+                items.append(source: resolved)
             }
         }
         return items
+    }
+
+    /// The names of a folder's image files (not hidden ones), read straight from the directory
+    /// so a huge folder is never a `[String]`.
+    private static func imageNames(in folder: String) -> PackedStrings {
+        var names = PackedStrings()
+        guard let directory = opendir(folder) else { return names }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."),
+                  imageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+            names.append(name)
+        }
+        return names
     }
 
     static func resolve(_ source: String, relativeTo base: String) -> String {

@@ -39,7 +39,7 @@ public enum Fixtures {
         return url
     }
 
-    /// The manifest, its shards' parts and the journals of runs under way.
+    /// The manifest's log, its shards' logs, and manifests from before the log.
     public static func isManifest(_ name: String) -> Bool {
         name.hasPrefix("workbench-manifest") || name.hasPrefix(".workbench-manifest")
     }

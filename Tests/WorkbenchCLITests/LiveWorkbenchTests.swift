@@ -110,8 +110,9 @@ final class LiveServerProcess {
         // Confined to the output folder: no climbing, no hidden files, no links out.
         try "secret".write(to: folder.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("link.txt"), withDestinationURL: folder.appendingPathComponent("secret.txt"))
+        try "secret".write(to: out.appendingPathComponent(".hidden.txt"), atomically: true, encoding: .utf8)
         for path in ["/file/output/%2e%2e/secret.txt", "/file/output/..%2Fsecret.txt", "/file/output/link.txt", "/file/output/%2Fetc%2Fpasswd",
-                     "/file/output/.workbench-manifest.journal", "/preview/input/99", "/preview/output/%2e%2e/secret.txt"] {
+                     "/file/output/.hidden.txt", "/preview/input/99", "/preview/output/%2e%2e/secret.txt"] {
             let refused = try server.request(path)
             #expect(refused.status == 404 && !refused.text.contains("secret"), "\(path): \(refused.status)")
         }

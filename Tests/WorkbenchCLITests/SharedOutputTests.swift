@@ -36,7 +36,7 @@ import WorkbenchTestSupport
         }
         #expect(IncrementalRunTests.stamps(out) == stamps)
         // One record per preset and input, each naming its preset from the output folder.
-        let manifest = try IncrementalRunTests.report(out.appendingPathComponent("workbench-manifest.json"))
+        let manifest = try IncrementalRunTests.manifest(out).document
         let items = manifest["items"] as? [[String: Any]] ?? []
         #expect(manifest["manifestVersion"] as? Int == 2)
         #expect(items.count == 12 && Set(items.compactMap { $0["preset"] as? String }) == ["../a.json", "../b.json"], "\(items.prefix(2))")
@@ -61,12 +61,16 @@ import WorkbenchTestSupport
     @Test func aVersionOneManifestIsStillRead() throws {
         let (folder, a, _) = try Self.project("shared-legacy")
         #expect(try CLIProcess.run(["run", a]).status == 0)
-        let path = folder.appendingPathComponent("out/workbench-manifest.json")
-        var text = try String(contentsOf: path, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        var text = try IncrementalRunTests.manifest(out).text
         text = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("\"preset\"") }.joined(separator: "\n")
             .replacingOccurrences(of: "\"manifestVersion\" : 2", with: "\"manifestVersion\" : 1")
-        try text.write(to: path, atomically: true, encoding: .utf8)
+        try text.write(to: out.appendingPathComponent("workbench-manifest.json"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("workbench-manifest.jsonl"))
         let rerun = try CLIProcess.run(["run", a])
         #expect(rerun.lines.last?.hasPrefix("6 items: 6 up to date") == true, "\(rerun.lines) \(rerun.stderr)")
+        // Folded into the log, and the old file gone.
+        #expect(Fixtures.files(in: out, includingManifest: true).filter(Fixtures.isManifest) == ["workbench-manifest.jsonl"])
+        #expect(try CLIProcess.run(["run", a]).lines.last?.hasPrefix("6 items: 6 up to date") == true)
     }
 }

@@ -62,36 +62,75 @@ import WorkbenchTestSupport
         #expect(RecipeBook.upToDateNodes(fresh: [4, 6], dependents: alone, itemScope: Array(repeating: true, count: 7)) == Array(0...6))
     }
 
-    @Test func theManifestIsLockedJournaledAndWrittenOnlyWhenThereIsSomethingToSay() throws {
+    @Test func theManifestIsLockedAppendedAndWrittenOnlyWhenThereIsSomethingToSay() throws {
         let root = try Fixtures.temporaryDirectory("manifest-store").path
+        let log = root + "/" + ManifestStore.fileName
         let store = try ManifestStore(root: root)
         #expect(throws: WorkbenchError.self) { try ManifestStore(root: root) }
         // Another shard is another file, with a lock of its own.
         let shard = try ManifestStore(root: root, shard: Shard(index: 1, count: 2))
         try shard.save()
         try store.save()
-        #expect(!FileManager.default.fileExists(atPath: root + "/" + ManifestStore.fileName))
+        #expect(Fixtures.files(in: URL(fileURLWithPath: root), includingManifest: true).isEmpty)
 
         let file = OutputFile(path: "a.jpg", node: "save", bytes: 10, width: 4, height: 3, format: "jpeg", recipe: "r")
-        let journal = root + "/.workbench-manifest.journal"
         do {
             // A run that records two items and is killed before it saves: the store goes away
-            // (its lock with it), the journal stays, and a torn third line ends it.
+            // (its lock with it), the log keeps both lines, and a torn third line ends it.
             let writer = try ManifestStore(root: root)
             writer.record(ManifestItem(input: "photos/a.jpg", identity: InputIdentity(content: "c"), outputs: [file]))
             writer.record(ManifestItem(input: "photos/b.jpg", identity: InputIdentity(content: "d"), outputs: []))
-            let handle = try #require(FileHandle(forWritingAtPath: journal))
+            let handle = try #require(FileHandle(forWritingAtPath: log))
             handle.seekToEndOfFile()
-            handle.write(Data("{\"input\": \"photos/c.j".utf8))
+            handle.write(Data("{\"k\":\"00".utf8))
             try handle.close()
         }
         let rerun = try ManifestStore(root: root)
+        #expect(rerun.warnings.isEmpty)
         #expect(rerun.item("photos/a.jpg")?.outputs == [file])
         #expect(rerun.item("photos/b.jpg") != nil && rerun.item("photos/c.jpg") == nil)
+        // Said again unchanged, a record costs nothing; changed, one line.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+        rerun.record(ManifestItem(input: "photos/a.jpg", identity: InputIdentity(content: "c"), outputs: [file]))
+        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == size)
+        rerun.record(ManifestItem(input: "photos/a.jpg", identity: InputIdentity(content: "e"), outputs: [file]))
+        #expect(rerun.item("photos/a.jpg")?.identity.content == "e")
         try rerun.save()
-        #expect(!FileManager.default.fileExists(atPath: journal))
-        let written = try ManifestDocument.decode(Data(contentsOf: URL(fileURLWithPath: root + "/" + ManifestStore.fileName)))
-        #expect(written.items.map(\.input) == ["photos/a.jpg", "photos/b.jpg"])
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 4 && lines[0] == "{\"manifestLog\":1}", "\(lines)")
+        #expect(try ManifestStore.document(root: root).document.items.map(\.input) == ["photos/a.jpg", "photos/b.jpg"])
+    }
+
+    @Test func aLogMostlyStaleIsRewrittenInKeyOrderAndShardsFoldIntoIt() throws {
+        let root = try Fixtures.temporaryDirectory("manifest-compact").path
+        let log = root + "/" + ManifestStore.fileName
+        func item(_ n: Int, _ content: String) -> ManifestItem {
+            ManifestItem(input: "in/\(n).jpg", identity: InputIdentity(content: content),
+                         outputs: [OutputFile(path: "\(n).jpg", node: "save", bytes: n, recipe: content)])
+        }
+        // Ten records, then each changed three times: 40 lines, 10 live.
+        for round in 0..<4 {
+            let store = try ManifestStore(root: root)
+            for n in (0..<10).shuffled() { store.record(item(n, "v\(round)")) }
+            if round < 3 { withExtendedLifetime(store) {} } else { try store.save() }
+        }
+        let compacted = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(compacted.count == 11)
+        let keys = compacted.dropFirst().map { String($0.dropFirst(6).prefix(16)) }
+        #expect(keys == keys.sorted())
+        // Two shards record into logs of their own; a merge folds them and removes them.
+        for index in 0..<2 {
+            let shard = try Shard(index: index, count: 2)
+            let part = try ManifestStore(root: root, shard: shard)
+            for n in 10..<16 where shard.contains(key: "in/\(n).jpg") { part.record(item(n, "s")) }
+            try part.save()
+        }
+        let merged = try ManifestStore.merge(root: root)
+        #expect(merged == (parts: 2, items: 16))
+        #expect(Fixtures.files(in: URL(fileURLWithPath: root), includingManifest: true) == [ManifestStore.fileName])
+        let reopened = try ManifestStore(root: root)
+        #expect((0..<16).allSatisfy { reopened.item("in/\($0).jpg") != nil })
+        #expect(reopened.item("in/3.jpg")?.identity.content == "v3" && reopened.item("in/12.jpg")?.identity.content == "s")
     }
 }
 
@@ -103,23 +142,34 @@ import WorkbenchTestSupport
         #expect(ManifestStore.presetKey(file: "/srv/a.json", root: "/srv/photos/out/web/") == "../../../a.json")
     }
 
-    @Test func recordsOfTwoPresetsLiveSideBySideAndAFileHasOneOwner() {
+    @Test func recordsOfTwoPresetsLiveSideBySideAndAFileHasOneOwner() throws {
         func file(_ path: String) -> OutputFile { OutputFile(path: path, node: "save", bytes: 1, recipe: path) }
-        var records = ManifestRecords()
-        #expect(records.insert(ManifestItem(input: "x.jpg", preset: "a.json", identity: InputIdentity(content: "1"), outputs: [file("x-a.jpg"), file("x.jpg")])).isEmpty)
-        #expect(records.insert(ManifestItem(input: "x.jpg", preset: "b.json", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg")])).isEmpty)
-        #expect(records.count == 2)
-        #expect(records.item(preset: "a.json", input: "x.jpg")?.outputs.map(\.path) == ["x-a.jpg", "x.jpg"])
+        let root = try Fixtures.temporaryDirectory("manifest-owners").path
+        let a = try ManifestStore(root: root, preset: "a.json")
+        #expect(a.record(ManifestItem(input: "x.jpg", identity: InputIdentity(content: "1"), outputs: [file("x-a.jpg"), file("x.jpg")])).isEmpty)
+        try a.save()
+        let b = try ManifestStore(root: root, preset: "b.json")
+        #expect(b.record(ManifestItem(input: "x.jpg", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg")])).isEmpty)
         // b writes x.jpg too: it is b's now, and a's record no longer lists it.
-        let clashes = records.insert(ManifestItem(input: "x.jpg", preset: "b.json", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg"), file("x.jpg")]))
-        #expect(clashes == [ManifestRecords.Clash(path: "x.jpg", previous: "a.json")])
-        #expect(records.item(preset: "a.json", input: "x.jpg")?.outputs.map(\.path) == ["x-a.jpg"])
+        let clashes = b.record(ManifestItem(input: "x.jpg", identity: InputIdentity(content: "1"), outputs: [file("x-b.jpg"), file("x.jpg")]))
+        #expect(clashes.count == 1 && clashes[0].contains("overwrote x.jpg of another preset, a.json"), "\(clashes)")
+        try b.save()
+        let again = try ManifestStore(root: root, preset: "a.json")
+        #expect(again.item("x.jpg")?.outputs.map(\.path) == ["x-a.jpg"])
+        #expect(try ManifestStore.document(root: root).document.items.count == 2)
+        try again.save()
+
         // A record of no preset (version 1) stands in until the preset records its own.
-        var legacy = ManifestRecords()
-        legacy.insert(ManifestItem(input: "y.jpg", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")]))
-        #expect(legacy.item(preset: "a.json", input: "y.jpg")?.outputs.map(\.path) == ["y.jpg"])
-        legacy.insert(ManifestItem(input: "y.jpg", preset: "a.json", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")]))
-        #expect(legacy.count == 1 && legacy.item(preset: nil, input: "y.jpg") == nil)
+        let legacy = try Fixtures.temporaryDirectory("manifest-legacy").path
+        let old = ManifestDocument(items: [ManifestItem(input: "y.jpg", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")])])
+        try old.encoded().write(to: URL(fileURLWithPath: legacy + "/workbench-manifest.json"))
+        let named = try ManifestStore(root: legacy, preset: "a.json")
+        #expect(named.item("y.jpg")?.outputs.map(\.path) == ["y.jpg"])
+        named.record(ManifestItem(input: "y.jpg", identity: InputIdentity(content: "2"), outputs: [file("y.jpg")]))
+        try named.save()
+        let items = try ManifestStore.document(root: legacy).document.items
+        #expect(items.count == 1 && items[0].preset == "a.json", "\(items)")
+        #expect(!FileManager.default.fileExists(atPath: legacy + "/workbench-manifest.json"))
     }
 }
 

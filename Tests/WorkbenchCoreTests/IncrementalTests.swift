@@ -101,6 +101,28 @@ import WorkbenchTestSupport
         #expect(try ManifestStore.document(root: root).document.items.map(\.input) == ["photos/a.jpg", "photos/b.jpg"])
     }
 
+    @Test func recordsReadBackExactlyAsJSONEncoderWroteThem() throws {
+        let items = [
+            ManifestItem(input: "photos/été \"quoted\" \\ tab\t/😀.jpg", preset: "../a.json",
+                         identity: InputIdentity(content: "ab", size: 12, modifiedNs: 1_795_576_398_131_314_881),
+                         outputs: [OutputFile(path: "x/😀.jpg", node: "save", bytes: 9, width: 3, height: 2, format: "jpeg", recipe: "r"),
+                                   OutputFile(path: "a\u{1}b.png", node: "png", bytes: 0)]),
+            ManifestItem(input: "https://example.com/a.jpg?x=1&y=2", identity: InputIdentity(etag: "\"v1\"", lastModified: "Tue"), outputs: []),
+        ]
+        for item in items {
+            let line = try ManifestLine.encode(key: 7, item: item)
+            #expect(ManifestLine.item(in: line.dropLast()) == item, "\(String(decoding: line, as: UTF8.self))")
+        }
+        // What a newer workbench might add is stepped over; what is malformed reads as nothing.
+        let newer = Data(#"{"k":"0000000000000007","p":[],"item":{"extra":{"a":[1,2,{"b":null}]},"identity":{},"input":"a.jpg","outputs":[],"score":-1.5e3}}"#.utf8)
+        #expect(ManifestLine.item(in: newer)?.input == "a.jpg")
+        for bad in [#"{"identity":{},"outputs":[]}"#, #"{"input":"a.jpg","identity":{"size":99999999999999999999}}"#,
+                    #"{"input":"a.jpg","outputs":[{"path":"x"}]}"#, #"{"input":"a.jpg""#, #"{"input":"a\u12"}"#] {
+            let line = Data((#"{"k":"0000000000000007","p":[],"item":"# + bad + "}").utf8)
+            #expect(ManifestLine.item(in: line) == nil, "\(bad)")
+        }
+    }
+
     @Test func aLogMostlyStaleIsRewrittenInKeyOrderAndShardsFoldIntoIt() throws {
         let root = try Fixtures.temporaryDirectory("manifest-compact").path
         let log = root + "/" + ManifestStore.fileName

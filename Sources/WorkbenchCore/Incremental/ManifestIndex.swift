@@ -20,6 +20,8 @@ struct ManifestIndex {
     /// Output path hash → the key hash of the record that lists it last.
     private var owners: [UInt64: UInt64] = [:]
     private var legacy: [ManifestItem] = []
+    /// Records read lately (a rerun reads an item's record, then says it again unchanged).
+    private var recent: [UInt64: ManifestItem] = [:]
     private var readers: [Int32]
     private var appendFD: Int32 = -1
     private var appendNumber = -1
@@ -147,9 +149,29 @@ struct ManifestIndex {
     // MARK: - Reading
 
     func item(_ key: UInt64, input: String, preset: String?) -> ManifestItem? {
-        guard let location = keys[key], let item = read(location) else { return nil }
-        // A hash shared by two keys (about one in 10^10 for a million records) reads as absent.
-        return item.input == input && item.preset == preset ? item : nil
+        guard let item = source(of: key)?.read() else { return nil }
+        return Self.matches(item, input: input, preset: preset) ? item : nil
+    }
+
+    /// A hash shared by two keys (about one in 10^10 for a million records) reads as absent.
+    static func matches(_ item: ManifestItem, input: String, preset: String?) -> Bool {
+        item.input == input && item.preset == preset
+    }
+
+    /// Where the record of `key` can be read without holding the store's lock.
+    func source(of key: UInt64) -> RecordSource? {
+        guard let location = keys[key] else { return nil }
+        if let item = recent[key] { return .item(item) }
+        let number = location >> Self.offsetBits
+        let offset = Int(location & (1 << Self.offsetBits - 1))
+        if number == Self.legacyFile { return offset < legacy.count ? .item(legacy[offset]) : nil }
+        guard Int(number) < readers.count, readers[Int(number)] >= 0 else { return nil }
+        return .line(fd: readers[Int(number)], offset: offset)
+    }
+
+    mutating func remember(_ key: UInt64, _ item: ManifestItem) {
+        if recent.count >= 4096 { recent.removeAll(keepingCapacity: true) }
+        recent[key] = item
     }
 
     private func read(_ location: UInt64) -> ManifestItem? {
@@ -162,19 +184,8 @@ struct ManifestIndex {
     /// The bytes of the line at `location`, without its newline.
     private func line(at location: UInt64) -> Data? {
         let number = Int(location >> Self.offsetBits)
-        let offset = Int(location & (1 << Self.offsetBits - 1))
         guard number < readers.count, readers[number] >= 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        var filled = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(readers[number], $0.baseAddress! + filled, $0.count - filled, off_t(offset + filled)) }
-            guard count > 0 else { return nil }
-            if let newline = buffer[filled..<filled + count].firstIndex(of: UInt8(ascii: "\n")) {
-                return Data(buffer[0..<newline])
-            }
-            filled += count
-            if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-        }
+        return RecordSource.line(fd: readers[number], offset: Int(location & (1 << Self.offsetBits - 1)))
     }
 
     /// The line a record is written as, from wherever its latest line is.
@@ -198,6 +209,7 @@ struct ManifestIndex {
         guard let line = try? ManifestLine.encode(key: key, item: item) else { return [] }
         let old = keys[key]
         // An item found up to date says again what its record says: nothing to write.
+        if old != nil, let known = recent[key], known == item { return [] }
         if let old, storedLine(key, at: old) == line { return [] }
         let paths = item.outputs.map { ManifestLine.path($0.path) }
         var clashes: [Clash] = []
@@ -227,6 +239,7 @@ struct ManifestIndex {
     }
 
     private mutating func replace(_ key: UInt64, line: Data, item: Bool) {
+        recent[key] = nil
         let had = keys[key] != nil
         guard let location = append(line) else { return }
         if item {
@@ -309,5 +322,34 @@ struct ManifestIndex {
         readers = readers.map { _ in -1 }
         if appendFD >= 0 { Glibc.close(appendFD) }
         appendFD = -1
+    }
+}
+
+/// Where a record is: in memory, or a line in a log (read with `pread`, so any thread may read
+/// it while another appends).
+enum RecordSource {
+    case item(ManifestItem)
+    case line(fd: Int32, offset: Int)
+
+    func read() -> ManifestItem? {
+        switch self {
+        case .item(let item): return item
+        case .line(let fd, let offset): return Self.line(fd: fd, offset: offset).flatMap(ManifestLine.item(in:))
+        }
+    }
+
+    /// The bytes of the line at `offset`, without its newline.
+    static func line(fd: Int32, offset: Int) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var filled = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(offset + filled)) }
+            guard count > 0 else { return nil }
+            if let newline = buffer[filled..<filled + count].firstIndex(of: UInt8(ascii: "\n")) {
+                return Data(buffer[0..<newline])
+            }
+            filled += count
+            if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        }
     }
 }

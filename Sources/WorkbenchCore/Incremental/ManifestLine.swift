@@ -91,9 +91,10 @@ struct ManifestLine {
 
     /// The item of a line (nil for a removal, or a line that does not decode).
     static func item(in line: Data) -> ManifestItem? {
-        let parsed = line.withUnsafeBytes { parse($0) }
-        guard let range = parsed?.item else { return nil }
-        return try? JSONDecoder().decode(ManifestItem.self, from: line[line.startIndex + range.lowerBound..<line.startIndex + range.upperBound])
+        line.withUnsafeBytes { raw in
+            guard let range = parse(raw)?.item else { return nil }
+            return ManifestItemReader.item(UnsafeRawBufferPointer(rebasing: raw[range]))
+        }
     }
 
     private static func hex(_ value: UInt64) -> String {

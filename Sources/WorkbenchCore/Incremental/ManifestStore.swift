@@ -74,10 +74,15 @@ public final class ManifestStore: Sendable {
 
     /// What the manifest says about the item with this key, for this store's preset.
     public func item(_ key: String) -> ManifestItem? {
-        state.withLock { index in
-            index.item(ManifestLine.key(preset: preset, input: key), input: key, preset: preset)
-                ?? index.item(ManifestLine.key(preset: nil, input: key), input: key, preset: nil)
+        for name in preset == nil ? [nil] : [preset, nil] {
+            let hash = ManifestLine.key(preset: name, input: key)
+            // Read and decoded outside the lock: items look up their records from several threads.
+            guard let source = state.withLock({ $0.source(of: hash) }), let item = source.read(),
+                  ManifestIndex.matches(item, input: key, preset: name) else { continue }
+            if case .line = source { state.withLock { $0.remember(hash, item) } }
+            return item
         }
+        return nil
     }
 
     /// Records an item's outputs (one line appended to the log), as this store's preset's.

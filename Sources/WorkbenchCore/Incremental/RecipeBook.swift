@@ -127,7 +127,11 @@ public final class RecipeBook: Sendable {
     /// Which of the item's files are still what this run would make from an input with
     /// `identity`: recorded with the same recipe, and on disk with the recorded size.
     public func freshness(of item: Item, identity: InputIdentity) -> ItemFreshness {
-        guard !force, let record = store.item(key(of: item)) else {
+        freshness(of: item, identity: identity, record: force ? nil : store.item(key(of: item)))
+    }
+
+    private func freshness(of item: Item, identity: InputIdentity, record: ManifestItem?) -> ItemFreshness {
+        guard !force, let record else {
             return ItemFreshness(identity: identity, upToDate: [:], wholeItem: false)
         }
         var upToDate: [String: OutputFile] = [:]
@@ -149,7 +153,7 @@ public final class RecipeBook: Sendable {
     public func unchangedLocalInput(_ item: Item, size: Int, modifiedNs: Int64) -> ItemFreshness? {
         guard !force, wholeItemSkippable, let record = store.item(key(of: item)), record.identity.content != nil,
               record.identity.size == size, record.identity.modifiedNs == modifiedNs else { return nil }
-        let freshness = freshness(of: item, identity: record.identity)
+        let freshness = freshness(of: item, identity: record.identity, record: record)
         return freshness.wholeItem ? freshness : nil
     }
 
@@ -157,7 +161,7 @@ public final class RecipeBook: Sendable {
     /// request, when a "not modified" answer would leave nothing of the item to do.
     public func conditionalRequest(for item: Item) -> ItemFreshness? {
         guard !force, wholeItemSkippable, let record = store.item(key(of: item)), record.identity.hasValidators else { return nil }
-        let freshness = freshness(of: item, identity: record.identity)
+        let freshness = freshness(of: item, identity: record.identity, record: record)
         return freshness.wholeItem ? freshness : nil
     }
 

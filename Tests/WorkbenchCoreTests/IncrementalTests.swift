@@ -110,15 +110,15 @@ import WorkbenchTestSupport
             ManifestItem(input: "https://example.com/a.jpg?x=1&y=2", identity: InputIdentity(etag: "\"v1\"", lastModified: "Tue"), outputs: []),
         ]
         for item in items {
-            let line = try ManifestLine.encode(key: 7, item: item)
+            let line = try ManifestLine.encode(key: 7, preset: item.preset, item: item)
             #expect(ManifestLine.item(in: line.dropLast()) == item, "\(String(decoding: line, as: UTF8.self))")
         }
         // What a newer workbench might add is stepped over; what is malformed reads as nothing.
-        let newer = Data(#"{"k":"0000000000000007","p":[],"item":{"extra":{"a":[1,2,{"b":null}]},"identity":{},"input":"a.jpg","outputs":[],"score":-1.5e3}}"#.utf8)
+        let newer = Data(#"{"k":"0000000000000007","s":"0000000000000000","p":[],"item":{"extra":{"a":[1,2,{"b":null}]},"identity":{},"input":"a.jpg","outputs":[],"score":-1.5e3}}"#.utf8)
         #expect(ManifestLine.item(in: newer)?.input == "a.jpg")
         for bad in [#"{"identity":{},"outputs":[]}"#, #"{"input":"a.jpg","identity":{"size":99999999999999999999}}"#,
                     #"{"input":"a.jpg","outputs":[{"path":"x"}]}"#, #"{"input":"a.jpg""#, #"{"input":"a\u12"}"#] {
-            let line = Data((#"{"k":"0000000000000007","p":[],"item":"# + bad + "}").utf8)
+            let line = Data((#"{"k":"0000000000000007","s":"0000000000000000","p":[],"item":"# + bad + "}").utf8)
             #expect(ManifestLine.item(in: line) == nil, "\(bad)")
         }
     }

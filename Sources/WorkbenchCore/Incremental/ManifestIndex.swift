@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a `ManifestStore` keeps in memory: where each record's latest line is, and which record
-/// lists each output path — two tables of 64-bit hashes, about 40 bytes per record in all.
+/// of another preset lists each output path — tables of 64-bit hashes, about 32 bytes per
+/// record (and as much again per file of other presets sharing the folder).
 /// Records themselves stay on disk and are read when asked for. Guarded by the store's mutex.
 struct ManifestIndex {
     /// A file one preset wrote over another's.
@@ -17,8 +18,11 @@ struct ManifestIndex {
 
     /// Key hash → file number << 44 | offset of the record's latest line.
     private var keys: [UInt64: UInt64] = [:]
-    /// Output path hash → the key hash of the record that lists it last.
+    /// Output path hash → the key hash of the record of another preset that lists it last: the
+    /// files whose writing by this preset is a clash to report.
     private var owners: [UInt64: UInt64] = [:]
+    /// The hash of the preset this store records for.
+    private let ownPreset: UInt64
     private var legacy: [ManifestItem] = []
     /// Records read lately (a rerun reads an item's record, then says it again unchanged).
     private var recent: [UInt64: ManifestItem] = [:]
@@ -32,8 +36,9 @@ struct ManifestIndex {
     private var damaged = 0
     private(set) var writeProblem: String?
 
-    init(files: Int) {
+    init(files: Int, preset: String?) {
         readers = Array(repeating: -1, count: files)
+        ownPreset = ManifestLine.preset(preset)
     }
 
     // MARK: - Opening
@@ -84,6 +89,7 @@ struct ManifestIndex {
         if keys[key] == nil { liveCount += 1 }
         keys[key] = Self.legacyFile << Self.offsetBits | UInt64(legacy.count)
         legacy.append(item)
+        guard ManifestLine.preset(item.preset) != ownPreset else { return }
         for file in item.outputs { owners[ManifestLine.path(file.path)] = key }
     }
 
@@ -143,6 +149,7 @@ struct ManifestIndex {
             return
         }
         if replaced != nil { staleCount += 1 } else { liveCount += 1 }
+        guard line.preset != ownPreset else { return }
         for path in line.paths { owners[path] = line.key }
     }
 
@@ -191,7 +198,7 @@ struct ManifestIndex {
     /// The line a record is written as, from wherever its latest line is.
     private func storedLine(_ key: UInt64, at location: UInt64) -> Data? {
         if location >> Self.offsetBits == Self.legacyFile {
-            return read(location).flatMap { try? ManifestLine.encode(key: key, item: $0) }
+            return read(location).flatMap { try? ManifestLine.encode(key: key, preset: $0.preset, item: $0) }
         }
         return line(at: location).map { $0 + [UInt8(ascii: "\n")] }
     }
@@ -206,35 +213,37 @@ struct ManifestIndex {
     /// files from whichever record listed them before; returns the files taken from another preset.
     mutating func record(_ item: ManifestItem) -> [Clash] {
         let key = ManifestLine.key(preset: item.preset, input: item.input)
-        guard let line = try? ManifestLine.encode(key: key, item: item) else { return [] }
         let old = keys[key]
         // An item found up to date says again what its record says: nothing to write.
-        if old != nil, let known = recent[key], known == item { return [] }
+        if old != nil, let known = recent[key], known == item {
+            recent[key] = nil
+            return []
+        }
+        guard let line = try? ManifestLine.encode(key: key, preset: item.preset, item: item) else { return [] }
         if let old, storedLine(key, at: old) == line { return [] }
         let paths = item.outputs.map { ManifestLine.path($0.path) }
         var clashes: [Clash] = []
         for (file, path) in zip(item.outputs, paths) {
-            defer { owners[path] = key }
-            guard let owner = owners[path], owner != key, let location = keys[owner], var previous = read(location),
+            guard let owner = owners.removeValue(forKey: path), owner != key, let location = keys[owner], var previous = read(location),
                   previous.outputs.contains(where: { $0.path == file.path }) else { continue }
             if let name = previous.preset, name != item.preset { clashes.append(Clash(path: file.path, previous: name)) }
             previous.outputs.removeAll { $0.path == file.path }
             // A record of no preset with nothing left says nothing.
-            replace(owner, with: previous.preset == nil && previous.outputs.isEmpty ? nil : previous)
+            replace(owner, preset: previous.preset, with: previous.preset == nil && previous.outputs.isEmpty ? nil : previous)
         }
         replace(key, line: line, item: true)
         // A record from before presets were named gives up what this preset now records.
         if item.preset != nil {
             let unnamed = ManifestLine.key(preset: nil, input: item.input)
             if let location = keys[unnamed], let record = read(location), record.preset == nil, record.outputs.isEmpty {
-                replace(unnamed, with: nil)
+                replace(unnamed, preset: nil, with: nil)
             }
         }
         return clashes
     }
 
-    private mutating func replace(_ key: UInt64, with item: ManifestItem?) {
-        guard let line = try? ManifestLine.encode(key: key, item: item) else { return }
+    private mutating func replace(_ key: UInt64, preset: String?, with item: ManifestItem?) {
+        guard let line = try? ManifestLine.encode(key: key, preset: preset, item: item) else { return }
         replace(key, line: line, item: item != nil)
     }
 

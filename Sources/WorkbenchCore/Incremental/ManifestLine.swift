@@ -4,16 +4,18 @@ import Foundation
 /// opening a log of a million records reads each line's first bytes and decodes nothing.
 ///
 /// ```
-/// {"k":"<key hash>","p":["<path hash>",…],"item":{…the ManifestItem…}}
-/// {"k":"<key hash>","p":[],"item":null}          (the record was removed)
+/// {"k":"<key hash>","s":"<preset hash>","p":["<path hash>",…],"item":{…the ManifestItem…}}
+/// {"k":"<key hash>","s":"<preset hash>","p":[],"item":null}      (the record was removed)
 /// ```
-/// Hashes are 16 hex digits; the key hash stands for preset and input, a path hash for one
-/// output path. A later line for the same key replaces an earlier one.
+/// Hashes are 16 hex digits; the key hash stands for preset and input, the preset hash for the
+/// preset alone (0 for none), a path hash for one output path. A later line for the same key
+/// replaces an earlier one.
 struct ManifestLine {
     /// The first line of every log.
     static let header = Data("{\"manifestLog\":1}\n".utf8)
 
     let key: UInt64
+    let preset: UInt64
     let paths: [UInt64]
     /// Where the item's JSON starts and ends in the line (nil: a removed record).
     let item: Range<Int>?
@@ -27,6 +29,13 @@ struct ManifestLine {
         return hash.value
     }
 
+    static func preset(_ preset: String?) -> UInt64 {
+        guard let preset else { return 0 }
+        var hash = Hash64()
+        hash.add(preset.utf8)
+        return hash.value
+    }
+
     static func path(_ path: String) -> UInt64 {
         var hash = Hash64()
         hash.add(path.utf8)
@@ -34,8 +43,8 @@ struct ManifestLine {
     }
 
     /// The line for `item` (nil: a removal of the record with key `key`).
-    static func encode(key: UInt64, item: ManifestItem?) throws -> Data {
-        var text = "{\"k\":\"" + hex(key) + "\",\"p\":["
+    static func encode(key: UInt64, preset: String?, item: ManifestItem?) throws -> Data {
+        var text = "{\"k\":\"" + hex(key) + "\",\"s\":\"" + hex(Self.preset(preset)) + "\",\"p\":["
         text += (item?.outputs ?? []).map { "\"" + hex(path($0.path)) + "\"" }.joined(separator: ",")
         text += "],\"item\":"
         var data = Data(text.utf8)
@@ -75,7 +84,8 @@ struct ManifestLine {
             at += 16
             return value
         }
-        guard line.count > 0, expect("{\"k\":\""), let key = hash(), expect("\",\"p\":[") else { return nil }
+        guard line.count > 0, expect("{\"k\":\""), let key = hash(), expect("\",\"s\":\""), let preset = hash(),
+              expect("\",\"p\":[") else { return nil }
         var paths: [UInt64] = []
         while !expect("],\"item\":") {
             guard paths.isEmpty || expect(","), expect("\""), let path = hash(), expect("\"") else { return nil }
@@ -84,9 +94,9 @@ struct ManifestLine {
         guard line.count >= at + 1, line[line.count - 1] == UInt8(ascii: "}") else { return nil }
         let item = at..<line.count - 1
         if item.count == 4, memcmp(line.baseAddress! + at, "null", 4) == 0 {
-            return ManifestLine(key: key, paths: paths, item: nil)
+            return ManifestLine(key: key, preset: preset, paths: paths, item: nil)
         }
-        return ManifestLine(key: key, paths: paths, item: item)
+        return ManifestLine(key: key, preset: preset, paths: paths, item: item)
     }
 
     /// The item of a line (nil for a removal, or a line that does not decode).

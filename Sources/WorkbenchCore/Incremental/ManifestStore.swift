@@ -49,7 +49,7 @@ public final class ManifestStore: Sendable {
         self.files = files
         let own = files.firstIndex(of: path) ?? 0
         self.own = own
-        var index = ManifestIndex(files: files.count)
+        var index = ManifestIndex(files: files.count, preset: preset)
         if writing { try index.openForAppending(path, number: own) }
         var warnings: [String] = []
         // Records of manifests before the log, then the logs: later ones win.

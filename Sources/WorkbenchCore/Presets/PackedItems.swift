@@ -5,7 +5,11 @@ import Glibc
 /// million files listed from a folder cost their names' bytes plus a few words each, and
 /// `Item`s are made one at a time as the run takes them.
 struct PackedItems: Sendable {
+    /// Sources as a folder (by number, with its slash) and the rest: the items of one folder share its path.
+    private var folders: [String] = []
+    private var folderOfItem: [UInt32] = []
     private var sources = PackedStrings()
+    /// Empty until an item has a directory.
     private var directories = PackedStrings()
     private var names = PackedStrings()
     /// Item indices when they are not the positions (the items a shard keeps).
@@ -23,8 +27,19 @@ struct PackedItems: Sendable {
         } else if indices != nil {
             indices?.append(sources.count)
         }
-        sources.append(source)
-        directories.append(directory)
+        // The folder with its slash, so that "/x.jpg" keeps its root and a URL keeps itself whole.
+        var prefix = "", rest = source
+        if !Item.hasScheme(source), let slash = source.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            prefix = String(source[...slash])
+            rest = String(source[source.index(after: slash)...])
+        }
+        if folders.last != prefix { folders.append(prefix) }
+        folderOfItem.append(UInt32(folders.count - 1))
+        sources.append(rest)
+        if !directory.isEmpty && directories.count == 0 {
+            for _ in 0..<sources.count - 1 { directories.append("") }
+        }
+        if directories.count > 0 || !directory.isEmpty { directories.append(directory) }
         if let name { names.append(name) }
     }
 
@@ -34,7 +49,8 @@ struct PackedItems: Sendable {
 
     subscript(position: Int) -> Item {
         Item(index: indices?[position] ?? position, name: position < names.count ? names[position] : nil,
-             source: sources[position], directory: directories[position])
+             source: folders[Int(folderOfItem[position])] + sources[position],
+             directory: position < directories.count ? directories[position] : "")
     }
 
     var source: ItemSource {

@@ -80,7 +80,7 @@ public enum LocalFile {
 
     private static func localPath(_ source: String) throws(WorkbenchError) -> String {
         if source.hasPrefix("file://") { return URL(string: source)?.path ?? String(source.dropFirst("file://".count)) }
-        if source.contains("://") {
+        if Item.hasScheme(source) {
             throw .readFailed(path: source, reason: "\"read\" takes local paths; use \"download\" for URLs")
         }
         return source

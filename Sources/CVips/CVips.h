@@ -84,6 +84,32 @@ static inline void cvips_set_resolution(VipsImage *image, double xres, double yr
 static inline double cvips_xres(VipsImage *image) { return image->Xres; }
 static inline double cvips_yres(VipsImage *image) { return image->Yres; }
 
+// An 8-bit image of our own decoding (interleaved rows, copied in) carrying the metadata a
+// loader attached to `header` (EXIF, ICC profile, XMP, resolution, …), as if it had loaded it.
+// The header's own fields (size, format, …) and libvips' access hints are not metadata.
+static inline VipsImage *cvips_image_from_pixels(const void *pixels, size_t length, int width, int height, int bands,
+                                                 VipsImage *header) {
+    VipsImage *out = vips_image_new_from_memory_copy(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (out == NULL) return NULL;
+    out->Type = bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    out->Xres = header->Xres;
+    out->Yres = header->Yres;
+    static const char *const own[] = {"width", "height", "bands", "format", "coding", "interpretation", "xoffset",
+                                      "yoffset", "xres", "yres", "filename", "mode", "kill", VIPS_META_SEQUENTIAL, NULL};
+    gchar **names = vips_image_get_fields(header);
+    for (gchar **name = names; *name != NULL; name++) {
+        gboolean skip = FALSE;
+        for (const char *const *o = own; *o != NULL; o++) skip = skip || strcmp(*name, *o) == 0;
+        GValue value = G_VALUE_INIT;
+        if (!skip && vips_image_get(header, *name, &value) == 0) {
+            vips_image_set(out, *name, &value);
+            g_value_unset(&value);
+        }
+    }
+    g_strfreev(names);
+    return out;
+}
+
 // The names of every metadata field of an image (free with g_strfreev).
 static inline gchar **cvips_image_fields(VipsImage *image) { return vips_image_get_fields(image); }
 

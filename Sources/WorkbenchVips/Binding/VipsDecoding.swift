@@ -87,15 +87,32 @@ enum VipsDecoding {
         // 1/8 would have none, which libvips asserts on. Never shrink an axis below one pixel.
         let smaller = min(source.storedWidth, source.storedHeight)
         guard let shrink = [8, 4, 2].first(where: { Double($0) <= factor && $0 <= smaller }) else { return nil }
-        let loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
+        var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
+        if shrink == 8, let eighth = progressiveEighth(source, header: loaded) { loaded = eighth }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         var origin = source
         origin.jpegShrink = shrink
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
+    }
+
+    /// A progressive JPEG at 1/8 scale from its DC scans alone (`ProgressiveJPEGEighth`), with the
+    /// metadata libvips read from its header; nil when that decoder does not take the file. Only
+    /// when warnings may pass: the AC scans it steps over are not checked for damage.
+    private static func progressiveEighth(_ source: DecodedSource, header: VipsImage) -> VipsImage? {
+        guard source.options.failOn == .none || source.options.failOn == .truncated,
+              let eighth = source.bytes.data.withUnsafeBytes({ ProgressiveJPEGEighth.decode($0) }),
+              eighth.width >= header.width, eighth.height >= header.height, eighth.bands == header.bands else { return nil }
+        // libvips keeps floor(size / 8) of libjpeg's ceil(size / 8) pixels.
+        let pixels = eighth.cropped(width: header.width, height: header.height)
+        let image = pixels.withUnsafeBytes { pixels in
+            cvips_image_from_pixels(pixels.baseAddress, pixels.count, Int32(header.width), Int32(header.height),
+                                    Int32(eighth.bands), header.pointer)
+        }
+        return image.map { VipsImage(owning: $0) }
     }
 
     static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode") throws(VipsError) -> VipsImage {

@@ -1,0 +1,150 @@
+/// One Huffman table of a JPEG (a DHT segment's class and id), ready to decode with: codes of up
+/// to 9 bits in one look-up, longer ones (rare in DC tables) code length by code length.
+struct JPEGHuffmanTable {
+    static let lookupBits = 9
+    /// For each 9-bit prefix: the code's length << 8 | its symbol, or 0 when the code is longer.
+    private(set) var lookup = [UInt16](repeating: 0, count: 1 << lookupBits)
+    /// For each length 1…16, the largest code of that length (-1: none) and where its symbols start.
+    private var maxCode = [Int32](repeating: -1, count: 18)
+    private var symbolOffset = [Int32](repeating: 0, count: 18)
+    private var symbols: [UInt8]
+
+    /// Nil when the counts describe no valid prefix code (more codes of a length than fit).
+    init?(counts: [Int], symbols: [UInt8]) {
+        guard counts.count == 16, counts.reduce(0, +) == symbols.count, symbols.count <= 256 else { return nil }
+        self.symbols = symbols
+        var code: Int32 = 0, index: Int32 = 0
+        for length in 1...16 {
+            let count = Int32(counts[length - 1])
+            if count > 0 {
+                symbolOffset[length] = index - code
+                for _ in 0..<count {
+                    guard code < (1 << length) else { return nil }
+                    if length <= Self.lookupBits {
+                        let shift = Self.lookupBits - length
+                        let entry = UInt16(length << 8) | UInt16(symbols[Int(index)])
+                        for prefix in Int(code << shift)..<Int((code + 1) << shift) { lookup[prefix] = entry }
+                    }
+                    code += 1
+                    index += 1
+                }
+                maxCode[length] = code - 1
+            }
+            code <<= 1
+        }
+    }
+
+    /// The symbol of a code `length` bits long, or nil when no code of that length is `code`.
+    func symbol(code: Int32, length: Int) -> UInt8? {
+        guard code <= maxCode[length] else { return nil }
+        let index = Int(symbolOffset[length] + code)
+        return symbols.indices.contains(index) ? symbols[index] : nil
+    }
+}
+
+/// Reads the bits of one entropy-coded segment: bytes stuffed after 0xFF are dropped, and a
+/// marker ends the data (past it the reader gives zero bits and counts them, so a segment that
+/// ends too early is noticed rather than read into the next one).
+struct JPEGEntropyReader {
+    private let data: UnsafeRawBufferPointer
+    /// The next byte to take into the bit buffer.
+    private(set) var position: Int
+    private var bits: UInt64 = 0
+    private var count = 0
+    /// Zero bits handed out past the segment's end.
+    private var padding = 0
+
+    init(_ data: UnsafeRawBufferPointer, at position: Int) {
+        self.data = data
+        self.position = position
+    }
+
+    /// Whether every bit read so far came from the data (none from past the segment's end).
+    var readPastEnd: Bool { padding > count }
+
+    private mutating func fill() {
+        while count <= 56 {
+            var byte: UInt8 = 0
+            if position < data.count, data[position] != 0xFF {
+                byte = data[position]
+                position += 1
+            } else if position + 1 < data.count, data[position + 1] == 0 {
+                byte = 0xFF
+                position += 2
+            } else {
+                padding += 8
+            }
+            bits = bits << 8 | UInt64(byte)
+            count += 8
+        }
+    }
+
+    mutating func bits(_ n: Int) -> Int {
+        if n == 0 { return 0 }
+        if count < n { fill() }
+        count -= n
+        return Int(truncatingIfNeeded: bits >> UInt64(count)) & (1 << n - 1)
+    }
+
+    /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up
+    /// in a table's `lookup`), else nil with nothing read.
+    @inline(__always)
+    mutating func shortSymbol(_ lookup: UnsafePointer<UInt16>) -> Int? {
+        if count < 16 { fill() }
+        let lookupBits = JPEGHuffmanTable.lookupBits
+        let entry = lookup[Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)]
+        guard entry != 0 else { return nil }
+        count -= Int(entry >> 8)
+        return Int(entry & 0xFF)
+    }
+
+    /// The next Huffman-coded symbol, or nil for a code the table does not have (damage).
+    mutating func symbol(_ table: JPEGHuffmanTable) -> Int? {
+        if count < 16 { fill() }
+        let lookupBits = JPEGHuffmanTable.lookupBits
+        let prefix = Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)
+        let entry = table.lookup[prefix]
+        if entry != 0 {
+            count -= Int(entry >> 8)
+            return Int(entry & 0xFF)
+        }
+        var code = Int32(prefix)
+        count -= lookupBits
+        for length in (lookupBits + 1)...16 {
+            code = code << 1 | Int32(bits(1))
+            if let symbol = table.symbol(code: code, length: length) { return Int(symbol) }
+        }
+        return nil
+    }
+
+    /// A DC difference of `category` bits (JPEG's EXTEND: the top bit clear means negative).
+    mutating func difference(category: Int) -> Int {
+        let value = bits(category)
+        return category > 0 && value < 1 << (category - 1) ? value - (1 << category) + 1 : value
+    }
+
+    /// Steps over the marker RST`number` (0…7) at a restart interval's end: false when the
+    /// interval was short of bits or another marker is there (damage).
+    mutating func restart(number: Int) -> Bool {
+        guard !readPastEnd, position + 1 < data.count, data[position] == 0xFF,
+              data[position + 1] == 0xD0 + UInt8(number & 7) else { return false }
+        bits = 0
+        count = 0
+        padding = 0
+        position += 2
+        return true
+    }
+
+    /// Where the marker that ends the entropy-coded data starting at `start` begins, skipping
+    /// stuffed bytes, fill bytes and restart markers; nil if the data runs out first.
+    static func end(of data: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index + 1 < data.count {
+            if data[index] != 0xFF { index += 1; continue }
+            let next = data[index + 1]
+            if next == 0 || next == 0xFF || (0xD0...0xD7).contains(next) { index += next == 0xFF ? 1 : 2; continue }
+            return index
+        }
+        return nil
+    }
+}

@@ -91,7 +91,7 @@ enum VipsDecoding {
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
-        if shrink == 8, let eighth = progressiveEighth(source, header: loaded) { loaded = eighth }
+        if let scaled = progressive(source, shrink: shrink, header: loaded) { loaded = scaled }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         var origin = source
@@ -99,18 +99,19 @@ enum VipsDecoding {
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
     }
 
-    /// A progressive JPEG at 1/8 scale from its DC scans alone (`ProgressiveJPEGEighth`), with the
-    /// metadata libvips read from its header; nil when that decoder does not take the file. Only
-    /// when warnings may pass: the AC scans it steps over are not checked for damage.
-    private static func progressiveEighth(_ source: DecodedSource, header: VipsImage) -> VipsImage? {
+    /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the
+    /// coefficients that scale needs (`ProgressiveJPEG`), with the metadata libvips read from its
+    /// header; nil when that decoder does not take the file. Only when warnings may pass: at 1/8
+    /// the AC scans it steps over are not checked for damage.
+    private static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated,
-              let eighth = source.bytes.data.withUnsafeBytes({ ProgressiveJPEGEighth.decode($0) }),
-              eighth.width >= header.width, eighth.height >= header.height, eighth.bands == header.bands else { return nil }
-        // libvips keeps floor(size / 8) of libjpeg's ceil(size / 8) pixels.
-        let pixels = eighth.cropped(width: header.width, height: header.height)
+              let scaled = source.bytes.data.withUnsafeBytes({ ProgressiveJPEG.decode($0, shrink: shrink) }),
+              scaled.width >= header.width, scaled.height >= header.height, scaled.bands == header.bands else { return nil }
+        // libvips keeps floor(size / shrink) of libjpeg's ceil(size / shrink) pixels.
+        let pixels = scaled.cropped(width: header.width, height: header.height)
         let image = pixels.withUnsafeBytes { pixels in
             cvips_image_from_pixels(pixels.baseAddress, pixels.count, Int32(header.width), Int32(header.height),
-                                    Int32(eighth.bands), header.pointer)
+                                    Int32(scaled.bands), header.pointer)
         }
         return image.map { VipsImage(owning: $0) }
     }

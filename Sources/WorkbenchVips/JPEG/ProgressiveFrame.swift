@@ -1,0 +1,119 @@
+/// The frame of a progressive JPEG (its size and components) and, per component, the
+/// coefficients kept so far: each block's lowest `kept`×`kept` frequencies, dequantised later,
+/// and a bit per coefficient saying whether it is nonzero yet.
+struct ProgressiveFrame {
+    struct Component {
+        let id: UInt8
+        let h: Int, v: Int
+        let quantTable: Int
+        /// Blocks a row in the arrays (the MCU grid, padding included) and rows.
+        let stride: Int, rows: Int
+        /// Blocks that hold image, across and down (a scan of this component alone covers these).
+        let blocksWide: Int, blocksHigh: Int
+        /// Frequencies kept a side: 8 / shrink, times how much coarser than luma the component is
+        /// sampled when that is the same across and down (then it needs no interpolating), at most 8.
+        let kept: Int
+        let store: CoefficientStore
+        /// The quantisation table, latched at the component's first scan (as libjpeg does).
+        var quant: [Int]?
+    }
+
+    let width: Int, height: Int
+    let shrink: Int
+    let maxH: Int, maxV: Int
+    let mcusWide: Int, mcusHigh: Int
+    var components: [Component]
+
+    init?(_ data: UnsafeRawBufferPointer, body: Int, length: Int, shrink: Int) {
+        guard length >= 8, data[body] == 8 else { return nil }
+        width = Int(data[body + 3]) << 8 | Int(data[body + 4])
+        height = Int(data[body + 1]) << 8 | Int(data[body + 2])
+        let count = Int(data[body + 5])
+        guard width > 0, height > 0, count == 1 || count == 3, length == 8 + 3 * count else { return nil }
+        var sampling: [(id: UInt8, h: Int, v: Int, q: Int)] = []
+        for index in 0..<count {
+            let at = body + 6 + 3 * index
+            let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), q = Int(data[at + 2])
+            guard (1...4).contains(h), (1...4).contains(v), q < 4 else { return nil }
+            sampling.append((data[at], h, v, q))
+        }
+        // JFIF reads three components as YCbCr unless they are named R, G, B.
+        if count == 3, sampling.map(\.id) == [0x52, 0x47, 0x42] { return nil }
+        // A single component is never subsampled, whatever its factors say.
+        if count == 1 { sampling[0].h = 1; sampling[0].v = 1 }
+        self.shrink = shrink
+        maxH = sampling.map(\.h).max() ?? 1
+        maxV = sampling.map(\.v).max() ?? 1
+        mcusWide = (width + 8 * maxH - 1) / (8 * maxH)
+        mcusHigh = (height + 8 * maxV - 1) / (8 * maxV)
+        components = []
+        for s in sampling {
+            // Chroma must divide the luma grid evenly to be brought onto it.
+            guard maxH % s.h == 0, maxV % s.v == 0 else { return nil }
+            let samplesWide = (width * s.h + maxH - 1) / maxH, samplesHigh = (height * s.v + maxV - 1) / maxV
+            let coarser = maxH / s.h == maxV / s.v ? maxH / s.h : 1
+            // At 1/8 the AC scans are not read: one coefficient whatever the sampling.
+            let kept = shrink == 8 ? 1 : min(8, 8 / shrink * coarser)
+            let blocks = mcusWide * s.h * mcusHigh * s.v
+            components.append(Component(id: s.id, h: s.h, v: s.v, quantTable: s.q, stride: mcusWide * s.h, rows: mcusHigh * s.v,
+                                        blocksWide: (samplesWide + 7) / 8, blocksHigh: (samplesHigh + 7) / 8, kept: kept,
+                                        store: CoefficientStore(blocks: blocks, kept: kept, tracksNonzero: shrink < 8), quant: nil))
+        }
+    }
+
+    /// Takes the quantisation tables of the scan's components that have not been in a scan yet;
+    /// false when one is missing or a component's first scan is not its first DC pass.
+    mutating func latchQuantisation(for scan: ProgressiveScan, tables: [[Int]?]) -> Bool {
+        for member in scan.members where components[member.component].quant == nil {
+            guard scan.start == 0, scan.high == 0, let table = tables[components[member.component].quantTable] else { return false }
+            components[member.component].quant = table
+        }
+        return true
+    }
+
+    /// The kept coefficients through an inverse DCT of their size, each component brought to the
+    /// output grid, YCbCr to RGB.
+    func render() -> ProgressiveJPEG {
+        let outWidth = (width + shrink - 1) / shrink, outHeight = (height + shrink - 1) / shrink
+        let planes = components.map { component -> [UInt8] in
+            let (samples, samplesWide, samplesHigh) = ScaledIDCT.samples(of: component)
+            // How many output pixels a sample spans, across and down.
+            let fx = maxH / component.h * 8 / shrink / component.kept, fy = maxV / component.v * 8 / shrink / component.kept
+            if fx == 1 && fy == 1 && samplesWide == outWidth && samplesHigh >= outHeight { return samples }
+            return ScaledIDCT.resample(samples, wide: samplesWide, high: samplesHigh, by: (max(1, fx), max(1, fy)),
+                                       to: (outWidth, outHeight))
+        }
+        guard planes.count == 3 else {
+            return ProgressiveJPEG(width: outWidth, height: outHeight, bands: 1, pixels: Array(planes[0].prefix(outWidth * outHeight)))
+        }
+        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        for index in 0..<(outWidth * outHeight) {
+            // JFIF's YCbCr → RGB, in 1/65536ths.
+            let luma = Int(planes[0][index]) << 16 + 32768, cb = Int(planes[1][index]) - 128, cr = Int(planes[2][index]) - 128
+            pixels[3 * index] = UInt8(clamping: (luma + 91881 * cr) >> 16)
+            pixels[3 * index + 1] = UInt8(clamping: (luma - 22554 * cb - 46802 * cr) >> 16)
+            pixels[3 * index + 2] = UInt8(clamping: (luma + 116130 * cb) >> 16)
+        }
+        return ProgressiveJPEG(width: outWidth, height: outHeight, bands: 3, pixels: pixels)
+    }
+}
+
+/// A component's kept coefficients, `kept`×`kept` a block, block after block (row-major within
+/// the block), and which of each block's 64 coefficients are nonzero so far (bit k for zigzag
+/// position k). Memory of its own, written in place by the scans: no copy-on-write in the way.
+final class CoefficientStore {
+    let values: UnsafeMutableBufferPointer<Int16>
+    let nonzero: UnsafeMutableBufferPointer<UInt64>
+
+    init(blocks: Int, kept: Int, tracksNonzero: Bool) {
+        values = .allocate(capacity: blocks * kept * kept)
+        values.initialize(repeating: 0)
+        nonzero = .allocate(capacity: tracksNonzero ? blocks : 0)
+        nonzero.initialize(repeating: 0)
+    }
+
+    deinit {
+        values.deallocate()
+        nonzero.deallocate()
+    }
+}

@@ -103,7 +103,7 @@ enum VipsDecoding {
     /// coefficients that scale needs (`ProgressiveJPEG`), with the metadata libvips read from its
     /// header; nil when that decoder does not take the file. Only when warnings may pass: at 1/8
     /// the AC scans it steps over are not checked for damage.
-    private static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
+    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated,
               let scaled = source.bytes.data.withUnsafeBytes({ ProgressiveJPEG.decode($0, shrink: shrink) }),
               scaled.width >= header.width, scaled.height >= header.height, scaled.bands == header.bands else { return nil }

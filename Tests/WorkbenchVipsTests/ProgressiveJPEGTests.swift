@@ -1,0 +1,131 @@
+import CVips
+import Foundation
+import Testing
+import WorkbenchCore
+import WorkbenchTestSupport
+@testable import WorkbenchVips
+
+/// Our progressive JPEG decoder (shrink-on-load at 1/2, 1/4, 1/8) against libjpeg's own decode
+/// at the same scale, on progressive files libvips writes from a real photo: every sampling,
+/// grey, restart markers; and the files it must leave to libvips.
+@Suite struct ProgressiveJPEGTests {
+    private typealias Image = WorkbenchVips.VipsImage
+
+    /// Bridge.jpg (1600×900), written again by libvips' JPEG saver with `options`.
+    private func progressive(_ options: [String: VipsArgumentValue], grey: Bool = false) throws -> Data {
+        let data = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
+        var image = try Image.decode(data, origin: "Bridge.jpg")
+        if grey { image = try VipsOperationCall.image("colourspace", image, ["space": .string("b-w")]) }
+        let info = try #require(VipsIntrospection.operations["jpegsave_buffer"])
+        var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = [(try #require(info.mainInput), .image(image))]
+        for (name, value) in options {
+            let argument = try #require(info.arguments.first { $0.name == name })
+            if case .enumeration(let values, _) = argument.kind, case .string(let nick) = value {
+                arguments.append((argument, .enumeration(try #require(values.value(of: nick)))))
+            } else {
+                arguments.append((argument, value))
+            }
+        }
+        return try #require(try VipsOperationCall.run(info, arguments).blobs.values.first)
+    }
+
+    /// libjpeg's decode at 1/`shrink` (through libvips), as bytes.
+    private func libjpeg(_ data: Data, shrink: Int) throws -> (pixels: [UInt8], width: Int, height: Int, bands: Int) {
+        let image = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(shrink)])
+        var size = 0
+        let memory = try #require(vips_image_write_to_memory(image.pointer, &size))
+        defer { g_free(memory) }
+        return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height, image.bands)
+    }
+
+    /// PSNR of ours against libjpeg's over libjpeg's pixels (floor(size / shrink) of our ceil).
+    private func psnr(_ ours: ProgressiveJPEG, _ theirs: (pixels: [UInt8], width: Int, height: Int, bands: Int)) -> Double {
+        let cropped = ours.cropped(width: theirs.width, height: theirs.height)
+        let squares = zip(cropped, theirs.pixels).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) }
+        let mean = squares / Double(theirs.pixels.count)
+        return mean == 0 ? .infinity : 10 * log10(255 * 255 / mean)
+    }
+
+    private func decode(_ data: Data, shrink: Int) -> ProgressiveJPEG? {
+        data.withUnsafeBytes { ProgressiveJPEG.decode($0, shrink: shrink) }
+    }
+
+    @Test(arguments: [
+        ("4:2:0", ["interlace": VipsArgumentValue.bool(true), "Q": .int(85)]),
+        ("4:4:4", ["interlace": .bool(true), "Q": .int(85), "subsample_mode": .string("off")]),
+        ("restart markers", ["interlace": .bool(true), "Q": .int(75), "restart_interval": .int(7)]),
+        ("optimised scans", ["interlace": .bool(true), "Q": .int(90), "optimize_scans": .bool(true)]),
+    ])
+    func matchesLibjpegAtEveryScale(_ variant: String, _ options: [String: VipsArgumentValue]) throws {
+        let data = try progressive(options)
+        for shrink in [2, 4, 8] {
+            let ours = try #require(decode(data, shrink: shrink), "\(variant) at 1/\(shrink)")
+            let theirs = try libjpeg(data, shrink: shrink)
+            #expect(ours.bands == 3 && ours.width >= theirs.width && ours.width <= theirs.width + 1)
+            #expect(ours.height >= theirs.height && ours.height <= theirs.height + 1)
+            // The same DC at 1/8 (4:4:4: the very same pixels); at 1/2 and 1/4 libjpeg's reduced
+            // inverse DCT mixes in frequencies above the kept ones, so close, not equal.
+            let floor: Double = shrink == 8 && variant == "4:4:4" ? .infinity : 38
+            #expect(psnr(ours, theirs) >= floor, "\(variant) at 1/\(shrink): \(psnr(ours, theirs)) dB")
+        }
+    }
+
+    @Test func greyKeepsOneBand() throws {
+        let data = try progressive(["interlace": .bool(true), "Q": .int(85)], grey: true)
+        for shrink in [2, 4, 8] {
+            let ours = try #require(decode(data, shrink: shrink))
+            let theirs = try libjpeg(data, shrink: shrink)
+            #expect(ours.bands == 1 && theirs.bands == 1)
+            #expect(psnr(ours, theirs) >= (shrink == 8 ? .infinity : 38))
+        }
+    }
+
+    @Test func leavesToLibvipsWhatItDoesNotRead() throws {
+        let baseline = try progressive(["Q": .int(85)])
+        #expect(decode(baseline, shrink: 8) == nil, "baseline JPEG")
+        let file = try progressive(["interlace": .bool(true), "Q": .int(85)])
+        #expect(decode(file, shrink: 3) == nil, "no DCT scale of 1/3 here")
+        // Cut short: in the last scans, and in the first (DC) scan.
+        for fraction in [0.9, 0.5, 0.05] {
+            #expect(decode(file.prefix(Int(Double(file.count) * fraction)), shrink: 4) == nil, "truncated at \(fraction)")
+            #expect(decode(file.prefix(Int(Double(file.count) * fraction)), shrink: 8) == nil, "truncated at \(fraction)")
+        }
+        #expect(decode(Data("not a jpeg at all".utf8), shrink: 2) == nil)
+    }
+
+    /// Damaged bytes anywhere: never a crash or a read outside the file; either a refusal or an
+    /// image of the right size.
+    @Test func damagedBytesNeverCrash() throws {
+        let file = try progressive(["interlace": .bool(true), "Q": .int(85), "restart_interval": .int(3)])
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            var damaged = file
+            for _ in 0..<4 {
+                let at = Int.random(in: 2..<damaged.count, using: &generator)
+                damaged[at] = UInt8.random(in: 0...255, using: &generator)
+            }
+            for shrink in [2, 8] {
+                if let image = decode(damaged, shrink: shrink) {
+                    #expect(image.pixels.count == image.width * image.height * image.bands)
+                }
+            }
+        }
+    }
+
+    /// Decode and thumbnail fused, as a preset's `thumbnail` after `decode` runs it: the photo
+    /// comes out as libvips' own shrink-on-load makes it, within a JPEG's rounding.
+    @Test func fusedThumbnailMatchesLibvips() throws {
+        let data = try progressive(["interlace": .bool(true), "Q": .int(90)])
+        let options = DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+        let decoded = try VipsDecoding.decode(Bytes(data, origin: "progressive.jpg"), options)
+        let source = try #require(decoded.origin)
+        let header = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(4)])
+        #expect(VipsDecoding.progressive(source, shrink: 4, header: header) != nil, "our decoder takes the file")
+        let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(ResizeStage.unbounded), "size": .string("down")],
+                                                          box: (300, ResizeStage.unbounded), fast: true))
+        let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(300)])
+        #expect(ours.width == theirs.width && ours.height == theirs.height)
+        let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))
+        #expect(try difference.average() < 2)
+    }
+}

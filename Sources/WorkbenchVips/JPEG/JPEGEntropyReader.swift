@@ -79,6 +79,7 @@ struct JPEGEntropyReader {
         }
     }
 
+    @inline(__always)
     mutating func bits(_ n: Int) -> Int {
         if n == 0 { return 0 }
         if count < n { fill() }
@@ -118,6 +119,7 @@ struct JPEGEntropyReader {
     }
 
     /// A DC difference of `category` bits (JPEG's EXTEND: the top bit clear means negative).
+    @inline(__always)
     mutating func difference(category: Int) -> Int {
         let value = bits(category)
         return category > 0 && value < 1 << (category - 1) ? value - (1 << category) + 1 : value

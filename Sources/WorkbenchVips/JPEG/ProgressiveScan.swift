@@ -129,7 +129,7 @@ struct ProgressiveScan {
                         }
                         // Refinement: the correction bit of every nonzero coefficient passed.
                         var k = start
-                        func correct(_ k: Int) {
+                        @inline(__always) func correct(_ k: Int) {
                             if reader.bits(1) != 0, slots[k] >= 0 {
                                 let old = Int(value[slots[k]])
                                 if old & one == 0 { value[slots[k]] = Int16(truncatingIfNeeded: old >= 0 ? old + one : old - one) }
@@ -168,9 +168,14 @@ struct ProgressiveScan {
                             }
                         }
                         if endOfBands > 0 {
-                            while k <= end {
-                                if mask & (1 << UInt64(k)) != 0 { correct(k) }
-                                k += 1
+                            // Only the nonzero ones from k to the band's end take a bit: visit
+                            // their set bits rather than every position.
+                            if k <= end {
+                                var pending = mask & (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(k))
+                                while pending != 0 {
+                                    correct(pending.trailingZeroBitCount)
+                                    pending &= pending - 1
+                                }
                             }
                             endOfBands -= 1
                         }

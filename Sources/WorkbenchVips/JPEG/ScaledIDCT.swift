@@ -32,31 +32,50 @@ enum ScaledIDCT {
         let factors = (0..<(n * n)).map { Double(quant[zigzagOf[($0 / n) * 8 + $0 % n]]) }
         var block = [Double](repeating: 0, count: n * n), rows = block
         let values = component.store.values
-        for by in 0..<component.blocksHigh {
-            for bx in 0..<component.blocksWide {
-                let first = (by * component.stride + bx) * n * n
-                if n == 1 {
-                    // libjpeg's 1×1: (F·q + 4) >> 3, centred on 128.
-                    samples[by * wide + bx] = UInt8(clamping: (Int(values[first]) * quant[0] + 4) >> 3 + 128)
-                    continue
-                }
-                for index in 0..<(n * n) { block[index] = Double(values[first + index]) * factors[index] }
-                // Columns first: rows[y × n + u] = Σ_v basis(y, v) F(v, u).
-                for y in 0..<n {
-                    for u in 0..<n {
-                        var sum = 0.0
-                        for v in 0..<n { sum += basis[y * n + v] * block[v * n + u] }
-                        rows[y * n + u] = sum
+        samples.withUnsafeMutableBufferPointer { samples in
+        basis.withUnsafeBufferPointer { basis in
+        factors.withUnsafeBufferPointer { factors in
+        block.withUnsafeMutableBufferPointer { block in
+        rows.withUnsafeMutableBufferPointer { rows in
+            for by in 0..<component.blocksHigh {
+                for bx in 0..<component.blocksWide {
+                    let first = (by * component.stride + bx) * n * n
+                    let origin = by * n * wide + bx * n
+                    if n == 1 {
+                        // libjpeg's 1×1: (F·q + 4) >> 3, centred on 128.
+                        samples[origin] = UInt8(clamping: (Int(values[first]) * quant[0] + 4) >> 3 + 128)
+                        continue
                     }
-                }
-                for y in 0..<n {
-                    for x in 0..<n {
-                        var sum = 128.5
-                        for u in 0..<n { sum += basis[x * n + u] * rows[y * n + u] }
-                        samples[(by * n + y) * wide + bx * n + x] = UInt8(clamping: Int(sum.rounded(.down)))
+                    var flat = true
+                    for index in 1..<(n * n) where values[first + index] != 0 { flat = false; break }
+                    if flat {
+                        // Only the DC: every sample is the block's mean.
+                        let mean = UInt8(clamping: Int((Double(values[first]) * factors[0] / 8 + 128.5).rounded(.down)))
+                        for y in 0..<n { for x in 0..<n { samples[origin + y * wide + x] = mean } }
+                        continue
+                    }
+                    for index in 0..<(n * n) { block[index] = Double(values[first + index]) * factors[index] }
+                    // Columns first: rows[y × n + u] = Σ_v basis(y, v) F(v, u).
+                    for y in 0..<n {
+                        for u in 0..<n {
+                            var sum = 0.0
+                            for v in 0..<n { sum += basis[y * n + v] * block[v * n + u] }
+                            rows[y * n + u] = sum
+                        }
+                    }
+                    for y in 0..<n {
+                        for x in 0..<n {
+                            var sum = 128.5
+                            for u in 0..<n { sum += basis[x * n + u] * rows[y * n + u] }
+                            samples[origin + y * wide + x] = UInt8(clamping: Int(sum.rounded(.down)))
+                        }
                     }
                 }
             }
+        }
+        }
+        }
+        }
         }
         return (samples, wide, high)
     }

@@ -17,6 +17,7 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     /// A rendered output path would leave the output root.
     case pathOutsideOutputRoot(path: String, root: String)
     /// Two items rendered the same output path in one run.
+    /// `firstItem`: the item's name in quotes, or its number when the name was not kept.
     case outputCollision(path: String, firstItem: String)
     /// Writing an output file failed; nothing was left at the destination.
     case writeFailed(path: String, reason: String)
@@ -55,7 +56,7 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
         case .pathOutsideOutputRoot(let path, let root):
             return "The output path \"\(path)\" would leave the output root \"\(root)\"; it was not written."
         case .outputCollision(let path, let firstItem):
-            return "\"\(path)\" was already written by item \"\(firstItem)\" in this run; add {index} or {hash} to the path template to keep both."
+            return "\"\(path)\" was already written by item \(firstItem) in this run; add {index} or {hash} to the path template to keep both."
         case .writeFailed(let path, let reason):
             return "Cannot write \"\(path)\": \(reason). Nothing was left at that path."
         case .outputStopped(let path, let reason):

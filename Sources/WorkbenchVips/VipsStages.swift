@@ -2,11 +2,16 @@ import WorkbenchCore
 
 /// The ops this module provides: the catalogue a registry reads.
 public enum VipsStages {
-    /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly filters.
-    public static let all: [OpDefinition] = VipsOperationOps.all + [
-        DecodeStage.definition, EncodeStage.definition,
-    ] + ResizeStage.definitions + GeometryFilters.all + DetailFilters.all + WatermarkFilter.all
-        + ToneKernelFilters.all + ColourKernelFilters.all + PositionKernelFilters.all + AreaKernelFilters.all
+    /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly
+    /// filters; listing them loads every libvips module.
+    public static var all: [OpDefinition] {
+        VipsOperationOps.all + [DecodeStage.definition, EncodeStage.definition] + friendly
+    }
+
+    /// The built-in stages and friendly filters whose declarations never change (not `encode`,
+    /// whose options are those of the savers loaded).
+    private static let friendly: [OpDefinition] = ResizeStage.definitions + GeometryFilters.all + DetailFilters.all
+        + WatermarkFilter.all + ToneKernelFilters.all + ColourKernelFilters.all + PositionKernelFilters.all + AreaKernelFilters.all
 
     /// The names of `all` that are not `vips.*`, known without starting libvips.
     static let builtInNames: Set<String> = [
@@ -16,15 +21,27 @@ public enum VipsStages {
         "vignette", "grain", "boxBlur", "pixelate", "median", "convolve",
     ]
 
-    private static let byName = Dictionary(all.map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
+    private static let byName = Dictionary(([DecodeStage.definition] + friendly).map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
 
-    /// The module's ops for an `OpRegistry`, built (and libvips started) only when a preset
-    /// names one of them, or when all are listed.
+    /// The module's ops for an `OpRegistry`, each built (and libvips started) when a preset
+    /// names it; every one when all are listed.
     public static let provider = OpProvider(
         claims: { $0.hasPrefix("vips.") || builtInNames.contains($0) },
         names: { all.map(\.spec.name) },
-        definition: { byName[$0] },
-        unavailable: { VipsOperationOps.unavailable })
+        definition: { name in
+            if name.hasPrefix("vips.") { return VipsOperationOps.definition(named: name) }
+            return name == "encode" ? EncodeStage.definition : byName[name]
+        },
+        unavailable: { VipsOperationOps.unavailable },
+        prepare: { name, words in
+            // The module of a vips.* operation, and HEIF's for AVIF and HEIF files: `encode`
+            // then declares that saver's options too.
+            if name.hasPrefix("vips.") {
+                VipsModules.load(forOperation: String(name.dropFirst("vips.".count)))
+            } else if name == "encode", words.contains(where: { $0 == "avif" || $0 == "heif" }) {
+                VipsModules.load("heif")
+            }
+        })
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

@@ -57,4 +57,18 @@ VipsImage *cvips_guarded_kernel_node(VipsImage *in, const wb_kernel *kernel, con
                                      cvips_kernel_closed closed, cvips_kernel_failed failed, void *closed_context,
                                      int *aborted);
 
+// --- libvips' modules, loaded when needed (modules.c) ---
+//
+// Debian's libvips keeps five loaders and savers in modules (HEIF/AVIF, JPEG XL, PDF, OpenSlide,
+// ImageMagick), and vips_init loads all of them: 30-60 ms and ~8 MiB of libraries most runs
+// never use. These start libvips without them and load one when an operation needs it.
+
+// vips_init without loading modules (libvips looks for them under $VIPSHOME, pointed elsewhere
+// for the call and restored after); remembers where they are for cvips_load_module.
+int cvips_start_without_modules(const char *argv0);
+
+// Loads vips-NAME.so from libvips' module folder once: 0 loaded (or already), 1 not installed,
+// -1 failed (`*message` then says why, until the next call).
+int cvips_load_module(const char *name, const char **message);
+
 #endif

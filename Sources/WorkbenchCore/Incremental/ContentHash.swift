@@ -15,7 +15,7 @@ public enum ContentHash {
         return text.withUTF8 { hex(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The first 64 bits of the hash of `text`, for spreading keys over shards.
+    /// The first 64 bits of the hash of `text` (keys over shards, claimed output paths).
     static func number(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { hash(UnsafeRawBufferPointer($0)).0 }

@@ -56,6 +56,13 @@ public struct OpRegistry: Sendable {
         return names.compactMap { name in self[name]?.spec ?? graphs[name]?.spec(origin: "a sub-graph of plugin \(name.split(separator: ".")[0])") }
     }
 
+    /// Tells the provider of `name` what a node using it says (its text values), before the
+    /// node's op is looked up: an engine may bring in what those values need (a libvips module
+    /// for `"format": "avif"`), so the op's declaration includes it.
+    public func prepare(_ name: String, words: [String]) {
+        providers.first { $0.claims(name) }?.prepare(name, words)
+    }
+
     /// Filters made of other ops that providers offer (plugins' sub-graphs).
     public var graphFilters: [GraphFilter] { providers.flatMap { $0.graphs() } }
 }
@@ -68,15 +75,20 @@ public struct OpProvider: Sendable {
     public let unavailable: @Sendable () -> [(name: String, reason: String)]
     /// Filters made of other ops, expanded where a preset uses them.
     public let graphs: @Sendable () -> [GraphFilter]
+    /// Hears an op name and a node's text values before the op is looked up (see
+    /// `OpRegistry.prepare`).
+    public let prepare: @Sendable (String, [String]) -> Void
 
     public init(claims: @escaping @Sendable (String) -> Bool, names: @escaping @Sendable () -> [String],
                 definition: @escaping @Sendable (String) -> OpDefinition?,
                 unavailable: @escaping @Sendable () -> [(name: String, reason: String)] = { [] },
-                graphs: @escaping @Sendable () -> [GraphFilter] = { [] }) {
+                graphs: @escaping @Sendable () -> [GraphFilter] = { [] },
+                prepare: @escaping @Sendable (String, [String]) -> Void = { _, _ in }) {
         self.claims = claims
         self.names = names
         self.definition = definition
         self.unavailable = unavailable
         self.graphs = graphs
+        self.prepare = prepare
     }
 }

@@ -5,7 +5,17 @@ import Synchronization
 public final class OutputRoot: Sendable {
     /// The absolute, symlink-resolved path of the root.
     public let path: String
-    private let claims = Mutex<[String: String]>([:])
+    private let claims = Mutex(Claims())
+
+    /// The destinations claimed in this run. A run of a million items must not keep a million
+    /// paths: each is kept as a 64-bit hash (two paths of one run share one with odds of about
+    /// 10⁻⁸ at a million) with the index of the item that claimed it, and the names of the first
+    /// items for the message (a clashing template clashes with the first items).
+    private struct Claims {
+        static let namesKept = 4096
+        var owners: [UInt64: Int] = [:]
+        var names: [Int: String] = [:]
+    }
 
     /// Creates the folder if needed and checks, by creating and removing a file in it, that it
     /// can be written: a read-only disk or a missing permission is found before any work starts.
@@ -42,9 +52,11 @@ public final class OutputRoot: Sendable {
             folder = real
         }
         let destination = folder + "/" + (components.last ?? "")
+        let key = ContentHash.number(destination)
         let owner = claims.withLock { claims -> String? in
-            if let owner = claims[destination] { return owner }
-            claims[destination] = item.name
+            if let index = claims.owners[key] { return claims.names[index].map { "\"\($0)\"" } ?? "number \(index) ({index})" }
+            claims.owners[key] = item.index
+            if claims.names.count < Claims.namesKept { claims.names[item.index] = item.name }
             return nil
         }
         if let owner { throw .outputCollision(path: relativePath, firstItem: owner) }

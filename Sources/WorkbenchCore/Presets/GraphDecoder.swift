@@ -37,8 +37,9 @@ struct GraphDecoder {
         return GraphLinker(collector: collector).link(drafts)
     }
 
-    /// `unavailable` remembers the registry's answer per op name: asking it costs a walk over
-    /// every refused libvips operation, and a graph may name the same op a million times.
+    /// `unavailable` remembers the registry's answer per op name it has no definition for:
+    /// asking it costs a walk over every refused libvips operation, and a graph may name the
+    /// same op a million times.
     private func decodeNode(_ value: JSONValue, index: Int, sourceIndex: Int, previous: [NodeScope: String],
                             unavailable: inout [String: String?]) -> NodeDraft? {
         let path = "graph[\(sourceIndex)]"
@@ -54,14 +55,18 @@ struct GraphDecoder {
             collector.error(join(path, "op"), at: opValue.location, "expected an op name, found \(opValue.typeName)")
             return nil
         }
-        let known = unavailable[opName]
-        let reason = known ?? registry.unavailableReason(opName)
-        if known == nil { unavailable[opName] = .some(reason) }
-        if let reason {
-            collector.error(join(path, "op"), at: opLocation, "\"\(opName)\" cannot be used in a preset: \(reason)")
-            return nil
+        registry.prepare(opName, words: members.compactMap(\.value.stringValue))
+        let definition = registry[opName]
+        if definition == nil {
+            let known = unavailable[opName]
+            let reason = known ?? registry.unavailableReason(opName)
+            if known == nil { unavailable[opName] = .some(reason) }
+            if let reason {
+                collector.error(join(path, "op"), at: opLocation, "\"\(opName)\" cannot be used in a preset: \(reason)")
+                return nil
+            }
         }
-        guard let definition = registry[opName] else {
+        guard let definition else {
             let names = registry.names
             collector.error(join(path, "op"), at: opLocation, "unknown op \(DiagnosticCollector.quote(opName))"
                 + DidYouMean.hint(for: opName, among: names)

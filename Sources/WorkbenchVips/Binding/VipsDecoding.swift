@@ -172,13 +172,14 @@ enum VipsDecoding {
     /// all pages of a loader that has pages; single-page formats ignore the request.
     private static func pagesArgument(_ bytes: Bytes, _ pages: Int) throws(VipsError) -> Int32 {
         guard pages != 1, let loader = loaderName(bytes),
-              VipsIntrospection.operations[loader]?.arguments.contains(where: { $0.name == "n" }) == true else { return 0 }
+              VipsIntrospection.operation(loader)?.arguments.contains(where: { $0.name == "n" }) == true else { return 0 }
         return Int32(pages)
     }
 
     /// The buffer loader libvips would choose for these bytes, e.g. "gifload_buffer".
     static func loaderName(_ bytes: Bytes) -> String? {
         if let known = FormatSniffer.loader(for: bytes.data) { return known }
+        VipsModules.loadAll()
         // libvips answers with the loader's type name (VipsForeignLoadNsgifBuffer), not its nickname.
         let (typeName, _) = VipsErrorLog.call(exclusive: true, {
             bytes.data.withUnsafeBytes { buffer in vips_foreign_find_load_buffer(buffer.baseAddress, buffer.count) }

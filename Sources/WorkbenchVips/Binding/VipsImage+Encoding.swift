@@ -11,7 +11,8 @@ struct EncodeFormat: Sendable {
     /// Saver arguments the format implies (AVIF is HEIF with AV1 compression).
     let implied: [String: String]
 
-    /// Every format `encode` knows; `available` keeps those this libvips has a saver for.
+    /// Every format `encode` knows; `available` keeps those this libvips has a saver for
+    /// (loading the modules that have them), `loaded` those whose saver is loaded already.
     static let known = [
         EncodeFormat(name: "jpeg", saver: "jpegsave_buffer", implied: [:]),
         EncodeFormat(name: "png", saver: "pngsave_buffer", implied: [:]),
@@ -22,7 +23,9 @@ struct EncodeFormat: Sendable {
         EncodeFormat(name: "avif", saver: "heifsave_buffer", implied: ["compression": "av1"]),
     ]
 
-    static let available = known.filter { VipsIntrospection.operations[$0.saver] != nil }
+    static var available: [EncodeFormat] { known.filter { VipsIntrospection.operation($0.saver) != nil } }
+
+    static var loaded: [EncodeFormat] { known.filter { VipsIntrospection.isLoaded($0.saver) } }
 
     static func named(_ name: String) -> EncodeFormat? { known.first { $0.name == name } }
 
@@ -30,7 +33,7 @@ struct EncodeFormat: Sendable {
 
     /// The saver's options a preset may give (its inputs except the image and implied ones).
     var options: [VipsArgumentInfo] {
-        VipsIntrospection.operations[saver]?.arguments.filter {
+        VipsIntrospection.operation(saver)?.arguments.filter {
             $0.isInput && !$0.kind.isImage && implied[$0.name] == nil
         } ?? []
     }
@@ -40,7 +43,7 @@ struct EncodeFormat: Sendable {
     /// Nil if this libvips can write the format, else why not. Savers that depend on optional
     /// encoders (HEIF, AVIF) are tried once on a tiny image; the answer is kept.
     func unavailableReason() -> String? {
-        guard VipsIntrospection.operations[saver] != nil else {
+        guard VipsIntrospection.operation(saver) != nil else {
             return "this libvips has no \(saver) (libvips \(VipsRuntime.version)); choose one of "
                 + EncodeFormat.available.map(\.name).joined(separator: ", ")
         }
@@ -83,7 +86,7 @@ extension VipsImage {
     func encode(_ format: EncodeFormat, options: [String: VipsArgumentValue], cancellation token: CancellationToken,
                 progress: (@Sendable (Int, Int) -> Void)? = nil) throws(VipsError) -> (data: Data, warnings: [String]) {
         if token.isCancelled { throw .cancelled }
-        guard let info = VipsIntrospection.operations[format.saver], let input = info.mainInput else {
+        guard let info = VipsIntrospection.operation(format.saver), let input = info.mainInput else {
             throw .encodeFailed(format: format.displayName, message: "this libvips has no \(format.saver)")
         }
         var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = [(input, .image(self))]

@@ -48,7 +48,7 @@ extension VipsImage {
     /// The mean of every pixel of every band. Evaluates the image; cancelling `cancellation`
     /// stops it at the next tile.
     func average(cancellation: CancellationToken? = nil) throws(VipsError) -> Double {
-        guard let info = VipsIntrospection.operations["avg"], let input = info.mainInput else {
+        guard let info = VipsIntrospection.operation("avg"), let input = info.mainInput else {
             throw .operationFailed(operation: "avg", message: "this libvips has no such operation")
         }
         let outputs = try VipsOperationCall.run(info, [(input, .image(self))], cancellation: cancellation)

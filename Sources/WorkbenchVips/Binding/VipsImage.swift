@@ -83,7 +83,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// Opens encoded bytes (the format sniffed from the content); reads the header only.
     static func open(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
-        if let loader = FormatSniffer.loader(for: bytes.data), let info = VipsIntrospection.operations[loader] {
+        if let loader = FormatSniffer.loader(for: bytes.data), let info = VipsIntrospection.operation(loader) {
             var named: [String: VipsArgumentValue] = [
                 "buffer": .blob(bytes.data), "access": .enumeration(Int((sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM).rawValue)),
                 "fail_on": .enumeration(Int(failOn.rawValue)),
@@ -101,6 +101,8 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
             }
         }
         // An unknown format: libvips tries every loader's test, and some freeze its error buffer.
+        // Any module's loader may be the one.
+        VipsModules.loadAll()
         let (image, message) = VipsErrorLog.call(exclusive: true, {
             bytes.data.withUnsafeBytes { buffer in
                 cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,

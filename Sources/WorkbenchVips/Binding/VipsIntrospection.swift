@@ -1,19 +1,49 @@
 import CVips
 import Foundation
+import Synchronization
 
-/// Reads libvips' own description of its operations, once per process.
+/// Reads libvips' own description of its operations: each one the first time it is asked for.
 public enum VipsIntrospection {
-    /// Every concrete operation of this libvips, by nickname; empty if libvips cannot start.
-    public static let operations: [String: VipsOperationInfo] = {
+    /// Every concrete operation of this libvips, by nickname, with every module loaded; empty if
+    /// libvips cannot start. Listing costs loading all modules and describing ~300 operations
+    /// (tens of milliseconds): a run asks for its operations one by one instead (`operation`).
+    public static var operations: [String: VipsOperationInfo] {
         guard (try? VipsRuntime.start()) != nil else { return [:] }
+        VipsModules.loadAll()
         var found: [String: VipsOperationInfo] = [:]
         for type in concreteOperationTypes() {
             guard let nick = vips_nickname_find(type).map({ String(cString: $0) }), found[nick] == nil,
-                  let info = describe(nick, type: type) else { continue }
+                  let info = operation(nick) else { continue }
             found[nick] = info
         }
         return found
-    }()
+    }
+
+    /// Operations described so far, by nickname; nil for names libvips does not have.
+    private static let described = Mutex<[String: VipsOperationInfo?]>([:])
+
+    /// The operation named `nick` (bringing in the module that has it), or nil when this
+    /// libvips has no such operation.
+    public static func operation(_ nick: String) -> VipsOperationInfo? {
+        if let known = described.withLock({ $0[nick] }) { return known }
+        guard (try? VipsRuntime.start()) != nil else { return nil }
+        var type = vips_type_find("VipsOperation", nick)
+        if type == 0, VipsModules.load(forOperation: nick) { type = vips_type_find("VipsOperation", nick) }
+        // A name no module is known for may still come from one (a newer libvips).
+        if type == 0, !VipsModules.allTried {
+            VipsModules.loadAll()
+            type = vips_type_find("VipsOperation", nick)
+        }
+        let info = type == 0 || cvips_type_is_abstract(type) != 0 ? nil : describe(nick, type: type)
+        described.withLock { $0[nick] = .some(info) }
+        return info
+    }
+
+    /// Whether libvips has operation `nick` now, without loading a module for it.
+    static func isLoaded(_ nick: String) -> Bool {
+        guard (try? VipsRuntime.start()) != nil else { return false }
+        return vips_type_find("VipsOperation", nick) != 0
+    }
 
     private final class TypeList {
         var types: [GType] = []

@@ -226,7 +226,7 @@ enum VipsOperationCall {
     /// (smartcrop's measurement, for one).
     static func image(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:],
                       cancellation: CancellationToken? = nil) throws(VipsError) -> VipsImage {
-        guard let info = VipsIntrospection.operations[nick] else {
+        guard let info = VipsIntrospection.operation(nick) else {
             throw .operationFailed(operation: nick, message: "this libvips has no such operation")
         }
         var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = []

@@ -80,7 +80,7 @@ public struct VipsOperationInfo: Sendable {
     public let isSaver: Bool
 
     /// What a preset may do with this operation.
-    public var policy: VipsOperationPolicy { VipsOperationOps.policies[nickname] ?? VipsOperationPolicy.decide(self) }
+    public var policy: VipsOperationPolicy { VipsOperationPolicy.decide(self) }
 }
 
 extension VipsArgumentInfo.Kind {

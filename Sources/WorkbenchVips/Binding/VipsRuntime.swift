@@ -66,7 +66,8 @@ public enum VipsRuntime {
             if isWarning != 0 { VipsErrorLog.warn(text) }
             VipsRuntime.warnings.withLock { $0 }?.debug("libvips: \(text)")
         }
-        if vips_init("workbench") != 0 {
+        // Modules come in as operations need them (`VipsModules`).
+        if cvips_start_without_modules("workbench") != 0 {
             return VipsImage.takeErrorMessage()
         }
         evaluationThreads.withLock { $0.started = true }
@@ -85,8 +86,14 @@ public enum VipsRuntime {
         get { untrusted.withLock { $0 } }
         set {
             untrusted.withLock { $0 = newValue }
-            if (try? start()) != nil { cvips_block_untrusted(newValue ? 0 : 1) }
+            if (try? start()) != nil { applyUntrustedBlock() }
         }
+    }
+
+    /// Blocks (or unblocks) libvips' untrusted operations as `untrustedOperationsAllowed`
+    /// says, including those of modules loaded since.
+    static func applyUntrustedBlock() {
+        cvips_block_untrusted(untrusted.withLock { $0 } ? 0 : 1)
     }
 
     /// Starts libvips if it is not running yet.

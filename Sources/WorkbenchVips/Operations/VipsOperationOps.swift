@@ -1,9 +1,11 @@
 import Foundation
+import Synchronization
 import WorkbenchCore
 
 /// Every libvips operation as an op named `vips.<nickname>`, declared from libvips' introspection.
 public enum VipsOperationOps {
-    /// The ops for every operation presets can use, by name; built once per process.
+    /// The ops for every operation presets can use, by name, with every module loaded; built
+    /// once per process, for listing.
     public static let all: [OpDefinition] = VipsIntrospection.operations.values
         .filter { $0.policy.reason == nil }
         .sorted { $0.nickname < $1.nickname }
@@ -14,8 +16,18 @@ public enum VipsOperationOps {
         info.policy.reason.map { ("vips." + info.nickname, $0) }
     }.sorted { $0.name < $1.name }
 
-    /// The policy of every operation, decided once.
-    static let policies: [String: VipsOperationPolicy] = VipsIntrospection.operations.mapValues(VipsOperationPolicy.decide)
+    /// Ops built so far by `definition(named:)`; nil for names presets cannot use.
+    private static let built = Mutex<[String: OpDefinition?]>([:])
+
+    /// The op `vips.<nickname>`, described from libvips when first asked for; nil when libvips
+    /// has no such operation or presets may not use it (`unavailable` says why).
+    static func definition(named name: String) -> OpDefinition? {
+        if let known = built.withLock({ $0[name] }) { return known }
+        let nick = String(name.dropFirst("vips.".count))
+        let made = VipsIntrospection.operation(nick).flatMap { $0.policy.reason == nil ? definition($0) : nil }
+        built.withLock { $0[name] = .some(made) }
+        return made
+    }
 
     /// Interpolators libvips ships (`vips_interpolate_new` nicknames).
     static let interpolators = ["nearest", "bilinear", "bicubic", "lbb", "nohalo", "vsqbs"]

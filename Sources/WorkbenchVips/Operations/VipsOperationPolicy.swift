@@ -45,7 +45,7 @@ public enum VipsOperationPolicy: Sendable, Equatable {
         if info.isSaver && !info.arguments.contains(where: { $0.isOutput && $0.kind.isBlob }) {
             let target = info.arguments.contains { $0.name == "filename" && $0.isInput }
                 ? "a file wherever \"filename\" points, outside the output root" : "to standard output or a file of its own"
-            let buffer = VipsIntrospection.operations[nick + "_buffer"] != nil ? " (or vips.\(nick)_buffer)" : ""
+            let buffer = VipsIntrospection.operation(nick + "_buffer") != nil ? " (or vips.\(nick)_buffer)" : ""
             return .notOffered("it writes \(target); use \"encode\"\(buffer) and \"write\"")
         }
         if let odd = info.arguments.first(where: { $0.isRequired && $0.kind.isUnsupported }) {

@@ -1,29 +1,45 @@
+import Synchronization
 import WorkbenchCore
 
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
 /// Every option of every saver is available by libvips' name, checked against the chosen format.
 struct EncodeStage: Stage {
-    static let spec = OpSpec(
-        name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF).",
-        input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
-        parameters: [
-            ParameterSpec("format", .choice(EncodeFormat.available.map(\.name)), required: true, "Output format."),
-            ParameterSpec("metadata", .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
-                          default: .string("strip"),
-                          "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
-        ] + saverOptions,
-        readsSequentially: true,
-        check: check)
-
-    static let definition = OpDefinition(spec) { p in
-        let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
-        var options: [String: VipsArgumentValue] = [:]
-        for argument in format.options {
-            if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
-                options[argument.name] = converted
-            }
+    /// The op as the savers loaded now declare it: HEIF's options join when its module does.
+    static var definition: OpDefinition {
+        let generation = VipsModules.generation
+        return made.withLock { made in
+            if let (built, definition) = made, built == generation { return definition }
+            let definition = makeDefinition()
+            made = (generation, definition)
+            return definition
         }
-        return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p["metadata"]))
+    }
+
+    private static let made = Mutex<(generation: Int, definition: OpDefinition)?>(nil)
+
+    private static func makeDefinition() -> OpDefinition {
+        let spec = OpSpec(
+            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF).",
+            input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
+            parameters: [
+                // Every known format: one this libvips cannot write is refused by `check`, which says why.
+                ParameterSpec("format", .choice(EncodeFormat.known.map(\.name)), required: true, "Output format."),
+                ParameterSpec("metadata", .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
+                              default: .string("strip"),
+                              "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
+            ] + saverOptions(of: EncodeFormat.loaded),
+            readsSequentially: true,
+            check: check)
+        return OpDefinition(spec) { p in
+            let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
+            var options: [String: VipsArgumentValue] = [:]
+            for argument in format.options {
+                if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
+                    options[argument.name] = converted
+                }
+            }
+            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p["metadata"]))
+        }
     }
 
     /// libvips 8.14's PNG saver reads past the end of its buffers when asked for 16 bits from an
@@ -51,10 +67,10 @@ struct EncodeStage: Stage {
 
     /// The union of the savers' options: one parameter per name, with a type wide enough for
     /// every saver that has it (`check` then holds the value to the chosen saver's own type).
-    private static let saverOptions: [ParameterSpec] = {
+    private static func saverOptions(of formats: [EncodeFormat]) -> [ParameterSpec] {
         var byName: [String: [ParameterSpec]] = [:]
         var order: [String] = []
-        for format in EncodeFormat.available {
+        for format in formats {
             for argument in format.options {
                 guard let parameter = VipsOperationOps.parameter(for: argument, as: fileType(argument.name)) else { continue }
                 if byName[parameter.name] == nil { order.append(parameter.name) }
@@ -63,14 +79,14 @@ struct EncodeStage: Stage {
         }
         return order.compactMap { name in
             guard let variants = byName[name], let first = variants.first else { return nil }
-            let formats = EncodeFormat.available.filter { f in f.options.contains { $0.name == name } }.map(\.name)
+            let having = formats.filter { f in f.options.contains { $0.name == name } }.map(\.name)
             let sameDefault = variants.allSatisfy { $0.defaultValue == first.defaultValue }
             return ParameterSpec(name, widest(variants.map(\.type)), default: sameDefault ? first.defaultValue : nil,
                                  passesDefault: false, aliases: name == "Q" ? ["quality"] + first.aliases : first.aliases,
                                  deprecated: variants.allSatisfy(\.isDeprecated),
-                                 "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(formats.joined(separator: ", "))).")
+                                 "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(having.joined(separator: ", "))).")
         }
-    }()
+    }
 
     /// The saver options that name files (the ICC profile to embed) read only inside the preset's folder.
     private static func fileType(_ name: String) -> ParameterType? {

@@ -84,14 +84,9 @@ static inline void cvips_set_resolution(VipsImage *image, double xres, double yr
 static inline double cvips_xres(VipsImage *image) { return image->Xres; }
 static inline double cvips_yres(VipsImage *image) { return image->Yres; }
 
-// An 8-bit image of our own decoding (interleaved rows, copied in) carrying the metadata a
-// loader attached to `header` (EXIF, ICC profile, XMP, resolution, …), as if it had loaded it.
-// The header's own fields (size, format, …) and libvips' access hints are not metadata.
-static inline VipsImage *cvips_image_from_pixels(const void *pixels, size_t length, int width, int height, int bands,
-                                                 VipsImage *header) {
-    VipsImage *out = vips_image_new_from_memory_copy(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
-    if (out == NULL) return NULL;
-    out->Type = bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+// Gives `out` the resolution and every metadata field of `header` except the layout libvips
+// sets itself.
+static inline void cvips_copy_header_fields(VipsImage *out, VipsImage *header) {
     out->Xres = header->Xres;
     out->Yres = header->Yres;
     static const char *const own[] = {"width", "height", "bands", "format", "coding", "interpretation", "xoffset",
@@ -107,6 +102,27 @@ static inline VipsImage *cvips_image_from_pixels(const void *pixels, size_t leng
         }
     }
     g_strfreev(names);
+}
+
+static void cvips_free_pixels(VipsImage *image, gpointer pixels) {
+    (void) image;
+    free(pixels);
+}
+
+// An 8-bit image of our own decoding (interleaved rows) carrying the metadata a loader attached
+// to `header` (EXIF, ICC profile, XMP, resolution, …), as if it had loaded it. The header's own
+// fields (size, format, …) and libvips' access hints are not metadata. The image takes `pixels`
+// (from malloc) over without a copy and frees them when it closes; freed at once on failure.
+static inline VipsImage *cvips_image_from_owned_pixels(void *pixels, size_t length, int width, int height, int bands,
+                                                       VipsImage *header) {
+    VipsImage *out = vips_image_new_from_memory(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (out == NULL) {
+        free(pixels);
+        return NULL;
+    }
+    g_signal_connect_data(out, "postclose", G_CALLBACK(cvips_free_pixels), pixels, NULL, (GConnectFlags) 0);
+    out->Type = bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    cvips_copy_header_fields(out, header);
     return out;
 }
 
@@ -166,6 +182,31 @@ static inline void cvips_value_set_interpolate(GValue *value, VipsInterpolate *i
 // A blob with its own copy of the bytes.
 static inline void cvips_value_set_blob_copy(GValue *value, const void *data, size_t length) {
     VipsBlob *blob = vips_blob_copy(data, length);
+    g_value_set_boxed(value, blob);
+    vips_area_unref(VIPS_AREA(blob));
+}
+// Called when a borrowing blob is freed, with the owner given to cvips_value_set_blob_borrowing.
+typedef void (*cvips_release_owner)(void *owner);
+
+static int cvips_release_blob_owner(void *data, void *area) {
+    (void) data;
+    // The owner and its release function ride in the area's client field and after it.
+    VipsArea *a = (VipsArea *) area;
+    void **pair = (void **) a->client;
+    ((cvips_release_owner) pair[1])(pair[0]);
+    g_free(pair);
+    return 0;
+}
+
+// A blob over bytes someone else owns: `release(owner)` is called when libvips lets go of it,
+// which may be long after the call (a lazy loader reads as the pixels are asked for).
+static inline void cvips_value_set_blob_borrowing(GValue *value, const void *data, size_t length, void *owner,
+                                                  cvips_release_owner release) {
+    VipsBlob *blob = vips_blob_new(cvips_release_blob_owner, data, length);
+    void **pair = g_new(void *, 2);
+    pair[0] = owner;
+    pair[1] = (void *) release;
+    VIPS_AREA(blob)->client = pair;
     g_value_set_boxed(value, blob);
     vips_area_unref(VIPS_AREA(blob));
 }

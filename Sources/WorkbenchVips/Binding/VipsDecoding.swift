@@ -105,14 +105,14 @@ enum VipsDecoding {
     /// the AC scans it steps over are not checked for damage.
     static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated,
-              let scaled = source.bytes.data.withUnsafeBytes({ ProgressiveJPEG.decode($0, shrink: shrink) }),
-              scaled.width >= header.width, scaled.height >= header.height, scaled.bands == header.bands else { return nil }
-        // libvips keeps floor(size / shrink) of libjpeg's ceil(size / shrink) pixels.
-        let pixels = scaled.cropped(width: header.width, height: header.height)
-        let image = pixels.withUnsafeBytes { pixels in
-            cvips_image_from_pixels(pixels.baseAddress, pixels.count, Int32(header.width), Int32(header.height),
-                                    Int32(scaled.bands), header.pointer)
-        }
+              let scaled = source.bytes.data.withUnsafeBytes({
+                  ProgressiveJPEG.decode($0, shrink: shrink, keeping: (header.width, header.height))
+              }),
+              scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
+              let pixels = scaled.buffer.handOver() else { return nil }
+        // libvips frees the pixels when the image closes.
+        let image = cvips_image_from_owned_pixels(pixels, scaled.buffer.bytes.count, Int32(header.width), Int32(header.height),
+                                                  Int32(scaled.bands), header.pointer)
         return image.map { VipsImage(owning: $0) }
     }
 

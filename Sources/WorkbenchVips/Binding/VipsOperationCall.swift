@@ -173,7 +173,7 @@ enum VipsOperationCall {
         case .doubles(let list):
             list.withUnsafeBufferPointer { vips_value_set_array_double(&gvalue, $0.baseAddress, Int32($0.count)) }
         case .blob(let data):
-            data.withUnsafeBytes { cvips_value_set_blob_copy(&gvalue, $0.baseAddress, $0.count) }
+            setBlob(data, on: &gvalue)
         case .interpolate(let name):
             guard let interpolate = vips_interpolate_new(name) else {
                 vips_error_clear()
@@ -217,6 +217,25 @@ enum VipsOperationCall {
             }
         default:
             break
+        }
+    }
+
+    /// The bytes as a blob libvips reads in place, keeping them alive until it lets go: a
+    /// loader holds its input as long as its image, and a copy per decode was the largest
+    /// allocation of a batch after the pixels. Small `Data` keeps its bytes inline (a pointer
+    /// to them lasts only as long as the closure), so those are copied.
+    private static func setBlob(_ data: Data, on gvalue: inout GValue) {
+        guard data.count >= 4096 else {
+            data.withUnsafeBytes { cvips_value_set_blob_copy(&gvalue, $0.baseAddress, $0.count) }
+            return
+        }
+        let owner = Unmanaged.passRetained(BlobOwner(data)).toOpaque()
+        // A `Data` this large lives in storage of its own, which stays where it is while the
+        // owner holds it unchanged.
+        data.withUnsafeBytes {
+            cvips_value_set_blob_borrowing(&gvalue, $0.baseAddress, $0.count, owner) { owner in
+                if let owner { Unmanaged<BlobOwner>.fromOpaque(owner).release() }
+            }
         }
     }
 
@@ -328,4 +347,11 @@ private final class ProgressWatch: @unchecked Sendable {
     }
 
     deinit { watch.deallocate() }
+}
+
+/// Keeps the bytes of a blob libvips borrows alive until libvips lets go.
+private final class BlobOwner {
+    let data: Data
+
+    init(_ data: Data) { self.data = data }
 }

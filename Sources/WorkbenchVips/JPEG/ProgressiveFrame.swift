@@ -1,3 +1,5 @@
+import Glibc
+
 /// The frame of a progressive JPEG (its size and components) and, per component, the
 /// coefficients kept so far: each block's lowest `kept`×`kept` frequencies, dequantised later,
 /// and a bit per coefficient saying whether it is nonzero yet.
@@ -72,29 +74,55 @@ struct ProgressiveFrame {
     }
 
     /// The kept coefficients through an inverse DCT of their size, each component brought to the
-    /// output grid, YCbCr to RGB.
-    func render() -> ProgressiveJPEG {
+    /// output grid, YCbCr to RGB; only the top left `size` when given (libvips keeps floor(size
+    /// / shrink) of libjpeg's ceil). Each component's coefficients are given back as soon as its
+    /// samples are made, so a large photo never holds both at once.
+    func render(keeping size: (width: Int, height: Int)? = nil) -> ProgressiveJPEG? {
         let outWidth = (width + shrink - 1) / shrink, outHeight = (height + shrink - 1) / shrink
-        let planes = components.map { component -> [UInt8] in
+        let keptWidth = min(size?.width ?? outWidth, outWidth), keptHeight = min(size?.height ?? outHeight, outHeight)
+        let bands = components.count == 3 ? 3 : 1
+        guard keptWidth > 0, keptHeight > 0, let pixels = PixelBuffer(count: keptWidth * keptHeight * bands) else { return nil }
+        // Every plane is `outWidth` samples a row.
+        var planes: [[UInt8]] = []
+        for component in components {
             let (samples, samplesWide, samplesHigh) = ScaledIDCT.samples(of: component)
+            component.store.release()
             // How many output pixels a sample spans, across and down.
             let fx = maxH / component.h * 8 / shrink / component.kept, fy = maxV / component.v * 8 / shrink / component.kept
-            if fx == 1 && fy == 1 && samplesWide == outWidth && samplesHigh >= outHeight { return samples }
-            return ScaledIDCT.resample(samples, wide: samplesWide, high: samplesHigh, by: (max(1, fx), max(1, fy)),
-                                       to: (outWidth, outHeight))
+            if fx == 1 && fy == 1 && samplesWide == outWidth && samplesHigh >= outHeight {
+                planes.append(samples)
+            } else {
+                planes.append(ScaledIDCT.resample(samples, wide: samplesWide, high: samplesHigh, by: (max(1, fx), max(1, fy)),
+                                                  to: (outWidth, outHeight)))
+            }
         }
-        guard planes.count == 3 else {
-            return ProgressiveJPEG(width: outWidth, height: outHeight, bands: 1, pixels: Array(planes[0].prefix(outWidth * outHeight)))
+        let out = pixels.bytes
+        if bands == 1 {
+            planes[0].withUnsafeBufferPointer { plane in
+                for y in 0..<keptHeight {
+                    for x in 0..<keptWidth { out[y * keptWidth + x] = plane[y * outWidth + x] }
+                }
+            }
+            return ProgressiveJPEG(width: keptWidth, height: keptHeight, bands: 1, buffer: pixels)
         }
-        var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
-        for index in 0..<(outWidth * outHeight) {
-            // JFIF's YCbCr → RGB, in 1/65536ths.
-            let luma = Int(planes[0][index]) << 16 + 32768, cb = Int(planes[1][index]) - 128, cr = Int(planes[2][index]) - 128
-            pixels[3 * index] = UInt8(clamping: (luma + 91881 * cr) >> 16)
-            pixels[3 * index + 1] = UInt8(clamping: (luma - 22554 * cb - 46802 * cr) >> 16)
-            pixels[3 * index + 2] = UInt8(clamping: (luma + 116130 * cb) >> 16)
+        planes[0].withUnsafeBufferPointer { lumaPlane in
+        planes[1].withUnsafeBufferPointer { cbPlane in
+        planes[2].withUnsafeBufferPointer { crPlane in
+            for y in 0..<keptHeight {
+                var at = y * keptWidth * 3
+                for index in (y * outWidth)..<(y * outWidth + keptWidth) {
+                    // JFIF's YCbCr → RGB, in 1/65536ths.
+                    let luma = Int(lumaPlane[index]) << 16 + 32768, cb = Int(cbPlane[index]) - 128, cr = Int(crPlane[index]) - 128
+                    out[at] = UInt8(clamping: (luma + 91881 * cr) >> 16)
+                    out[at + 1] = UInt8(clamping: (luma - 22554 * cb - 46802 * cr) >> 16)
+                    out[at + 2] = UInt8(clamping: (luma + 116130 * cb) >> 16)
+                    at += 3
+                }
+            }
         }
-        return ProgressiveJPEG(width: outWidth, height: outHeight, bands: 3, pixels: pixels)
+        }
+        }
+        return ProgressiveJPEG(width: keptWidth, height: keptHeight, bands: 3, buffer: pixels)
     }
 }
 
@@ -102,8 +130,8 @@ struct ProgressiveFrame {
 /// the block), and which of each block's 64 coefficients are nonzero so far (bit k for zigzag
 /// position k). Memory of its own, written in place by the scans: no copy-on-write in the way.
 final class CoefficientStore {
-    let values: UnsafeMutableBufferPointer<Int16>
-    let nonzero: UnsafeMutableBufferPointer<UInt64>
+    private(set) var values: UnsafeMutableBufferPointer<Int16>
+    private(set) var nonzero: UnsafeMutableBufferPointer<UInt64>
 
     init(blocks: Int, kept: Int, tracksNonzero: Bool) {
         values = .allocate(capacity: blocks * kept * kept)
@@ -112,8 +140,39 @@ final class CoefficientStore {
         nonzero.initialize(repeating: 0)
     }
 
+    /// Gives the memory back now (the store is empty afterwards).
+    func release() {
+        values.deallocate()
+        nonzero.deallocate()
+        values = .allocate(capacity: 0)
+        nonzero = .allocate(capacity: 0)
+    }
+
     deinit {
         values.deallocate()
         nonzero.deallocate()
+    }
+}
+
+/// Samples in memory of their own, from `malloc`, so libvips can take them over without a copy
+/// (and `free` them when its image closes).
+final class PixelBuffer {
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    private var owned = true
+
+    /// Nil when the memory cannot be had.
+    init?(count: Int) {
+        guard let memory = malloc(max(1, count)) else { return nil }
+        bytes = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// The memory, which the caller now owns and must `free`.
+    func handOver() -> UnsafeMutableRawPointer? {
+        owned = false
+        return UnsafeMutableRawPointer(bytes.baseAddress)
+    }
+
+    deinit {
+        if owned { free(bytes.baseAddress) }
     }
 }

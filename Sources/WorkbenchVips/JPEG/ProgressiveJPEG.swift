@@ -16,28 +16,32 @@
 /// components, a truncated or damaged file) gives nil, and libvips decodes the file as before,
 /// reporting what it finds.
 struct ProgressiveJPEG {
-    /// ceil(width / shrink) × ceil(height / shrink), as libjpeg's output at that scale.
+    /// ceil(width / shrink) × ceil(height / shrink), as libjpeg's output at that scale, or the
+    /// part of it asked for.
     let width: Int
     let height: Int
     /// 1 (grey) or 3 (sRGB).
     let bands: Int
     /// Rows top to bottom, samples interleaved.
-    let pixels: [UInt8]
+    let buffer: PixelBuffer
 
-    /// The pixels of the top left `width` × `height`.
+    /// A copy of the samples.
+    var pixels: [UInt8] { Array(buffer.bytes) }
+
+    /// A copy of the pixels of the top left `width` × `height`.
     func cropped(width: Int, height: Int) -> [UInt8] {
-        guard width != self.width || height != self.height else { return pixels }
         var rows: [UInt8] = []
         rows.reserveCapacity(width * height * bands)
         for y in 0..<min(height, self.height) {
-            rows += pixels[(y * self.width * bands)..<((y * self.width + min(width, self.width)) * bands)]
+            rows += buffer.bytes[(y * self.width * bands)..<((y * self.width + min(width, self.width)) * bands)]
         }
         return rows
     }
 
     /// Nil when the bytes are not a progressive Huffman-coded 8-bit JPEG with 1 or 3 (YCbCr)
     /// components that decodes cleanly to its end, or `shrink` is not 2, 4 or 8.
-    static func decode(_ data: UnsafeRawBufferPointer, shrink: Int) -> ProgressiveJPEG? {
+    /// `keeping`: only the top left part of this size (libvips' size at that scale).
+    static func decode(_ data: UnsafeRawBufferPointer, shrink: Int, keeping size: (width: Int, height: Int)? = nil) -> ProgressiveJPEG? {
         guard [2, 4, 8].contains(shrink), data.count > 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
         var quant = [[Int]?](repeating: nil, count: 4)
         var dcTables = [JPEGHuffmanTable?](repeating: nil, count: 4), acTables = dcTables
@@ -121,6 +125,6 @@ struct ProgressiveJPEG {
             position = end
         }
         guard let frame, frame.components.allSatisfy({ $0.quant != nil }) else { return nil }
-        return frame.render()
+        return frame.render(keeping: size)
     }
 }

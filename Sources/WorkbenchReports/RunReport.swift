@@ -1,9 +1,13 @@
 import Foundation
 import WorkbenchCore
 
-/// `--report FILE.json`: what a run did, written when it ends — each item with its outputs
-/// (path, bytes, width, height, format), warnings and error; timings per op; the run's wall and
-/// CPU time, peak memory, versions and the preset's hash. Keys are stable (see the README).
+/// `--report FILE.json`: what a run did — each item with its outputs (path, bytes, width,
+/// height, format), warnings and error; timings per op; the run's wall and CPU time, peak memory,
+/// versions and the preset's hash. Keys are stable (see the README).
+///
+/// Items are written as they finish (in input order, held back a little to restore it), into a
+/// temporary file renamed into place when the run ends: the report of a million items is never
+/// in memory, and a run cut short leaves no half a report.
 public final class RunReport: Reporter {
     /// What the report says about the run that the events do not carry.
     public struct Context: Sendable {
@@ -29,16 +33,29 @@ public final class RunReport: Reporter {
         }
     }
 
-    private let path: String
+    /// Items finished ahead of an earlier one wait this many at most; past that the earliest
+    /// goes out, so a run whose item numbers have gaps (a shard) still streams.
+    static let reorderWindow = 1024
+
     private let context: Context
-    private var items: [ItemReport] = []
+    private let file: AtomicFileWriter
     private var summary: RunSummary?
     /// Body seconds per op, from the spans of node events.
-    private var timings: [String: [Double]] = [:]
+    private var timings: [String: DurationSummary] = [:]
+    /// Finished items not written yet, by index, and the index written next.
+    private var waiting: [Int: [String: Any]] = [:]
+    private var nextIndex = 0
+    private var written = 0
 
-    public init(path: String, context: Context) {
-        self.path = path
+    /// Opens the report's temporary file (beside `path`); throws when it cannot be written there.
+    public init(path: String, context: Context) throws(WorkbenchError) {
         self.context = context
+        do {
+            file = try AtomicFileWriter(destination: path)
+        } catch {
+            throw .writeFailed(path: path, reason: "the report: \(error.writeReason)")
+        }
+        file.write("{\n  \"items\" : [")
     }
 
     public var detail: RunOptions.EventDetail { .nodes }
@@ -47,31 +64,52 @@ public final class RunReport: Reporter {
         switch event {
         case .node(let e):
             guard let span = e.span else { return }
-            timings[context.ops[e.node] ?? e.node, default: []].append(span.end - span.start)
-        case .itemFinished(let report): items.append(report)
+            timings[context.ops[e.node] ?? e.node, default: DurationSummary()].add(span.end - span.start)
+        case .itemFinished(let report):
+            waiting[report.item.index] = item(report)
+            release(all: false)
         case .runFinished(let summary): self.summary = summary
         default: break
         }
     }
 
-    public func finish() throws {
-        let data = try JSONSerialization.data(withJSONObject: document(), options: [.prettyPrinted, .sortedKeys])
-        let url = URL(fileURLWithPath: path)
-        // Whole or not at all: written beside, then renamed over.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw WorkbenchError.writeFailed(path: path, reason: "the report: \(error.localizedDescription)")
+    /// Writes the items that are next in order (all of them at the end).
+    private func release(all: Bool) {
+        while let object = waiting.removeValue(forKey: nextIndex) {
+            append(object)
+            nextIndex += 1
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WorkbenchError.writeFailed(path: path, reason: "the report: \(reason)")
+        guard all || waiting.count > Self.reorderWindow else { return }
+        for index in waiting.keys.sorted() where all || waiting.count > Self.reorderWindow {
+            if let object = waiting.removeValue(forKey: index) { append(object) }
+            nextIndex = max(nextIndex, index + 1)
         }
     }
 
+    private func append(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        file.write(written == 0 ? "\n    " : ",\n    ")
+        file.write(data)
+        written += 1
+    }
+
+    public func finish() throws {
+        release(all: true)
+        var rest = document()
+        rest["items"] = nil
+        let data = try JSONSerialization.data(withJSONObject: rest, options: [.prettyPrinted, .sortedKeys])
+        // The rest of the document after the items: its own first brace dropped.
+        file.write(written == 0 ? "],\n" : "\n  ],\n")
+        file.write(data.dropFirst(2))
+        file.write("\n")
+        do {
+            try file.commit()
+        } catch {
+            throw WorkbenchError.writeFailed(path: file.destination, reason: "the report: \(error.writeReason)")
+        }
+    }
+
+    /// Everything but the items, which are written as they finish.
     func document() -> [String: Any] {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -87,8 +125,7 @@ public final class RunReport: Reporter {
             "versions": context.versions,
             "preset": ["path": context.presetPath, "hash": "fnv1a64:" + Self.hash(context.presetBytes)],
             "run": run,
-            "items": items.sorted { $0.item.index < $1.item.index }.map(item),
-            "ops": timings.keys.sorted().map { op(op: $0, seconds: timings[$0] ?? []) },
+            "ops": timings.keys.sorted().map { op(op: $0, seconds: timings[$0] ?? DurationSummary()) },
         ]
     }
 
@@ -131,12 +168,9 @@ public final class RunReport: Reporter {
         return object
     }
 
-    private func op(op: String, seconds: [Double]) -> [String: Any] {
-        let sorted = seconds.sorted()
-        func quantile(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))] }
-        let total = sorted.reduce(0, +)
-        return ["op": op, "count": sorted.count, "totalSeconds": total, "meanSeconds": sorted.isEmpty ? 0 : total / Double(sorted.count),
-                "p50Seconds": quantile(0.5), "p95Seconds": quantile(0.95), "maxSeconds": sorted.last ?? 0]
+    private func op(op: String, seconds: DurationSummary) -> [String: Any] {
+        ["op": op, "count": seconds.count, "totalSeconds": seconds.total, "meanSeconds": seconds.mean,
+         "p50Seconds": seconds.quantile(0.5), "p95Seconds": seconds.quantile(0.95), "maxSeconds": seconds.maximum]
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits.
@@ -145,5 +179,15 @@ public final class RunReport: Reporter {
         for byte in data { h = (h ^ UInt64(byte)) &* 0x100000001b3 }
         let hex = String(h, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension WorkbenchError {
+    /// Why a write failed, without the path (for "the report: …", "the trace: …").
+    var writeReason: String {
+        switch self {
+        case .writeFailed(_, let reason), .outputStopped(_, let reason): return reason
+        default: return description
+        }
     }
 }

@@ -73,11 +73,11 @@ struct RunReportingOptions: ParsableArguments {
         if let report {
             let versions = RunVersions.of(preset, catalogue: catalogue)
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: presetPath))) ?? Data()
-            reporters.append(RunReport(path: report, context: .init(
+            reporters.append(try RunReport(path: report, context: .init(
                 presetPath: URL(fileURLWithPath: presetPath).standardizedFileURL.path, presetBytes: bytes, versions: versions, ops: ops,
                 outputRoot: root.path, inspect: { VipsImage.summary(ofFile: $0) })))
         }
-        if let trace { reporters.append(TraceWriter(path: trace, ops: ops)) }
+        if let trace { reporters.append(try TraceWriter(path: trace, ops: ops)) }
         return (ReporterGroup(reporters), display)
     }
 }

@@ -13,11 +13,9 @@ enum AtomicFile {
 
     static func write(_ data: Data, file: SpooledFile? = nil, to destination: String,
                       cancellation: CancellationToken) throws(WorkbenchError) {
-        let folder = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
-        inFlight.withLock { _ = $0.insert(temporary) }
-        defer { inFlight.withLock { _ = $0.remove(temporary) } }
+        let temporary = temporaryPath(for: destination)
+        begin(temporary)
+        defer { end(temporary) }
 
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failed(destination, errno) }
@@ -75,6 +73,22 @@ enum AtomicFile {
             return .writeFailed(path: destination, reason: reason)
         }
     }
+
+    /// A new temporary path beside `destination`.
+    static func temporaryPath(for destination: String) -> String {
+        let folder = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        return "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+    }
+
+    /// Notes a temporary file being written, for `removeInFlight`.
+    static func begin(_ temporary: String) { inFlight.withLock { _ = $0.insert(temporary) } }
+
+    /// The temporary file is renamed into place or removed.
+    static func end(_ temporary: String) { inFlight.withLock { _ = $0.remove(temporary) } }
+
+    /// Why a write failed, for an errno.
+    static func failure(_ destination: String, _ code: Int32) -> WorkbenchError { failed(destination, code) }
 
     /// Temporary names end with this; `.<name>.<pid>-<random>.workbench-tmp`.
     static let suffix = ".workbench-tmp"

@@ -5,7 +5,10 @@ import Foundation
 final class IOThreads: @unchecked Sendable {
     // Safe: `jobs` and `threads` are only touched with `lock` held.
     private let lock = ConditionLock()
-    private var jobs: [@Sendable (Int) -> Void] = []
+    /// Jobs waiting from `head` on; a job taken is cleared at once, because what it captured (a
+    /// file's encoded bytes, on their way to `write`) must go when the job is done, not when the
+    /// list is next compacted.
+    private var jobs: [(@Sendable (Int) -> Void)?] = []
     private var head = 0
     private var threads = 0
     private var idle = 0
@@ -31,8 +34,8 @@ final class IOThreads: @unchecked Sendable {
     private func work(_ number: Int) {
         lock.lock()
         while true {
-            if head < jobs.count {
-                let job = jobs[head]
+            if head < jobs.count, let job = jobs[head] {
+                jobs[head] = nil
                 head += 1
                 if head > 1024 && head * 2 > jobs.count {
                     jobs.removeFirst(head)

@@ -68,13 +68,34 @@ public final class OutputRoot: Sendable {
     /// Returns the paths removed.
     @discardableResult
     public func removeStaleTemporaryFiles() -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: path) else { return [] }
+        // readdir, not FileManager: every run walks the whole output tree, a million files
+        // when the run is large, and only dot-names can be ours.
         var removed: [String] = []
-        while let next = walker.nextObject() as? String {
-            let name = (next as NSString).lastPathComponent
-            guard let pid = AtomicFile.writer(ofTemporaryName: name), pid != getpid(),
-                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
-            if unlink(path + "/" + next) == 0 { removed.append(next) }
+        var folders = [""]
+        while let relative = folders.popLast() {
+            guard let directory = opendir(relative.isEmpty ? path : path + "/" + relative) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    guard lstat(path + "/" + child, &info) == 0 else { continue }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+                }
+                // Symbolic links are not followed: they may lead out of the root.
+                if type == UInt8(DT_DIR) {
+                    folders.append(child)
+                    continue
+                }
+                guard name.utf8.first == UInt8(ascii: "."), let pid = AtomicFile.writer(ofTemporaryName: name), pid != getpid(),
+                      kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                if unlink(path + "/" + child) == 0 { removed.append(child) }
+            }
         }
         return removed
     }

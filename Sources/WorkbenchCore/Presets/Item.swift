@@ -54,19 +54,40 @@ public struct Item: Sendable, Hashable {
     }
 
     static func splitFileName(of source: String) -> (stem: String, ext: String) {
+        // Byte by byte, without Foundation's locale-aware search: a million items name their
+        // files through here.
         var path = Substring(source)
-        if let schemeEnd = path.range(of: "://") {
-            path = path[schemeEnd.upperBound...]
+        let isURL = hasScheme(source)
+        if isURL, let afterScheme = endOfScheme(in: path) {
+            path = path[afterScheme...]
             // Drop the host, the query and the fragment: only the URL path names the file.
-            if let slash = path.firstIndex(of: "/") { path = path[slash...] } else { path = "" }
-            if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
+            if let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) { path = path[slash...] } else { path = "" }
+            if let cut = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { path = path[..<cut] }
         }
-        let last = path.split(separator: "/").last.map(String.init) ?? ""
-        let decoded = last.removingPercentEncodingIfURL(Item.hasScheme(source))
-        guard let dot = decoded.lastIndex(of: "."), dot != decoded.startIndex else {
+        while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) { path = path[path.utf8.index(after: slash)...] }
+        let decoded = String(path).removingPercentEncodingIfURL(isURL)
+        guard let dot = decoded.utf8.lastIndex(of: UInt8(ascii: ".")), dot != decoded.startIndex else {
             return (decoded.isEmpty ? "item" : decoded, "")
         }
-        return (String(decoded[..<dot]), String(decoded[decoded.index(after: dot)...]))
+        return (String(decoded[..<dot]), String(decoded[decoded.utf8.index(after: dot)...]))
+    }
+
+    /// Where the text after the first "://" begins.
+    private static func endOfScheme(in text: Substring) -> String.Index? {
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":") {
+                let second = bytes.index(after: index)
+                if second != bytes.endIndex, bytes[second] == UInt8(ascii: "/") {
+                    let third = bytes.index(after: second)
+                    if third != bytes.endIndex, bytes[third] == UInt8(ascii: "/") { return bytes.index(after: third) }
+                }
+            }
+            index = bytes.index(after: index)
+        }
+        return nil
     }
 }
 

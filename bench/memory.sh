@@ -11,9 +11,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PHOTOS=$(cd "${1:?usage: bench/memory.sh PHOTO_DIR [TIMES...]}" && pwd)
 shift
 TIMES=${*:-1 10 100}
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
-BIN="$ROOT/.build/release/workbench"
+. "$ROOT/bench/lib.sh"
+needs time /usr/bin/time
+release_workbench
+BIN=$WORKBENCH
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

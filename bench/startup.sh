@@ -11,11 +11,10 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${1:-20}
-for tool in gcc pkg-config strace python3; do
-  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install gcc pkg-config strace python3)" >&2; exit 2; }
-done
-swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
-BIN="$ROOT/.build/release/workbench"
+. "$ROOT/bench/lib.sh"
+needs "gcc pkg-config strace python3" gcc pkg-config strace python3
+release_workbench
+BIN=$WORKBENCH
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cat > "$WORK/empty.c" <<'C'

@@ -26,11 +26,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PHOTOS=$(cd "${1:?usage: bench/workload-w.sh PHOTO_DIR [RUNS] [PYVIPS_PYTHON]}" && pwd)
 RUNS=${2:-7}
 PY=${3:-python3}
-for tool in djpeg vipsthumbnail /usr/bin/time bc; do
-  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install libjpeg-turbo-progs libvips-tools time bc)" >&2; exit 2; }
-done
-swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
-WORKBENCH="$ROOT/.build/release/workbench"
+. "$ROOT/bench/lib.sh"
+needs "libjpeg-turbo-progs libvips-tools time bc" djpeg vipsthumbnail /usr/bin/time bc
+release_workbench
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export VIPS_CONCURRENCY=1

@@ -18,11 +18,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NS=${*:-10000 100000 1000000}
 D=${SCALE_DIR:-/tmp/workbench-scale}
 SRC=${SRC:-$ROOT/Tests/Support/Photos/camera-cups.jpg}
-for tool in vips /usr/bin/time python3 bc; do
-  command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install libvips-tools time python3 bc)" >&2; exit 2; }
-done
-swift build -c release --package-path "$ROOT" --product workbench >/dev/null 2>&1 || { echo "release build failed: run swift build -c release" >&2; exit 1; }
-BIN="$ROOT/.build/release/workbench"
+. "$ROOT/bench/lib.sh"
+needs "libvips-tools time python3 bc" vips /usr/bin/time python3 bc
+release_workbench
+BIN=$WORKBENCH
 mkdir -p "$D"
 [ -f "$D/base.jpg" ] || vips thumbnail "$SRC" "$D/base.jpg[Q=85,strip]" 128
 cat > "$D/thumbs.json" <<'JSON'

@@ -41,7 +41,8 @@ public enum VipsStages {
             } else if name == "encode", words.contains(where: { $0 == "avif" || $0 == "heif" }) {
                 VipsModules.load("heif")
             }
-        })
+        },
+        everything: { VipsModules.loadAll() })
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

@@ -77,6 +77,11 @@ import WorkbenchTestSupport
         #expect(!installed.isEmpty)
         #expect(modules(in: run.stderr) == Set(installed.map { String($0.split(separator: ".")[0]) }))
         #expect(run.stdout.contains("vips.heifsave_buffer") && run.stdout.contains("vips.jxlsave_buffer"))
+        // One op's page is as complete: encode's HEIF-only options are listed although no
+        // preset asked for HEIF.
+        let encode = try CLIProcess.run(["filters", "encode"])
+        #expect(encode.status == 0)
+        #expect(encode.stdout.contains("encoder") && encode.stdout.contains("jpeg, png, webp, tiff, heif, avif"), "\(encode.stdout)")
     }
 
     @Test func aReportOrTraceThatCannotBeWrittenStopsTheRunBeforeAnyWork() throws {

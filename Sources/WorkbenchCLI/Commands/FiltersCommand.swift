@@ -43,6 +43,7 @@ struct FiltersCommand: ParsableCommand {
             Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())
             return
         }
+        registry.bringInEverything()
         guard let spec = registry[name]?.spec ?? registry.specs.first(where: { $0.name == name }) else {
             if let reason = registry.unavailableReason(name) {
                 Terminal.error("\"\(name)\" cannot be used in a preset: \(reason).")

@@ -63,6 +63,13 @@ public struct OpRegistry: Sendable {
         providers.first { $0.claims(name) }?.prepare(name, words)
     }
 
+    /// Has every provider bring in all it can offer, so each op's declaration is as complete as
+    /// this build allows (`encode` then lists the options of savers libvips keeps in modules):
+    /// for documentation, where a run would bring in only what its preset names.
+    public func bringInEverything() {
+        for provider in providers { provider.everything() }
+    }
+
     /// Filters made of other ops that providers offer (plugins' sub-graphs).
     public var graphFilters: [GraphFilter] { providers.flatMap { $0.graphs() } }
 }
@@ -78,17 +85,21 @@ public struct OpProvider: Sendable {
     /// Hears an op name and a node's text values before the op is looked up (see
     /// `OpRegistry.prepare`).
     public let prepare: @Sendable (String, [String]) -> Void
+    /// Brings in every op it can offer (see `OpRegistry.bringInEverything`).
+    public let everything: @Sendable () -> Void
 
     public init(claims: @escaping @Sendable (String) -> Bool, names: @escaping @Sendable () -> [String],
                 definition: @escaping @Sendable (String) -> OpDefinition?,
                 unavailable: @escaping @Sendable () -> [(name: String, reason: String)] = { [] },
                 graphs: @escaping @Sendable () -> [GraphFilter] = { [] },
-                prepare: @escaping @Sendable (String, [String]) -> Void = { _, _ in }) {
+                prepare: @escaping @Sendable (String, [String]) -> Void = { _, _ in },
+                everything: @escaping @Sendable () -> Void = {}) {
         self.claims = claims
         self.names = names
         self.definition = definition
         self.unavailable = unavailable
         self.graphs = graphs
         self.prepare = prepare
+        self.everything = everything
     }
 }

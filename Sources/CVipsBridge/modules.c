@@ -30,7 +30,8 @@ int cvips_start_without_modules(const char *argv0) {
     char *saved = home != NULL ? g_strdup(home) : NULL;
     module_folder = find_module_folder(saved);
     // libvips reads VIPSHOME once, at init: a folder that cannot exist means no modules. Called
-    // once, before libvips runs anything, from the one thread starting it.
+    // once, before libvips runs anything, from the one thread starting it; vips_init itself
+    // sets VIPSHOME when it is unset, so this adds no new kind of write to the environment.
     setenv("VIPSHOME", "/nonexistent/workbench-loads-vips-modules-itself", 1);
     int result = vips_init(argv0);
     if (saved != NULL) {

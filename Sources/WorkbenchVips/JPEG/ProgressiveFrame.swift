@@ -1,5 +1,3 @@
-import Glibc
-
 /// The frame of a progressive JPEG (its size and components) and, per component, the
 /// coefficients kept so far: each block's lowest `kept`×`kept` frequencies, dequantised later,
 /// and a bit per coefficient saying whether it is nonzero yet.
@@ -151,28 +149,5 @@ final class CoefficientStore {
     deinit {
         values.deallocate()
         nonzero.deallocate()
-    }
-}
-
-/// Samples in memory of their own, from `malloc`, so libvips can take them over without a copy
-/// (and `free` them when its image closes).
-final class PixelBuffer {
-    let bytes: UnsafeMutableBufferPointer<UInt8>
-    private var owned = true
-
-    /// Nil when the memory cannot be had.
-    init?(count: Int) {
-        guard let memory = malloc(max(1, count)) else { return nil }
-        bytes = UnsafeMutableBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
-    }
-
-    /// The memory, which the caller now owns and must `free`.
-    func handOver() -> UnsafeMutableRawPointer? {
-        owned = false
-        return UnsafeMutableRawPointer(bytes.baseAddress)
-    }
-
-    deinit {
-        if owned { free(bytes.baseAddress) }
     }
 }

@@ -63,19 +63,40 @@ public enum LocalFile {
         guard Int(info.st_size) <= maxBytes else {
             throw .inputTooLarge(path: path, size: Int(info.st_size), limit: maxBytes)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .readFailed(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-        } catch {
-            throw .readFailed(path: path, reason: error.localizedDescription)
-        }
+        let data = try readWhole(path, expected: Int(info.st_size), maxBytes: maxBytes)
         // The file may have grown since stat.
         guard data.count <= maxBytes else { throw .inputTooLarge(path: path, size: data.count, limit: maxBytes) }
         return Bytes(data, origin: path)
+    }
+
+    /// Reads the file into one buffer of the size `stat` gave, growing it only if the file grew.
+    /// Foundation's `read(upToCount:)` grows its buffer by reallocation, which left up to twice
+    /// a photo's size allocated and fragmented glibc's arenas with every input.
+    private static func readWhole(_ path: String, expected: Int, maxBytes: Int) throws(WorkbenchError) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        // One byte more than expected shows whether the file grew since stat.
+        var data = Data(count: min(expected, maxBytes) + 1)
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count <= maxBytes else { break }
+                data.count = min(data.count * 2, maxBytes + 1)
+            }
+            let got = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Foundation.read(fd, base + filled, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, reason: String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        data.count = filled
+        return data
     }
 
     private static func localPath(_ source: String) throws(WorkbenchError) -> String {

@@ -7,6 +7,8 @@ public enum PluginError: Error, Sendable, CustomStringConvertible {
     case notFound(plugin: String, searched: [String])
     /// The plugin's helper process failed (crashed, timed out, could not start).
     case helperFailed(plugin: String, filter: String, reason: String)
+    /// A plugin package (`.wbplugin`) or folder that cannot be packed, installed or removed.
+    case badPackage(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum PluginError: Error, Sendable, CustomStringConvertible {
                 + " (add a folder with --plugin-path or WORKBENCH_PLUGIN_PATH)"
         case .helperFailed(let plugin, let filter, let reason):
             return "\(plugin).\(filter): \(reason)"
+        case .badPackage(let reason):
+            return reason
         }
     }
 }

@@ -52,8 +52,18 @@ final class PluginLibrary: Sendable {
         guard plugin.api_version == WB_PLUGIN_API_VERSION, plugin.kernel_api_version == WB_KERNEL_API_VERSION else {
             throw refuse("it was built for plugin API \(plugin.api_version) (kernel API \(plugin.kernel_api_version)); this workbench runs \(WB_PLUGIN_API_VERSION) (\(WB_KERNEL_API_VERSION)): rebuild it against this workbench's kit")
         }
-        let toolchain = plugin.toolchain.map { String(cString: $0) } ?? "an unknown toolchain"
-        guard toolchain == Toolchain.current else {
+        // A library that links no Swift (C, Rust, …) declares no toolchain: nothing of Swift is
+        // shared with it. One that links Swift's runtime must have been built by this Swift.
+        let toolchain = plugin.toolchain.map { String(cString: $0) } ?? ""
+        if toolchain.isEmpty {
+            switch LibraryDependencies.linksSwiftRuntime(manifest.libraryPath) {
+            case false?: break
+            case true?:
+                throw refuse("its library links Swift's runtime but declares no toolchain: build it with this workbench's kit (workbench plugin build), whose export declares it")
+            case nil:
+                throw refuse("its library \(manifest.library) is not a 64-bit ELF shared library this workbench can read")
+            }
+        } else if toolchain != Toolchain.current {
             throw refuse("it was built with \(toolchain), this workbench with \(Toolchain.current): rebuild it with this toolchain (workbench plugin build)")
         }
         let name = plugin.name.map { String(cString: $0) } ?? ""

@@ -38,12 +38,7 @@ public enum TestPlugins {
         if !defines.contains(where: { $0.hasPrefix("TOOLCHAIN") }) { arguments.append("-DTOOLCHAIN=\"\(toolchain)\"") }
         arguments += defines.map { "-D\($0)" }
         arguments += [Fixtures.supportFile("test_plugin.c").path, "-o", plugin.appendingPathComponent("libTestKit.so").path]
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compile.arguments = arguments
-        try compile.run()
-        compile.waitUntilExit()
-        guard compile.terminationStatus == 0 else { throw TestPluginError(message: "clang failed: \(arguments.joined(separator: " "))") }
+        try compile(arguments)
         let declared = filters.map { #"{ "name": "\#($0)", "summary": "The test kernel's \#($0)." }"# }.joined(separator: ", ")
         let text = manifest ?? """
             { "name": "\(manifestName ?? name)", "version": "1.0.0", "api": \(api), "library": "libTestKit.so",
@@ -51,6 +46,38 @@ public enum TestPlugins {
             """
         try text.write(to: plugin.appendingPathComponent("plugin.json"), atomically: true, encoding: .utf8)
         return plugin
+    }
+
+    /// Compiles the hostile test plugin (`hostile_plugin.c`: kernels that try what the sandbox
+    /// refuses on images 41 pixels wide) into `folder/hostile/`.
+    @discardableResult
+    public static func hostilePlugin(in folder: URL) throws -> URL {
+        let plugin = folder.appendingPathComponent("hostile")
+        try FileManager.default.createDirectory(at: plugin, withIntermediateDirectories: true)
+        let header = Fixtures.packageRoot.appendingPathComponent("Plugins/Kit/Sources/CKernel/include").path
+        try compile(["clang", "-shared", "-fPIC", "-O1", "-I", header, Fixtures.supportFile("hostile_plugin.c").path,
+                     "-o", plugin.appendingPathComponent("libHostile.so").path])
+        let parameters = #"""
+            [ { "name": "target", "type": "string", "default": "", "summary": "A path." },
+              { "name": "port", "type": "integer", "min": 0, "max": 65535, "default": 0, "summary": "A port." } ]
+            """#
+        let declared = ["write", "read", "connect", "exec", "kill", "fork"]
+            .map { #"{ "name": "\#($0)", "summary": "Tries to \#($0).", "parameters": \#(parameters) }"# }.joined(separator: ", ")
+        try """
+            { "name": "hostile", "version": "1.0.0", "api": 1, "library": "libHostile.so", "filters": [ \(declared) ] }
+            """.write(to: plugin.appendingPathComponent("plugin.json"), atomically: true, encoding: .utf8)
+        return plugin
+    }
+
+    /// Runs a compiler (or any tool) through `env`, throwing with the command line if it fails.
+    public static func compile(_ arguments: [String], in directory: URL? = nil) throws {
+        let compile = Process()
+        compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compile.arguments = arguments
+        if let directory { compile.currentDirectoryURL = directory }
+        try compile.run()
+        compile.waitUntilExit()
+        guard compile.terminationStatus == 0 else { throw TestPluginError(message: "failed: \(arguments.joined(separator: " "))") }
     }
 
     /// Black PNG images `w<width>.png`, 30 pixels high, in `folder`: the C kernels crash on width

@@ -25,11 +25,24 @@ public enum HelperServer {
             _ = HelperWire.send(HelperReply.failed("\(error)"), on: socket)
             return 1
         }
+        // Confined from here on: the plugin's own code runs only after this (its library's
+        // initialisers aside, which ran as it loaded).
+        if Sandbox.isEnabled && Sandbox.support.seccomp {
+            do throws(PluginError) {
+                try Sandbox.enter(folder: folder)
+            } catch {
+                _ = HelperWire.send(HelperReply.failed("\(error)"), on: socket)
+                return 1
+            }
+        }
         guard HelperWire.send(HelperReply.ready, on: socket) else { return 1 }
         var session = Session(library: library)
         var buffer: [UInt8] = []
         while let request = HelperWire.receive(HelperRequest.self, on: socket, buffer: &buffer) {
-            guard HelperWire.send(session.handle(request), on: socket) else { break }
+            var reply = session.handle(request)
+            // A kernel may ignore the EPERM it was given; its item fails all the same.
+            if let refusal = Sandbox.takeRefusal() { reply = .failed(refusal) }
+            guard HelperWire.send(reply, on: socket) else { break }
         }
         session.close()
         return 0

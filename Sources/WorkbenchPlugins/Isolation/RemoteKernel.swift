@@ -75,7 +75,7 @@ final class HelperLease {
         }
         switch reply {
         case .done, .described, .ready: return
-        case .failed(let message): throw KernelError(message)
+        case .failed(let message): throw KernelError("plugin \(kernel.manifest.name), filter \(kernel.filter): \(message)")
         }
     }
 

@@ -51,46 +51,17 @@ struct PluginBuildCommand: ParsableCommand {
             Terminal.error("The build made no \(manifest.library): plugin.json's \"library\" must name the package's dynamic library product (lib<Product>.so, with type: .dynamic).")
             throw ExitCode(1)
         }
-        let root = URL(fileURLWithPath: to ?? PluginSearchPath.userFolder).standardizedFileURL
-        let installed: URL
+        let root = URL(fileURLWithPath: to ?? PluginSearchPath.userFolder).standardizedFileURL.path
+        // Checked in a helper, as a run would, before it is put in place.
+        let installed: PluginInstaller.Installed
         do {
-            installed = try install(manifest, library: library, into: root)
+            installed = try PluginInstaller.install(manifest, library: library.path, into: root,
+                                                    limits: HelperPool.Limits(output: { Terminal.error($0) }))
         } catch {
-            Terminal.error("Cannot install into \(root.path): \(error.localizedDescription)")
-            throw ExitCode(1)
-        }
-        // The workbench's own check, as a run would make it: in a helper process.
-        let catalogue = PluginCatalogue(searchPath: PluginSearchPath(folders: [installed.path]))
-        defer { catalogue.shutdown() }
-        do {
-            try catalogue.prepare(ops: manifest.filters.filter { $0.graph == nil }.map { ("\(manifest.name).\($0.name)", false) })
-        } catch {
-            Terminal.error("Installed, but the workbench refuses it: \(error)")
+            Terminal.error("Built, but not installed: \(error)")
             throw ExitCode(1)
         }
         let filters = manifest.filters.map { "\(manifest.name).\($0.name)" }.joined(separator: ", ")
-        Terminal.out("Installed \(manifest.name) \(manifest.version) in \(installed.path): \(filters)")
-    }
-
-    /// Copies manifest and library into `root/<name>`, replacing an earlier install in one rename.
-    private func install(_ manifest: PluginManifest, library: URL, into root: URL) throws -> URL {
-        let files = FileManager.default
-        try files.createDirectory(at: root, withIntermediateDirectories: true)
-        let target = root.appendingPathComponent(manifest.name)
-        let staging = root.appendingPathComponent(".\(manifest.name).installing-\(getpid())")
-        try? files.removeItem(at: staging)
-        try files.createDirectory(at: staging, withIntermediateDirectories: true)
-        try files.copyItem(at: URL(fileURLWithPath: manifest.folder).appendingPathComponent("plugin.json"),
-                           to: staging.appendingPathComponent("plugin.json"))
-        try files.copyItem(at: library, to: staging.appendingPathComponent(manifest.library))
-        if files.fileExists(atPath: target.path) {
-            let old = root.appendingPathComponent(".\(manifest.name).old-\(getpid())")
-            try files.moveItem(at: target, to: old)
-            try files.moveItem(at: staging, to: target)
-            try? files.removeItem(at: old)
-        } else {
-            try files.moveItem(at: staging, to: target)
-        }
-        return target
+        Terminal.out("Installed \(manifest.name) \(manifest.version) in \(installed.folder): \(filters)")
     }
 }

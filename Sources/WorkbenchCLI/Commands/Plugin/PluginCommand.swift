@@ -1,12 +1,13 @@
 import ArgumentParser
 import WorkbenchPlugins
 
-/// `workbench plugin`: make, build and list plugins.
+/// `workbench plugin`: make, build, list, pack, install and remove plugins.
 struct PluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin",
-        abstract: "Make, build and list plugins: your own filters, written in Swift.",
-        subcommands: [PluginNewCommand.self, PluginBuildCommand.self, PluginListCommand.self])
+        abstract: "Make, build, list, pack, install and remove plugins: your own filters, in Swift, C or Rust.",
+        subcommands: [PluginNewCommand.self, PluginBuildCommand.self, PluginListCommand.self, PluginPackCommand.self,
+                      PluginInstallCommand.self, PluginRemoveCommand.self])
 }
 
 /// `workbench plugin-helper FOLDER`: the process an isolated plugin's kernels run in (started by

@@ -15,6 +15,7 @@ struct PluginListCommand: ParsableCommand {
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         Terminal.out("Plugin folders searched: " + catalogue.searchPath.folders.joined(separator: ", "))
+        Terminal.out("Sandbox: " + (Sandbox.isEnabled ? Sandbox.support.summary : "off (WORKBENCH_PLUGIN_SANDBOX=off): isolated plugins run unconfined"))
         if catalogue.entries.isEmpty { Terminal.out("No plugins found (make one: workbench plugin new NAME).") }
         for entry in catalogue.entries {
             var status = entry.refusal.map { "refused: \($0)" } ?? "ok"

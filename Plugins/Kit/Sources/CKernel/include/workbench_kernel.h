@@ -120,7 +120,8 @@ typedef struct {
 typedef struct {
     uint32_t api_version;       // WB_PLUGIN_API_VERSION
     uint32_t kernel_api_version; // WB_KERNEL_API_VERSION
-    const char *toolchain;      // the Swift compiler that built it, e.g. "swift-6.3" (its runtime is loaded with it)
+    const char *toolchain;      // the Swift that built it, e.g. "swift-6.3" (its runtime is loaded with it);
+                                // NULL for a library that links no Swift runtime (C, Rust, …)
     const char *name;           // as in plugin.json
     int32_t filter_count;
     const wb_filter *filters;

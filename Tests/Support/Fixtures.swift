@@ -20,7 +20,7 @@ public enum Fixtures {
         return names.filter { $0.hasSuffix(".jpg") }.sorted().map { samples.appendingPathComponent($0) }
     }
 
-    static func supportFile(_ name: String) -> URL {
+    public static func supportFile(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name)
     }
 

@@ -114,7 +114,9 @@ import WorkbenchTestSupport
         let archive = folder.appendingPathComponent("posterize-1.0.0.wbplugin")
         var bytes = [UInt8](try Data(contentsOf: archive))
         // One byte of the library's code, well past its ELF header.
-        let elf = try #require((0..<bytes.count - 4).first { bytes[$0] == 0x7F && bytes[$0 + 1] == 0x45 && bytes[$0 + 2] == 0x4C && bytes[$0 + 3] == 0x46 })
+        let magic: [UInt8] = [0x7F, 0x45, 0x4C, 0x46]
+        let found = (0..<bytes.count - 4).first { at in bytes[at..<at + 4].elementsEqual(magic) }
+        let elf = try #require(found)
         bytes[elf + 4096] ^= 0xFF
         try Data(bytes).write(to: archive)
         let plugins = folder.appendingPathComponent("plugins")

@@ -68,6 +68,9 @@ struct PluginArchive {
     static func decode(_ data: Data) throws(PluginError) -> PluginArchive {
         func refuse(_ reason: String) -> PluginError { .badPackage(reason) }
         let bytes = [UInt8](data)
+        guard bytes.count >= 1024, bytes.count % 512 == 0 else {
+            throw refuse("it is not a tar archive (\(bytes.count) bytes, not whole 512-byte blocks)")
+        }
         var at = 0
         var folder: String?
         var files: [(name: String, bytes: Data)] = []

@@ -12,6 +12,7 @@
 #   built-in    "op": "sepia", "engine": "swift"
 #   in-process  "op": "benchsepia.sepia", "isolation": "none"    (the plugin's library, dlopen'ed)
 #   isolated    "op": "benchsepia.sepia"                         (a helper process, shared memory)
+#   unsandboxed the isolated preset with WORKBENCH_PLUGIN_SANDBOX=off (the helper unconfined)
 # Prints the median wall seconds of each and the ratios the plugin targets name.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,8 +39,13 @@ preset built-in '{ "id": "tone", "op": "sepia", "engine": "swift" }'
 preset in-process '{ "id": "tone", "op": "benchsepia.sepia", "isolation": "none" }'
 preset isolated '{ "id": "tone", "op": "benchsepia.sepia" }'
 
-VARIANTS="built-in in-process isolated"
-run() { "$WB" run "$WORK/$1.json" --plugin-path "$WORK/plugins" --out "$WORK/out-$1" -q >/dev/null; }
+cp "$WORK/isolated.json" "$WORK/unsandboxed.json"
+VARIANTS="built-in in-process isolated unsandboxed"
+run() {
+  local sandbox=on
+  [ "$1" = unsandboxed ] && sandbox=off
+  WORKBENCH_PLUGIN_SANDBOX=$sandbox "$WB" run "$WORK/$1.json" --plugin-path "$WORK/plugins" --out "$WORK/out-$1" --force -q >/dev/null
+}
 for v in $VARIANTS; do run "$v"; done  # warm-up: page cache, helper start
 for ((i = 0; i < RUNS; i++)); do
   for v in $VARIANTS; do
@@ -48,9 +54,10 @@ for ((i = 0; i < RUNS; i++)); do
   done
 done
 median() { grep "^$1 " "$WORK/times" | awk '{print $2}' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-B=$(median built-in); P=$(median in-process); I=$(median isolated)
+B=$(median built-in); P=$(median in-process); I=$(median isolated); U=$(median unsandboxed)
 echo "Sepia kernel on $(ls "$WORK/photos" | wc -l) photos at full size, then thumbnail 800 px, PNG; median of $RUNS runs, wall s"
 printf "%-12s %8s\n" variant seconds
-printf "%-12s %8.3f\n" built-in "$B" in-process "$P" isolated "$I"
+printf "%-12s %8.3f\n" built-in "$B" in-process "$P" isolated "$I" unsandboxed "$U"
 printf "in-process / built-in: %.3f×   (target ≤ 1.05×)\n" "$(echo "$P / $B" | bc -l)"
 printf "isolated / in-process: %.3f×   (target ≤ 1.3×)\n" "$(echo "$I / $P" | bc -l)"
+printf "isolated (sandboxed) / unsandboxed: %.3f×   (target ≤ 1.02×)\n" "$(echo "$I / $U" | bc -l)"

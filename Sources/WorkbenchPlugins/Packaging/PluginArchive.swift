@@ -69,7 +69,7 @@ struct PluginArchive {
         func refuse(_ reason: String) -> PluginError { .badPackage(reason) }
         let bytes = [UInt8](data)
         guard bytes.count >= 1024, bytes.count % 512 == 0 else {
-            throw refuse("it is not a tar archive (\(bytes.count) bytes, not whole 512-byte blocks)")
+            throw refuse("it is not a tar archive, or one cut short (\(bytes.count) bytes, not whole 512-byte blocks)")
         }
         var at = 0
         var folder: String?

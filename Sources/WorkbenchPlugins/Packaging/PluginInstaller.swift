@@ -26,7 +26,7 @@ public enum PluginInstaller {
             writer.write(PluginArchive(folder: manifest.name, files: files).encoded())
             try writer.commit()
         } catch {
-            throw .badPackage("cannot write \(path): \(error)")
+            throw .badPackage("\(error)")
         }
         return path
     }
@@ -142,6 +142,9 @@ public enum PluginInstaller {
         } catch {
             if case .invalidPreset(let diagnostics) = error {
                 throw .badPackage("\(folder)/plugin.json: " + diagnostics.map(\.description).joined(separator: "; "))
+            }
+            if case .unreadablePreset = error {
+                throw .badPackage("\(folder) has no readable plugin.json: give a .wbplugin file or a built plugin's folder")
             }
             throw .badPackage("\(error)")
         }

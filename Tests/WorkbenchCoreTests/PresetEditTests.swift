@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import WorkbenchCore
+
+/// Saving a changed value rewrites that value's bytes and nothing else.
+@Suite struct PresetEditTests {
+    let preset = """
+        {
+          "version": 1,
+          "graph": [
+            { "id": "source", "op": "read" },
+            {   "id" : "tone",  "op": "sepia", "intensity":0.8 , "note": "a \\"quoted\\" [text]" },
+            { "op": "recomb", "matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }
+          ]
+        }
+
+        """
+
+    private func edit(_ key: String, _ json: String, _ node: String, _ text: String? = nil) throws -> String {
+        String(decoding: try PresetEdit.setting(key, to: json, node: node, in: Array((text ?? preset).utf8)), as: UTF8.self)
+    }
+
+    @Test func aValueIsReplacedInPlace() throws {
+        let edited = try edit("intensity", "0.6", "tone")
+        #expect(edited == preset.replacingOccurrences(of: "\"intensity\":0.8 ,", with: "\"intensity\":0.6 ,"))
+    }
+
+    @Test func stringsWithEscapesAndBracketsAndArraysAreReplacedWhole() throws {
+        #expect(try edit("note", "\"plain\"", "tone") == preset.replacingOccurrences(of: "\"a \\\"quoted\\\" [text]\"", with: "\"plain\""))
+        let matrix = try edit("matrix", "[[0, 1, 0], [1, 0, 0], [0, 0, 1]]", "recomb")
+        #expect(matrix == preset.replacingOccurrences(of: "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]", with: "[[0, 1, 0], [1, 0, 0], [0, 0, 1]]"))
+    }
+
+    @Test func anAbsentKeyIsAddedAfterTheNodesLastMember() throws {
+        let edited = try edit("intensity", "0.5", "source")
+        #expect(edited == preset.replacingOccurrences(of: "\"op\": \"read\" }", with: "\"op\": \"read\", \"intensity\": 0.5 }"))
+    }
+
+    @Test func aMissingNodeOrBrokenTextIsRefused() throws {
+        #expect(throws: WorkbenchError.self) { try edit("x", "1", "nowhere") }
+        #expect(throws: WorkbenchError.self) { try edit("x", "1", "tone", "{ \"graph\": [ ") }
+    }
+
+    @Test func aByteOrderMarkStays() throws {
+        let marked = "\u{FEFF}" + preset
+        let edited = try edit("intensity", "0.6", "tone", marked)
+        #expect(edited == marked.replacingOccurrences(of: "\"intensity\":0.8 ,", with: "\"intensity\":0.6 ,"))
+    }
+}

@@ -252,6 +252,12 @@ final class ItemBoard: Sendable {
         }) { listener.finish() }
     }
 
+    /// Sends one message to every page now, not at the next flush: a preview is awaited.
+    func send<Value: Encodable>(_ name: String, _ value: Value) {
+        let message = Self.message(name, value)
+        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(message) }
+    }
+
     /// Sends what changed since the last flush (called by a 100 ms ticker).
     func flush() { publish(full: false) }
 

@@ -61,6 +61,39 @@ public struct LiveServer: Sendable {
             }
             return await Self.jpeg(previews.jpeg(ofFile: file))
         }
+        router.get("/controls") { _, _ -> Response in
+            let json = await session.controls()
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
+        router.post("/parameter") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            guard let change = try? JSONDecoder().decode(ParameterChange.self, from: Data(buffer: body)),
+                  let value = try? JSONSerialization.jsonObject(with: Data(change.value.utf8), options: [.fragmentsAllowed]),
+                  !(value is [String: Any]) else {
+                return AccessCheck<BasicRequestContext>.refusal(.badRequest, "Expected {\"node\": id, \"key\": name, \"value\": JSON text}.")
+            }
+            if let problem = await session.setParameter(node: change.node, key: change.key, json: change.value) {
+                return AccessCheck<BasicRequestContext>.refusal(.unprocessableContent, problem)
+            }
+            return Response(status: .noContent)
+        }
+        router.post("/save") { _, _ -> Response in
+            if let problem = await session.save() { return AccessCheck<BasicRequestContext>.refusal(.conflict, problem) }
+            return Response(status: .noContent)
+        }
+        router.post("/revert") { _, _ -> Response in
+            await session.revert()
+            return Response(status: .noContent)
+        }
+        router.get("/preview/draft/:index") { _, context -> Response in
+            guard let index = context.parameters.get("index", as: Int.self), let file = await session.previews.file(index),
+                  let data = FileManager.default.contents(atPath: file) else {
+                return AccessCheck<BasicRequestContext>.refusal(.notFound, "No preview of that item yet.")
+            }
+            return Response(status: .ok, headers: [.contentType: Self.mediaType(of: file), .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
         router.get("/preview/output/**") { request, _ -> Response in
             guard let file = await Self.outputFile(request.uri.path, prefix: "/preview/output/", session: session) else {
                 return AccessCheck<BasicRequestContext>.refusal(.notFound, "Only files under the output folder are served.")
@@ -112,6 +145,13 @@ public struct LiveServer: Sendable {
         ticker.cancel()
         await session.pageClosed()
         await session.finish()
+    }
+
+    /// A control's new value: `value` is JSON text (`0.6`, `true`, `"webp"`, `[1, 2, 3]`).
+    struct ParameterChange: Decodable {
+        let node: String
+        let key: String
+        let value: String
     }
 
     struct Viewport: Decodable {

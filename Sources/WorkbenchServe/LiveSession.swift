@@ -61,6 +61,10 @@ public actor LiveSession {
     /// Bumped when the preset is read again: item runs of an older one are over.
     private var generation = 0
     private var presetStamp: String?
+    /// Values changed on the page and not saved, in the order they were set (one per node
+    /// and key): applied over the file's for previews, written into it by `save`.
+    private var draft: [PresetOverride] = []
+    nonisolated let previews = DraftPreviews()
 
     public init(settings: Settings) {
         self.settings = settings
@@ -122,6 +126,9 @@ public actor LiveSession {
         preset = loaded
         items = list
         generation += 1
+        await previews.reset()
+        board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
+            : "The preset file changed in the editor; your \(draft.count) unsaved change\(draft.count == 1 ? "" : "s") on this page will be written over it, value by value, when you save."))
         pending = Set(list.indices)
         suspended = [:]
         board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],
@@ -181,9 +188,10 @@ public actor LiveSession {
     }
 
     /// Writes the manifest and lets its lock go (the server is stopping).
-    public func finish() {
+    public func finish() async {
         try? manifest?.store.save()
         manifest = nil
+        await previews.remove()
     }
 
     private func stopAll() async {
@@ -224,6 +232,71 @@ public actor LiveSession {
         // Stopped before its end (off screen, page closed): it runs again when looked at.
         if summary.cancelled > 0 { pending.insert(index) }
         fill()
+    }
+
+    /// What the page's Save and Revert buttons show.
+    struct DraftState: Encodable {
+        let changes: Int
+        let note: String?
+    }
+
+    /// The controls of the preset's nodes, as JSON (`NodeControls`).
+    func controls() -> String {
+        guard let preset else { return "[]" }
+        return NodeControls.json(Controls.of(preset, draft: draft))
+    }
+
+    /// Sets `node`'s `key` to `json` on the page (not in the file): checked by the preset's own
+    /// validator, then previewed on the cards on screen. Returns the validator's message when
+    /// the value is refused.
+    func setParameter(node: String, key: String, json: String) async -> String? {
+        guard let preset else { return "The preset has errors; fix them in the editor first." }
+        guard Controls.offers(preset, node: node, key: key) else {
+            return "\"\(node)\" has no parameter \"\(key)\" the page can set."
+        }
+        guard let override = PresetOverride("\(node).\(key)=\(json)") else { return "Not a value: \(json)" }
+        let candidate = draft.filter { !($0.node == node && $0.key == key) } + [override]
+        let tuned: Preset
+        do {
+            tuned = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath, overrides: candidate)
+        } catch {
+            return "\(error)"
+        }
+        draft = candidate
+        board.send("draft", DraftState(changes: draft.count, note: nil))
+        let board = self.board
+        await previews.start(tuned, items: items, indices: visible) { index, generation in
+            board.send("preview", ["index": index, "generation": generation])
+        }
+        return nil
+    }
+
+    /// Writes the page's changes into the preset file, each value's bytes and nothing else;
+    /// the file watcher then reads it again and the full-size files are made as usual.
+    func save() -> String? {
+        guard !draft.isEmpty else { return nil }
+        do {
+            guard let bytes = FileManager.default.contents(atPath: settings.presetPath) else {
+                return "Cannot read \(settings.presetPath)."
+            }
+            var text = [UInt8](bytes)
+            for change in draft { text = try PresetEdit.setting(change.key, to: change.value, node: change.node, in: text) }
+            let writer = try AtomicFileWriter(destination: settings.presetPath)
+            writer.write(Data(text))
+            try writer.commit()
+        } catch {
+            return "Not saved: \(error)"
+        }
+        draft = []
+        board.send("draft", DraftState(changes: 0, note: nil))
+        return nil
+    }
+
+    /// Forgets the page's changes; the cards show the saved preset's files again.
+    func revert() async {
+        draft = []
+        await previews.reset()
+        board.send("draft", DraftState(changes: 0, note: nil))
     }
 
     /// Modification time and size, to notice a saved file.

@@ -35,6 +35,23 @@ enum Page {
     .state.reading, .state.downloading, .state.decoding, .state.filtering, .state.encoding, .state.writing { background: var(--run); color: #000; }
     .meta { color: var(--dim); font-size: 12px; }
     .error { color: var(--bad); font-size: 12px; white-space: pre-wrap; }
+    body.tuning main { margin-right: 320px; }
+    #panel { position: fixed; top: 0; right: 0; bottom: 0; width: 320px; overflow-y: auto; background: #101216; border-left: 1px solid #2c3038; padding: 10px 12px; z-index: 3; display: none; }
+    body.tuning #panel { display: block; }
+    #panel h2 { font-size: 14px; margin: 14px 0 4px; }
+    #panel h2 small { color: var(--dim); font-weight: normal; }
+    .control { margin: 6px 0; }
+    .control label { display: block; font-size: 12px; color: var(--dim); }
+    .control.changed label { color: var(--run); }
+    .control input[type=range] { width: 65%; vertical-align: middle; }
+    .control input[type=number] { width: 30%; }
+    .control input[type=text], .control select { width: 100%; }
+    .control .grid { display: grid; gap: 2px; }
+    .control .grid input { width: 100%; }
+    .control .problem { color: var(--bad); font-size: 12px; white-space: pre-wrap; }
+    #draft { margin: 6px 0; display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
+    #draftNote { color: var(--run); font-size: 12px; }
+    .out img.draft { outline: 2px solid var(--run); }
     </style>
     </head>
     <body>
@@ -44,6 +61,12 @@ enum Page {
       <details><summary>graph</summary><pre id="graph"></pre></details>
     </header>
     <main id="items"></main>
+    <aside id="panel">
+      <div id="draft"><button id="save" disabled>Save</button><button id="revert" disabled>Revert</button>
+        <label><input type="checkbox" id="showSaved"> show saved</label><span id="draftNote"></span></div>
+      <div class="meta">Moving a control previews it on the cards on screen (copies at 640 px: sizes in pixels act on those); the files are made when you save.</div>
+      <div id="controls"></div>
+    </aside>
     <script>
     "use strict";
     const token = "__TOKEN__";
@@ -70,6 +93,7 @@ enum Page {
 
     function draw(row) {
       const el = card(row);
+      el.row = row;
       el.dataset.state = row.state;
       el.querySelector(".name").textContent = row.name;
       el.querySelector(".name").title = row.source;
@@ -87,6 +111,7 @@ enum Page {
         input.appendChild(img);
       }
       const out = el.querySelector(".out");
+      if (drafts.has(row.index) && !document.getElementById("showSaved").checked) return;
       const first = row.outputs[0];
       const key = first ? first + "#" + row.state + (row.seconds || "") : "";
       if (out.dataset.key !== key) {
@@ -130,7 +155,144 @@ enum Page {
       report();
     }, { rootMargin: "100% 0px 100% 0px" });
 
+    // ---- Controls: one per declared parameter; the latest value wins ----
+    const drafts = new Map();      // item index → generation of its newest preview
+    let sending = false, waiting = null;
+    function setParameter(node, key, value, problem) {
+      waiting = { node, key, value: JSON.stringify(value), problem };
+      if (!sending) sendNext();
+    }
+    async function sendNext() {
+      const change = waiting;
+      waiting = null;
+      if (!change) { sending = false; return; }
+      sending = true;
+      const response = await fetch(q("parameter"), { method: "POST", body: JSON.stringify({ node: change.node, key: change.key, value: change.value }) });
+      change.problem.textContent = response.ok ? "" : await response.text();
+      change.problem.parentElement.classList.toggle("changed", response.ok);
+      sendNext();
+    }
+    function number(c, value, integer) {
+      const wrap = document.createDocumentFragment();
+      const field = document.createElement("input");
+      field.type = "number";
+      field.value = value;
+      field.step = integer ? 1 : "any";
+      let slider = null;
+      if (c.min != null && c.max != null && isFinite(c.min) && isFinite(c.max) && (!integer || c.max - c.min <= 1000)) {
+        slider = document.createElement("input");
+        slider.type = "range";
+        slider.min = c.min; slider.max = c.max;
+        slider.step = integer ? 1 : (c.max - c.min) / 500;
+        slider.value = value;
+        wrap.appendChild(slider);
+      }
+      wrap.appendChild(field);
+      return [wrap, (send) => {
+        if (slider) slider.addEventListener("input", () => { field.value = slider.value; send(Number(slider.value)); });
+        field.addEventListener("input", () => { if (field.value !== "") { if (slider) slider.value = field.value; send(Number(field.value)); } });
+      }];
+    }
+    function hex(list) { return "#" + list.slice(0, 3).map(v => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join(""); }
+    function control(panel, c) {
+      const el = document.createElement("div");
+      el.className = "control" + (c.changed ? " changed" : "");
+      el.dataset.node = panel.node;
+      el.dataset.key = c.name;
+      const label = document.createElement("label");
+      label.textContent = c.name + (c.min != null && c.max != null ? ` (${c.min} … ${c.max})` : "");
+      label.title = c.summary;
+      el.appendChild(label);
+      const problem = document.createElement("div");
+      problem.className = "problem";
+      const send = (value) => setParameter(panel.node, c.name, value, problem);
+      let input, wire;
+      if (c.type === "number" || c.type === "integer") {
+        [input, wire] = number(c, c.value, c.type === "integer");
+      } else if (c.type === "boolean") {
+        input = document.createElement("input"); input.type = "checkbox"; input.checked = !!c.value;
+        wire = (s) => input.addEventListener("change", () => s(input.checked));
+      } else if (c.type === "choice") {
+        input = document.createElement("select");
+        for (const choice of c.choices) { const o = document.createElement("option"); o.textContent = choice; input.appendChild(o); }
+        input.value = c.value;
+        wire = (s) => input.addEventListener("change", () => s(input.value));
+      } else if (c.type === "numbers" && Array.isArray(c.value) && c.value.length === 3 && /colou?r|ink|background|tint/i.test(c.name)) {
+        input = document.createElement("input"); input.type = "color"; input.value = hex(c.value);
+        wire = (s) => input.addEventListener("input", () => { const v = input.value; s([1, 3, 5].map(i => parseInt(v.substr(i, 2), 16))); });
+      } else if (c.type === "matrix" && Array.isArray(c.value) && c.value.every(Array.isArray)) {
+        input = document.createElement("div"); input.className = "grid";
+        input.style.gridTemplateColumns = `repeat(${c.value[0].length}, 1fr)`;
+        const cells = c.value.map(row => row.map(v => { const f = document.createElement("input"); f.type = "number"; f.step = "any"; f.value = v; input.appendChild(f); return f; }));
+        wire = (s) => cells.flat().forEach(f => f.addEventListener("input", () => s(cells.map(row => row.map(x => Number(x.value))))));
+      } else {
+        input = document.createElement("input"); input.type = "text";
+        input.value = typeof c.value === "string" ? c.value : JSON.stringify(c.value);
+        wire = (s) => input.addEventListener("change", () => {
+          if (c.type === "string") { s(input.value); return; }
+          try { s(JSON.parse(input.value)); } catch (e) { problem.textContent = "Not JSON: " + e.message; }
+        });
+      }
+      el.appendChild(input);
+      wire(send);
+      el.appendChild(problem);
+      return el;
+    }
+    async function loadControls() {
+      const response = await fetch(q("controls"));
+      if (!response.ok) return;
+      const panels = await response.json();
+      const box = document.getElementById("controls");
+      box.innerHTML = "";
+      for (const panel of panels) {
+        const h = document.createElement("h2");
+        h.innerHTML = "";
+        h.textContent = panel.node + " ";
+        const small = document.createElement("small"); small.textContent = panel.op; h.appendChild(small);
+        box.appendChild(h);
+        for (const c of panel.controls) box.appendChild(control(panel, c));
+      }
+      document.body.classList.toggle("tuning", panels.length > 0);
+    }
+    function showPreview(index) {
+      const el = cards.get(index);
+      if (!el) return;
+      const out = el.querySelector(".out");
+      const saved = document.getElementById("showSaved").checked;
+      if (saved || !drafts.has(index)) { out.dataset.key = ""; const row = el.row; if (row) draw(row); return; }
+      let img = out.querySelector("img.draft");
+      if (!img) { out.innerHTML = ""; img = document.createElement("img"); img.className = "draft"; out.appendChild(img); }
+      img.src = q("preview/draft/" + index + "?g=" + drafts.get(index));
+      out.dataset.key = "draft";
+    }
+    document.getElementById("save").addEventListener("click", async () => {
+      const response = await fetch(q("save"), { method: "POST" });
+      if (!response.ok) document.getElementById("draftNote").textContent = await response.text();
+    });
+    document.getElementById("revert").addEventListener("click", async () => {
+      await fetch(q("revert"), { method: "POST" });
+      const shown = Array.from(drafts.keys());
+      drafts.clear();
+      shown.forEach(showPreview);
+      loadControls();
+    });
+    document.getElementById("showSaved").addEventListener("change", () => Array.from(drafts.keys()).forEach(showPreview));
+
     const events = new EventSource(q("events"));
+    events.addEventListener("preview", (e) => {
+      const p = JSON.parse(e.data);
+      if ((drafts.get(p.index) || 0) > p.generation) return;
+      drafts.set(p.index, p.generation);
+      showPreview(p.index);
+    });
+    events.addEventListener("draft", (e) => {
+      const d = JSON.parse(e.data);
+      document.getElementById("save").disabled = d.changes === 0;
+      document.getElementById("revert").disabled = d.changes === 0;
+      document.getElementById("save").textContent = d.changes ? `Save (${d.changes})` : "Save";
+      document.getElementById("draftNote").textContent = d.note || "";
+      if (d.changes === 0) { const shown = Array.from(drafts.keys()); drafts.clear(); shown.forEach(showPreview); }
+    });
     events.addEventListener("snapshot", (e) => {
       const s = JSON.parse(e.data);
       const keep = new Set(s.rows.map(r => r.index));
@@ -138,6 +300,7 @@ enum Page {
       s.rows.forEach(draw);
       totals(s);
       report();
+      loadControls();
     });
     events.addEventListener("rows", (e) => JSON.parse(e.data).forEach(draw));
     events.addEventListener("totals", (e) => totals(JSON.parse(e.data)));

@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import WorkbenchCore
+import WorkbenchVips
+
+/// What the cards show while a control moves: the preset as the page has it (unsaved) run on
+/// screen-size copies of the items on screen, into a folder of its own, so the output folder
+/// only ever holds what the saved preset makes. Each change starts a new generation and
+/// cancels the one before (through its run's graph): only the latest value finishes.
+actor DraftPreviews {
+    /// Longest edge of an item's screen-size copy: the cards are ~340 CSS pixels wide, twice
+    /// that on a high-density screen.
+    static let size = 640
+
+    let folder: String
+    private let logger = Logger(label: "workbench.serve.preview")
+    private var copies: [Int: String] = [:]
+    private var run: PresetRun?
+    private(set) var generation = 0
+    /// The newest preview file of each item and the generation that made it.
+    private var made: [Int: (generation: Int, file: String)] = [:]
+
+    init() {
+        folder = NSTemporaryDirectory() + "workbench-preview-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// The newest preview of item `index`, if one was made.
+    func file(_ index: Int) -> String? { made[index]?.file }
+
+    /// Runs `preset` on the items at `indices` (as `items` has them); `ready` hears of each
+    /// preview as it is written.
+    func start(_ preset: Preset, items: [Item], indices: [Int], ready: @escaping @Sendable (Int, Int) -> Void) async {
+        generation += 1
+        let generation = self.generation
+        run?.cancel()
+        run = nil
+        var list: [Item] = []
+        var index: [String: Int] = [:]
+        for i in indices where items.indices.contains(i) {
+            guard let copy = await copy(of: items[i], index: i) else { continue }
+            // A newer change came while the copies were made: it runs instead.
+            guard generation == self.generation else { return }
+            index[copy] = i
+            list.append(Item(index: list.count, name: items[i].name, source: copy, directory: items[i].directory))
+        }
+        guard !list.isEmpty, let root = try? OutputRoot(folder + "/out-\(generation)") else { return }
+        let run = PresetRun.start(preset, items: .list(list), output: root, options: RunOptions(eventDetail: .items), logger: logger)
+        self.run = run
+        Task.detached {
+            for await event in run.events {
+                guard case .itemFinished(let report) = event, let file = report.files.first,
+                      let page = index[report.item.source] else { continue }
+                await self.made(page, generation: generation, file: root.path + "/" + file.path, ready: ready)
+            }
+            _ = await run.result
+            await self.ended(generation, keep: root.path)
+        }
+    }
+
+    private func made(_ index: Int, generation: Int, file: String, ready: @Sendable (Int, Int) -> Void) {
+        guard generation >= made[index]?.generation ?? 0 else { return }
+        made[index] = (generation, file)
+        ready(index, generation)
+    }
+
+    /// Folders of generations before `keep`'s, once nothing shows their files any more.
+    private func ended(_ generation: Int, keep: String) {
+        let shown = Set(made.values.map { ($0.file as NSString).deletingLastPathComponent })
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names where name.hasPrefix("out-") {
+            guard let n = Int(name.dropFirst(4)), n < generation else { continue }
+            let path = folder + "/" + name
+            if !shown.contains(where: { $0.hasPrefix(path) }) { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    /// Forgets the previews (the preset was saved or changed in the editor).
+    func reset() {
+        generation += 1
+        run?.cancel()
+        run = nil
+        made = [:]
+    }
+
+    /// Removes the folder (the server is stopping).
+    func remove() {
+        run?.cancel()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The item's input at screen size, made once: a local file decoded at the JPEG scale that
+    /// covers `size` and written as a high-quality JPEG under the item's own name.
+    private func copy(of item: Item, index: Int) async -> String? {
+        if let copy = copies[index] { return copy }
+        let source = item.source.hasPrefix("file://") ? URL(string: item.source)?.path : item.isURL ? nil : item.source
+        guard let source else { return nil }
+        let name = (source as NSString).lastPathComponent
+        let base = (name as NSString).deletingPathExtension
+        let copy = folder + "/inputs/\(index)/\(base).jpg"
+        let made: Bool = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                guard let data = VipsImage.preview(ofFile: source, size: Self.size, quality: 92) else {
+                    continuation.resume(returning: false)
+                    return
+                }
+                let folder = (copy as NSString).deletingLastPathComponent
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                continuation.resume(returning: (try? data.write(to: URL(fileURLWithPath: copy))) != nil)
+            }
+        }
+        guard made else { return nil }
+        copies[index] = copy
+        return copy
+    }
+}

@@ -78,6 +78,9 @@ public struct LiveServer: Sendable {
             }
             return Response(status: .noContent)
         }
+        router.get("/draft") { _, _ -> Response in
+            Self.json(await session.draftCounts())
+        }
         router.post("/save") { _, _ -> Response in
             if let problem = await session.save() { return AccessCheck<BasicRequestContext>.refusal(.conflict, problem) }
             return Response(status: .noContent)

@@ -292,6 +292,11 @@ public actor LiveSession {
         return nil
     }
 
+    /// Unsaved changes, preview runs started and the newest preview generation.
+    func draftCounts() async -> [String: Int] {
+        ["changes": draft.count, "previewRuns": await previews.runsStarted, "generation": await previews.generation]
+    }
+
     /// Forgets the page's changes; the cards show the saved preset's files again.
     func revert() async {
         draft = []

@@ -64,7 +64,7 @@ enum Page {
     <aside id="panel">
       <div id="draft"><button id="save" disabled>Save</button><button id="revert" disabled>Revert</button>
         <label><input type="checkbox" id="showSaved"> show saved</label><span id="draftNote"></span></div>
-      <div class="meta">Moving a control previews it on the cards on screen (copies at 640 px: sizes in pixels act on those); the files are made when you save.</div>
+      <div class="meta">Moving a control previews it on the cards on screen (copies at 512 px: sizes in pixels act on those); the files are made when you save.</div>
       <div id="controls"></div>
     </aside>
     <script>

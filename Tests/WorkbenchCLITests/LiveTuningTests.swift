@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// Tuning a preset by hand in the live workbench, over real HTTP: controls made from the op
+/// declarations, values checked by the validator, previews of unsaved values, and saving them
+/// into the file byte for byte.
+@Suite(.serialized) struct LiveTuningTests {
+    /// A folder with the sample photos and a sepia preset; returns it and the preset's path.
+    private func project(_ label: String) throws -> (URL, String) {
+        let folder = try Fixtures.temporaryDirectory(label)
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for photo in Fixtures.samplePhotos { try FileManager.default.copyItem(at: photo, to: photos.appendingPathComponent(photo.lastPathComponent)) }
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "photos/*.jpg" }, "output": "out",
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 400 },
+                         { "id": "tone",  "op": "sepia",   "intensity": 0.2 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 85 },
+                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        return (folder, preset)
+    }
+
+    private func json(_ response: RawHTTP.Response) throws -> Any {
+        try JSONSerialization.jsonObject(with: response.body)
+    }
+
+    private func change(_ server: LiveServerProcess, _ node: String, _ key: String, _ value: String) throws -> RawHTTP.Response {
+        let body = try JSONSerialization.data(withJSONObject: ["node": node, "key": key, "value": value])
+        return try server.request("/parameter", method: "POST", body: String(decoding: body, as: UTF8.self))
+    }
+
+    private func draft(_ server: LiveServerProcess) throws -> [String: Int] {
+        try json(server.request("/draft")) as? [String: Int] ?? [:]
+    }
+
+    @Test func controlsComeFromTheDeclarationsAndOnlyValidValuesAreTaken() throws {
+        let (_, preset) = try project("tune-controls")
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let panels = try json(server.request("/controls")) as? [[String: Any]] ?? []
+        // Filters and the encoder; nothing that reads or writes files.
+        #expect(panels.map { $0["node"] as? String ?? "" } == ["small", "tone", "jpeg"], "\(panels)")
+        let tone = (panels.first { $0["node"] as? String == "tone" }?["controls"] as? [[String: Any]] ?? [])
+        let intensity = try #require(tone.first { $0["name"] as? String == "intensity" })
+        #expect(intensity["type"] as? String == "number" && intensity["min"] as? Double == 0 && intensity["max"] as? Double == 1)
+        #expect(intensity["value"] as? Double == 0.2)
+        let jpeg = (panels.first { $0["node"] as? String == "jpeg" }?["controls"] as? [[String: Any]] ?? [])
+        #expect(jpeg.first { $0["name"] as? String == "format" }?["type"] as? String == "choice")
+
+        // Refused with the validator's own words; nothing kept.
+        let tooMuch = try change(server, "tone", "intensity", "1.5")
+        #expect(tooMuch.status == 422 && tooMuch.text.contains("expected a number 0…1, found 1.5"), "\(tooMuch.text)")
+        let path = try change(server, "save", "path", "\"/etc/passwd\"")
+        #expect(path.status == 422 && path.text.contains("has no parameter \"path\" the page can set"), "\(path.text)")
+        let notJSON = try change(server, "tone", "intensity", "{")
+        #expect(notJSON.status == 400)
+        #expect(try draft(server)["changes"] == 0)
+
+        let fine = try change(server, "tone", "intensity", "0.9")
+        #expect(fine.status == 204, "\(fine.text)")
+        let after = try json(server.request("/controls")) as? [[String: Any]] ?? []
+        let changed = (after.first { $0["node"] as? String == "tone" }?["controls"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "intensity" }
+        #expect(changed?["value"] as? Double == 0.9 && changed?["changed"] as? Bool == true)
+    }
+
+    @Test func previewsOfUnsavedValuesLeaveTheOutputsAloneAndABurstRunsItsLast() throws {
+        let (folder, preset) = try project("tune-preview")
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let visible = Array(0..<Fixtures.samplePhotos.count)
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": \(visible)}")
+        try server.wait { server.states($0).allSatisfy { $0 == "done" } }
+        let out = folder.appendingPathComponent("out")
+        let before = IncrementalRunTests.stamps(out)
+
+        // Twenty changes as fast as they come: the first may run, the others are replaced by the last.
+        for step in 1...20 { _ = try change(server, "tone", "intensity", String(Double(step) / 20)) }
+        let deadline = Date().addingTimeInterval(60)
+        var counts = try draft(server)
+        while Date() < deadline {
+            counts = try draft(server)
+            let ready = visible.allSatisfy { (try? server.request("/preview/draft/\($0)").status) == 200 }
+            if ready && counts["previewRuns"] ?? 0 >= 1 { break }
+            usleep(100_000)
+        }
+        #expect((1...2).contains(counts["previewRuns"] ?? 0), "\(counts)")
+        #expect(counts["changes"] == 1)
+        // The previews are small images of the newest value; the output folder did not change.
+        let preview = try server.request("/preview/draft/0")
+        #expect(preview.status == 200 && preview.body.prefix(2) == Data([0xFF, 0xD8]))
+        #expect(IncrementalRunTests.stamps(out) == before)
+        #expect(try String(contentsOfFile: preset, encoding: .utf8).contains("\"intensity\": 0.2"))
+    }
+
+    @Test func saveWritesOnlyTheChangedBytesKeepsEditorChangesAndRevertForgets() throws {
+        let (folder, preset) = try project("tune-save")
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let original = try String(contentsOfFile: preset, encoding: .utf8)
+
+        // Revert forgets a change.
+        #expect(try change(server, "tone", "intensity", "0.7").status == 204)
+        _ = try server.request("/revert", method: "POST")
+        #expect(try draft(server)["changes"] == 0)
+        #expect(try String(contentsOfFile: preset, encoding: .utf8) == original)
+
+        // A change on the page, then one in the editor meanwhile: saving keeps both.
+        #expect(try change(server, "tone", "intensity", "0.75").status == 204)
+        let edited = original.replacingOccurrences(of: "\"Q\": 85", with: "\"Q\": 80")
+        try edited.write(toFile: preset, atomically: true, encoding: .utf8)
+        try server.wait { _ in (try? self.draft(server)) != nil }
+        usleep(500_000)
+        let saved = try server.request("/save", method: "POST")
+        #expect(saved.status == 204, "\(saved.text)")
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+        #expect(text == edited.replacingOccurrences(of: "\"intensity\": 0.2", with: "\"intensity\": 0.75"), "\(text)")
+        #expect(try draft(server)["changes"] == 0)
+
+        // The saved preset is read again and its full-size files made.
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": [0]}")
+        try server.wait { server.states($0).first == "done" }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent).jpg").path))
+    }
+}

@@ -8,11 +8,9 @@ import WorkbenchVips
 /// only ever holds what the saved preset makes. Each change starts a new generation and
 /// cancels the one before (through its run's graph): only the latest value finishes.
 actor DraftPreviews {
-    /// Longest edge of an item's screen-size copy: a card shows its output at most 340 CSS
-    /// pixels wide, and 512 keeps that sharp on most screens while a change of a W-like chain
-    /// on six cards stays near 100 ms.
-    static let size = 512
-
+    /// Longest edge of an item's screen-size copy (`--preview-size`, 512 by default: a card
+    /// shows its output at most 340 CSS pixels wide).
+    let size: Int
     let folder: String
     private let logger = Logger(label: "workbench.serve.preview")
     private var copies: [Int: String] = [:]
@@ -21,7 +19,8 @@ actor DraftPreviews {
     /// The newest preview file of each item and the generation that made it.
     private var made: [Int: (generation: Int, file: String)] = [:]
 
-    init() {
+    init(size: Int) {
+        self.size = size
         folder = NSTemporaryDirectory() + "workbench-preview-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
@@ -127,9 +126,10 @@ actor DraftPreviews {
         let name = (source as NSString).lastPathComponent
         let base = (name as NSString).deletingPathExtension
         let copy = folder + "/inputs/\(index)/\(base).jpg"
+        let size = self.size
         let made: Bool = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                guard let data = VipsImage.preview(ofFile: source, size: Self.size, quality: 92) else {
+                guard let data = VipsImage.preview(ofFile: source, size: size, quality: 92) else {
                     continuation.resume(returning: false)
                     return
                 }

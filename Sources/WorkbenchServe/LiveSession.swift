@@ -27,11 +27,14 @@ public actor LiveSession {
         /// Items running at once.
         public var concurrentItems: Int
         public var offScreenGrace: Double
+        /// Longest edge of the copies previews of unsaved values run on.
+        public var previewSize: Int
 
         public init(presetPath: String, inputs: [String], out: String?, workingDirectory: String,
                     registry: @escaping @Sendable () -> OpRegistry, versions: @escaping @Sendable (Preset) -> [String: String],
                     prepare: @escaping @Sendable (Preset) throws -> Void = { _ in },
-                    concurrentItems: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), offScreenGrace: Double = 5) {
+                    concurrentItems: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), offScreenGrace: Double = 5,
+                    previewSize: Int = 512) {
             self.presetPath = presetPath
             self.inputs = inputs
             self.out = out
@@ -41,6 +44,7 @@ public actor LiveSession {
             self.prepare = prepare
             self.concurrentItems = concurrentItems
             self.offScreenGrace = offScreenGrace
+            self.previewSize = previewSize
         }
     }
 
@@ -64,11 +68,12 @@ public actor LiveSession {
     /// Values changed on the page and not saved, in the order they were set (one per node
     /// and key): applied over the file's for previews, written into it by `save`.
     private var draft: [PresetOverride] = []
-    nonisolated let previews = DraftPreviews()
+    nonisolated let previews: DraftPreviews
 
     public init(settings: Settings) {
         self.settings = settings
         board = ItemBoard(presetFile: settings.presetPath)
+        previews = DraftPreviews(size: settings.previewSize)
     }
 
     /// The folder files are written to (and served from).
@@ -294,7 +299,8 @@ public actor LiveSession {
 
     /// Unsaved changes, preview runs started and the newest preview generation.
     func draftCounts() async -> [String: Int] {
-        ["changes": draft.count, "previewRuns": await previews.runsStarted, "generation": await previews.generation]
+        ["changes": draft.count, "previewRuns": await previews.runsStarted, "generation": await previews.generation,
+         "previewSize": settings.previewSize]
     }
 
     /// Forgets the page's changes; the cards show the saved preset's files again.

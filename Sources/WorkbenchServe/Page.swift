@@ -64,7 +64,7 @@ enum Page {
     <aside id="panel">
       <div id="draft"><button id="save" disabled>Save</button><button id="revert" disabled>Revert</button>
         <label><input type="checkbox" id="showSaved"> show saved</label><span id="draftNote"></span></div>
-      <div class="meta">Moving a control previews it on the cards on screen (copies at 512 px: sizes in pixels act on those); the files are made when you save.</div>
+      <div class="meta" id="tuneNote">Moving a control previews it on the cards on screen; the files are made when you save.</div>
       <div id="controls"></div>
     </aside>
     <script>
@@ -238,6 +238,9 @@ enum Page {
       el.appendChild(problem);
       return el;
     }
+    fetch(q("draft")).then(r => r.json()).then(d => {
+      document.getElementById("tuneNote").textContent = `Moving a control previews it on the cards on screen, run on copies of the photos ${d.previewSize} px on their longest side (sizes in pixels act on those copies); the files are made when you save.`;
+    });
     async function loadControls() {
       const response = await fetch(q("controls"));
       if (!response.ok) return;

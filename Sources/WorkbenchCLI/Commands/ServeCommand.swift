@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds an item scrolled out of view waits before it is cancelled.", valueName: "seconds"))
     var offScreenGrace: Double = 5
 
+    @Option(name: .long, help: ArgumentHelp("Longest edge, in pixels, of the copies of the items that previews of unsaved values run on.", valueName: "pixels"))
+    var previewSize: Int = 512
+
     @OptionGroup var plugins: PluginOptions
 
     @OptionGroup var output: OutputOptions
@@ -49,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if !(0...65_535).contains(port) { throw ValidationError("--port takes 0 to 65535.") }
         if !(offScreenGrace >= 0 && offScreenGrace <= 3_600) { throw ValidationError("--off-screen-grace takes 0 to 3600 seconds.") }
+        if !(64...4096).contains(previewSize) { throw ValidationError("--preview-size takes 64 to 4096 pixels.") }
     }
 
     func run() async throws {
@@ -64,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
             registry: { BuiltinOps.registry(plugins: catalogue) },
             versions: { RunVersions.of($0, catalogue: catalogue) },
             prepare: { preset in try catalogue.prepare(ops: preset.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") }) },
-            offScreenGrace: offScreenGrace))
+            offScreenGrace: offScreenGrace, previewSize: previewSize))
         do {
             try await session.start()
         } catch {

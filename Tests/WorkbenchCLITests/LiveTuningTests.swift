@@ -124,4 +124,32 @@ import WorkbenchTestSupport
         try server.wait { server.states($0).first == "done" }
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent).jpg").path))
     }
+
+    @Test func draggingASliderInTheBrowserPreviewsTheLookAndSaveKeepsIt() throws {
+        let (folder, preset) = try project("tune-browser")
+        let original = try String(contentsOfFile: preset, encoding: .utf8)
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let shot = folder.appendingPathComponent("tuning.png")
+        let browser = Process(), output = Pipe(), errors = Pipe()
+        // Debian's own Python, which sees Debian's python3-selenium.
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        browser.arguments = [Fixtures.packageRoot.appendingPathComponent("Tests/Support/tuning_browser_test.py").path, server.url, shot.path]
+        browser.standardOutput = output
+        browser.standardError = errors
+        try browser.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        #expect(browser.terminationStatus == 0, "\(complaint)")
+        let seen = try JSONSerialization.jsonObject(with: printed) as? [String: Any] ?? [:]
+        // Sepia intensity up: the preview is warmer than the saved output (R − B grows).
+        let before = seen["rMinusBBefore"] as? Double ?? 0, after = seen["rMinusBAfter"] as? Double ?? 0
+        #expect(seen["previewShown"] as? Bool == true && after > before + 20, "\(seen)")
+        #expect(seen["saveLabel"] as? String == "Save (1)" && seen["saved"] as? Bool == true, "\(seen)")
+        // Saved: exactly the dragged value's bytes changed.
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+        #expect(text == original.replacingOccurrences(of: "\"intensity\": 0.2", with: "\"intensity\": 1"), "\(text)")
+        #expect((try? Data(contentsOf: shot))?.count ?? 0 > 20_000)
+    }
 }

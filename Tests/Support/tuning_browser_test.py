@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Tunes a preset on the live workbench's page in headless Chromium as a user would: waits for
+the cards, drags the slider of `tone`'s `intensity` from its low value to the right end, waits
+for the previews, and measures the mean R−B of the first card's output before and after (in
+the page, through a canvas). Then saves and takes a screenshot.
+
+usage: tuning_browser_test.py URL SCREENSHOT.png
+
+Prints one JSON object: rMinusBBefore, rMinusBAfter, previewShown, saveLabel, and saved
+(whether the Save button emptied the draft).
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+# The mean of R − B over the first card's output image, once it has loaded.
+R_MINUS_B = """
+const img = document.querySelector('.item[data-index="0"] .out img');
+if (!img || !img.complete || !img.naturalWidth) return null;
+const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+const d = g.getImageData(0, 0, c.width, c.height).data;
+let sum = 0; for (let i = 0; i < d.length; i += 4) sum += d[i] - d[i + 2];
+return [sum / (d.length / 4), img.className, img.src];
+"""
+
+
+def wait(driver, script, limit=60):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
+
+
+def main():
+    url, shot = sys.argv[1], sys.argv[2]
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    result = {}
+    try:
+        driver.get(url)
+        # The first card's saved output, made at full size.
+        wait(driver, "const e = document.querySelector('.item[data-index=\"0\"]'); return e && e.dataset.state === 'done';")
+        before = wait(driver, R_MINUS_B)
+        result["rMinusBBefore"] = before[0] if before else None
+        slider = wait(driver, "return document.querySelector('.control[data-node=\"tone\"][data-key=\"intensity\"] input[type=range]');")
+        # Drag the handle from where it is to the right end, in steps, as a hand would.
+        width = slider.size["width"]
+        actions = ActionChains(driver).click_and_hold(slider)
+        for _ in range(10):
+            actions.move_by_offset(width // 10, 0)
+        actions.release().perform()
+        after = wait(driver, "const r = (function(){" + R_MINUS_B + "})(); return r && r[1] === 'draft' ? r : null;")
+        result["rMinusBAfter"] = after[0] if after else None
+        result["previewShown"] = bool(after)
+        result["saveLabel"] = driver.find_element(By.ID, "save").text
+        driver.save_screenshot(shot)
+        driver.find_element(By.ID, "save").click()
+        result["saved"] = bool(wait(driver, "return document.getElementById('save').disabled;", 20))
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

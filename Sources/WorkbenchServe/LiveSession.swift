@@ -133,7 +133,7 @@ public actor LiveSession {
         generation += 1
         await previews.reset()
         board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
-            : "The preset file changed in the editor; your \(draft.count) unsaved change\(draft.count == 1 ? "" : "s") on this page will be written over it, value by value, when you save."))
+            : "The preset file changed in the editor. Save writes your \(draft.count) change\(draft.count == 1 ? "" : "s") from this page into it, value by value, keeping the editor's; Revert takes the file as it is now."))
         pending = Set(list.indices)
         suspended = [:]
         board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],

@@ -52,6 +52,13 @@ enum Page {
     #draft { margin: 6px 0; display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
     #draftNote { color: var(--run); font-size: 12px; }
     .out img.draft { outline: 2px solid var(--run); }
+    .pair { position: relative; }
+    .item.split .pair { grid-template-columns: 1fr; }
+    .item.split .pair > div.in, .item.split .pair > div.out { position: absolute; inset: 0; background: #111; }
+    .item.split .pair > div.out { background: transparent; clip-path: inset(0 0 0 var(--cut, 50%)); }
+    .item .cut { display: none; }
+    .item.split .cut { display: block; position: absolute; left: 0; right: 0; bottom: 2px; width: 100%; margin: 0; z-index: 1; }
+    .mode { float: right; background: none; border: 1px solid #444; color: var(--dim); border-radius: 4px; cursor: pointer; }
     </style>
     </head>
     <body>
@@ -63,6 +70,7 @@ enum Page {
     <main id="items"></main>
     <aside id="panel">
       <div id="draft"><button id="save" disabled>Save</button><button id="revert" disabled>Revert</button>
+        <button id="undo" disabled title="Ctrl+Z">Undo</button><button id="redo" disabled title="Ctrl+Shift+Z">Redo</button>
         <label><input type="checkbox" id="showSaved"> show saved</label><span id="draftNote"></span></div>
       <div class="meta" id="tuneNote">Moving a control previews it on the cards on screen; the files are made when you save.</div>
       <div id="controls"></div>
@@ -81,8 +89,16 @@ enum Page {
         el = document.createElement("section");
         el.className = "item";
         el.dataset.index = row.index;
-        el.innerHTML = '<div class="pair"><div class="in"></div><div class="out"></div></div>' +
+        el.innerHTML = '<div class="pair"><div class="in"></div><div class="out"></div>' +
+          '<input class="cut" type="range" min="0" max="100" value="50" title="drag: before | after"></div>' +
+          '<button class="mode" title="side by side, or one over the other with a handle">split</button>' +
           '<div class="name"></div><span class="state"></span> <span class="meta"></span><div class="error"></div>';
+        // Before/after: side by side, or the output over the input cut where the handle is.
+        el.querySelector(".mode").addEventListener("click", () => {
+          const split = el.classList.toggle("split");
+          el.querySelector(".mode").textContent = split ? "side by side" : "split";
+        });
+        el.querySelector(".cut").addEventListener("input", (e) => el.querySelector(".pair").style.setProperty("--cut", e.target.value + "%"));
         document.getElementById("items").appendChild(el);
         cards.set(row.index, el);
         visibility.observe(el);
@@ -156,6 +172,45 @@ enum Page {
     }, { rootMargin: "100% 0px 100% 0px" });
 
     // ---- Controls: one per declared parameter; the latest value wins ----
+    // Undo and redo walk the page's changes; a drag counts once per value it passed.
+    const history = [], future = [];
+    function buttons() {
+      document.getElementById("undo").disabled = history.length === 0;
+      document.getElementById("redo").disabled = future.length === 0;
+    }
+    async function replay(change, value) {
+      await fetch(q("parameter"), { method: "POST", body: JSON.stringify({ node: change.node, key: change.key, value: JSON.stringify(value) }) });
+      await loadControls();
+      buttons();
+    }
+    function undo() {
+      // A drag's steps on one control undo together, back to where the drag began.
+      const change = history.pop();
+      if (!change) return;
+      let from = change.from;
+      future.push(change);
+      while (history.length && history[history.length - 1].node === change.node && history[history.length - 1].key === change.key) {
+        const earlier = history.pop(); future.push(earlier); from = earlier.from;
+      }
+      replay(change, from);
+    }
+    function redo() {
+      const change = future.pop();
+      if (!change) return;
+      history.push(change);
+      let to = change.to;
+      while (future.length && future[future.length - 1].node === change.node && future[future.length - 1].key === change.key) {
+        const later = future.pop(); history.push(later); to = later.to;
+      }
+      replay(change, to);
+    }
+    document.getElementById("undo").addEventListener("click", undo);
+    document.getElementById("redo").addEventListener("click", redo);
+    document.addEventListener("keydown", (e) => {
+      if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== "z" || e.target.tagName === "INPUT" && e.target.type === "text") return;
+      e.preventDefault();
+      if (e.shiftKey) redo(); else undo();
+    });
     const drafts = new Map();      // item index → generation of its newest preview
     let sending = false, waiting = null;
     function setParameter(node, key, value, problem) {
@@ -205,7 +260,14 @@ enum Page {
       el.appendChild(label);
       const problem = document.createElement("div");
       problem.className = "problem";
-      const send = (value) => setParameter(panel.node, c.name, value, problem);
+      let last = c.value;
+      const send = (value) => {
+        history.push({ node: panel.node, key: c.name, from: last, to: value });
+        future.length = 0;
+        last = value;
+        buttons();
+        setParameter(panel.node, c.name, value, problem);
+      };
       let input, wire;
       if (c.type === "number" || c.type === "integer") {
         [input, wire] = number(c, c.value, c.type === "integer");
@@ -274,6 +336,7 @@ enum Page {
     });
     document.getElementById("revert").addEventListener("click", async () => {
       await fetch(q("revert"), { method: "POST" });
+      history.length = 0; future.length = 0; buttons();
       const shown = Array.from(drafts.keys());
       drafts.clear();
       shown.forEach(showPreview);

@@ -265,6 +265,11 @@ public actor LiveSession {
         do {
             tuned = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath, overrides: candidate)
         } catch {
+            // The validator's words, without the command-line framing of an override.
+            if case .invalidPreset(let diagnostics) = error {
+                return diagnostics.filter { $0.severity == .error }.map { ($0.path.isEmpty ? "" : $0.path + ": ") + $0.message }
+                    .joined(separator: "\n")
+            }
             return "\(error)"
         }
         draft = candidate

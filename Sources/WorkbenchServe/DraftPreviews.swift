@@ -13,8 +13,9 @@ actor DraftPreviews {
     let size: Int
     let folder: String
     private let logger = Logger(label: "workbench.serve.preview")
-    private var copies: [Int: String] = [:]
-    private var run: PresetRun?
+    /// Each item's copy, its longest side and the original's.
+    private var copies: [Int: (path: String, edge: Int, original: Int)] = [:]
+    private var runs: [PresetRun] = []
     private(set) var generation = 0
     /// The newest preview file of each item and the generation that made it.
     private var made: [Int: (generation: Int, file: String)] = [:]
@@ -29,6 +30,8 @@ actor DraftPreviews {
 
     /// Preview runs started so far (a burst of changes runs its first and its last only).
     private(set) var runsStarted = 0
+    /// What the newest run scaled for its first item.
+    private(set) var lastScaled: [PreviewScale.Scaled] = []
     private var pending: Request?
     private var draining = false
 
@@ -37,16 +40,21 @@ actor DraftPreviews {
         let items: [Item]
         let indices: [Int]
         let generation: Int
+        /// The preset with these pixel parameters scaled (nil if it does not load).
+        let variant: @Sendable ([PreviewScale.Scaled]) -> Preset?
+        /// Told what was scaled for the first item's copy.
+        let scaled: @Sendable ([PreviewScale.Scaled]) -> Void
         let ready: @Sendable (Int, Int) -> Void
     }
 
-    /// Runs `preset` on the items at `indices` (as `items` has them); `ready` hears of each
-    /// preview as it is written. A run under way is cancelled; when it has ended, the newest
-    /// change runs and every change between is skipped.
-    func start(_ preset: Preset, items: [Item], indices: [Int], ready: @escaping @Sendable (Int, Int) -> Void) {
+    /// Runs `preset` on copies of the items at `indices`; `ready` hears of each preview as it is
+    /// written. A run under way is cancelled; when it has ended, the newest change runs and
+    /// every change between is skipped.
+    func start(_ preset: Preset, items: [Item], indices: [Int], variant: @escaping @Sendable ([PreviewScale.Scaled]) -> Preset?,
+               scaled: @escaping @Sendable ([PreviewScale.Scaled]) -> Void, ready: @escaping @Sendable (Int, Int) -> Void) {
         generation += 1
-        pending = Request(preset: preset, items: items, indices: indices, generation: generation, ready: ready)
-        run?.cancel()
+        pending = Request(preset: preset, items: items, indices: indices, generation: generation, variant: variant, scaled: scaled, ready: ready)
+        for run in runs { run.cancel() }
         guard !draining else { return }
         draining = true
         Task { await self.drain() }
@@ -60,29 +68,51 @@ actor DraftPreviews {
         draining = false
     }
 
+    /// Items whose copies need the same scaling run together: one run per group.
     private func execute(_ request: Request) async {
-        var list: [Item] = []
+        var groups: [(key: String, scaled: [PreviewScale.Scaled], items: [Item])] = []
         var index: [String: Int] = [:]
         for i in request.indices where request.items.indices.contains(i) {
             guard let copy = await copy(of: request.items[i], index: i) else { continue }
             // A newer change came while the copies were made: it runs instead.
             guard request.generation == generation else { return }
-            index[copy] = i
-            list.append(Item(index: list.count, name: request.items[i].name, source: copy, directory: request.items[i].directory))
+            let scaled = PreviewScale.overrides(request.preset, copy: copy.edge, original: copy.original)
+            let key = scaled.map { "\($0.node).\($0.key)=\($0.to)" }.joined(separator: " ")
+            let item = { (n: Int) in Item(index: n, name: request.items[i].name, source: copy.path, directory: request.items[i].directory) }
+            if let g = groups.firstIndex(where: { $0.key == key }) {
+                groups[g].items.append(item(groups[g].items.count))
+            } else {
+                groups.append((key, scaled, [item(0)]))
+            }
+            index[copy.path] = i
         }
-        guard !list.isEmpty, request.generation == generation,
-              let root = try? OutputRoot(folder + "/out-\(request.generation)") else { return }
-        let run = PresetRun.start(request.preset, items: .list(list), output: root, options: RunOptions(eventDetail: .items), logger: logger)
-        self.run = run
+        guard let first = groups.first, request.generation == generation else { return }
+        lastScaled = first.scaled
+        request.scaled(first.scaled)
+        var started: [(run: PresetRun, root: String)] = []
+        for (n, group) in groups.enumerated() {
+            guard let preset = group.scaled.isEmpty ? request.preset : request.variant(group.scaled),
+                  let root = try? OutputRoot(folder + "/out-\(request.generation)-\(n)") else { continue }
+            let options = RunOptions(workers: groups.count > 1 ? 1 : nil, eventDetail: .items)
+            started.append((PresetRun.start(preset, items: .list(group.items), output: root, options: options, logger: logger), root.path))
+        }
+        runs = started.map(\.run)
         runsStarted += 1
-        for await event in run.events {
-            guard case .itemFinished(let report) = event, let file = report.files.first,
-                  let page = index[report.item.source] else { continue }
-            made(page, generation: request.generation, file: root.path + "/" + file.path, ready: request.ready)
+        let pages = index, generation = request.generation, ready = request.ready
+        await withTaskGroup(of: Void.self) { tasks in
+            for (run, root) in started {
+                tasks.addTask {
+                    for await event in run.events {
+                        guard case .itemFinished(let report) = event, let file = report.files.first,
+                              let page = pages[report.item.source] else { continue }
+                        await self.made(page, generation: generation, file: root + "/" + file.path, ready: ready)
+                    }
+                    _ = await run.result
+                }
+            }
         }
-        _ = await run.result
-        if self.run === run { self.run = nil }
-        ended(request.generation, keep: root.path)
+        if generation == self.generation { runs = [] }
+        ended(generation)
     }
 
     private func made(_ index: Int, generation: Int, file: String, ready: @Sendable (Int, Int) -> Void) {
@@ -91,12 +121,12 @@ actor DraftPreviews {
         ready(index, generation)
     }
 
-    /// Folders of generations before `keep`'s, once nothing shows their files any more.
-    private func ended(_ generation: Int, keep: String) {
+    /// Folders of generations before `generation`, once nothing shows their files any more.
+    private func ended(_ generation: Int) {
         let shown = Set(made.values.map { ($0.file as NSString).deletingLastPathComponent })
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in names where name.hasPrefix("out-") {
-            guard let n = Int(name.dropFirst(4)), n < generation else { continue }
+            guard let n = Int(name.dropFirst(4).split(separator: "-").first ?? ""), n < generation else { continue }
             let path = folder + "/" + name
             if !shown.contains(where: { $0.hasPrefix(path) }) { try? FileManager.default.removeItem(atPath: path) }
         }
@@ -106,20 +136,20 @@ actor DraftPreviews {
     func reset() {
         generation += 1
         pending = nil
-        run?.cancel()
-        run = nil
+        for run in runs { run.cancel() }
+        runs = []
         made = [:]
     }
 
     /// Removes the folder (the server is stopping).
     func remove() {
-        run?.cancel()
+        for run in runs { run.cancel() }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// The item's input at screen size, made once: a local file decoded at the JPEG scale that
     /// covers `size` and written as a high-quality JPEG under the item's own name.
-    private func copy(of item: Item, index: Int) async -> String? {
+    private func copy(of item: Item, index: Int) async -> (path: String, edge: Int, original: Int)? {
         if let copy = copies[index] { return copy }
         let source = item.source.hasPrefix("file://") ? URL(string: item.source)?.path : item.isURL ? nil : item.source
         guard let source else { return nil }
@@ -138,8 +168,9 @@ actor DraftPreviews {
                 continuation.resume(returning: (try? data.write(to: URL(fileURLWithPath: copy))) != nil)
             }
         }
-        guard made else { return nil }
-        copies[index] = copy
-        return copy
+        guard made, let small = VipsImage.summary(ofFile: copy), let large = VipsImage.summary(ofFile: source) else { return nil }
+        let entry = (path: copy, edge: max(small.width, small.height), original: max(large.width, large.height))
+        copies[index] = entry
+        return entry
     }
 }

@@ -274,10 +274,16 @@ public actor LiveSession {
         }
         draft = candidate
         board.send("draft", DraftState(changes: draft.count, note: nil))
-        let board = self.board
-        await previews.start(tuned, items: items, indices: visible) { index, generation in
+        let board = self.board, registry = settings.registry, path = settings.presetPath, draft = self.draft
+        await previews.start(tuned, items: items, indices: visible, variant: { scaled in
+            // The page's values, then the pixel sizes scaled to the copies.
+            let sizes = scaled.compactMap { PresetOverride("\($0.node).\($0.key)=\($0.to)") }
+            return try? PresetLoader(registry: registry()).load(file: path, overrides: draft + sizes)
+        }, scaled: { scaled in
+            board.send("scaled", scaled)
+        }, ready: { index, generation in
             board.send("preview", ["index": index, "generation": generation])
-        }
+        })
         return nil
     }
 
@@ -302,10 +308,19 @@ public actor LiveSession {
         return nil
     }
 
-    /// Unsaved changes, preview runs started and the newest preview generation.
-    func draftCounts() async -> [String: Int] {
-        ["changes": draft.count, "previewRuns": await previews.runsStarted, "generation": await previews.generation,
-         "previewSize": settings.previewSize]
+    /// Unsaved changes, preview runs started, the newest preview generation, the preview size,
+    /// and the pixel sizes the newest preview scaled.
+    struct DraftCounts: Encodable {
+        let changes: Int
+        let previewRuns: Int
+        let generation: Int
+        let previewSize: Int
+        let scaled: [PreviewScale.Scaled]
+    }
+
+    func draftCounts() async -> DraftCounts {
+        DraftCounts(changes: draft.count, previewRuns: await previews.runsStarted, generation: await previews.generation,
+                    previewSize: settings.previewSize, scaled: await previews.lastScaled)
     }
 
     /// Forgets the page's changes; the cards show the saved preset's files again.

@@ -72,6 +72,7 @@ enum Page {
       <div id="draft"><button id="save" disabled>Save</button><button id="revert" disabled>Revert</button>
         <button id="undo" disabled title="Ctrl+Z">Undo</button><button id="redo" disabled title="Ctrl+Shift+Z">Redo</button>
         <label><input type="checkbox" id="showSaved"> show saved</label><span id="draftNote"></span></div>
+      <div class="meta" id="scaledNote"></div>
       <div class="meta" id="tuneNote">Moving a control previews it on the cards on screen; the files are made when you save.</div>
       <div id="controls"></div>
     </aside>
@@ -301,7 +302,7 @@ enum Page {
       return el;
     }
     fetch(q("draft")).then(r => r.json()).then(d => {
-      document.getElementById("tuneNote").textContent = `Moving a control previews it on the cards on screen, run on copies of the photos ${d.previewSize} px on their longest side (sizes in pixels act on those copies); the files are made when you save.`;
+      document.getElementById("tuneNote").textContent = `Moving a control previews it on the cards on screen, run on copies of the photos ${d.previewSize} px on their longest side; the files are made when you save.`;
     });
     async function loadControls() {
       const response = await fetch(q("controls"));
@@ -350,6 +351,12 @@ enum Page {
       if ((drafts.get(p.index) || 0) > p.generation) return;
       drafts.set(p.index, p.generation);
       showPreview(p.index);
+    });
+    events.addEventListener("scaled", (e) => {
+      const scaled = JSON.parse(e.data);
+      document.getElementById("scaledNote").textContent = scaled.length
+        ? "Sizes in pixels scaled to the preview copies: " + scaled.map(s => `${s.node}.${s.key} ${s.from} → ${s.to}`).join(", ") + "."
+        : "";
     });
     events.addEventListener("draft", (e) => {
       const d = JSON.parse(e.data);

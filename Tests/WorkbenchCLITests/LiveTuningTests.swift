@@ -33,7 +33,7 @@ import WorkbenchTestSupport
     }
 
     private func draft(_ server: LiveServerProcess) throws -> [String: Int] {
-        try json(server.request("/draft")) as? [String: Int] ?? [:]
+        (try json(server.request("/draft")) as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
     }
 
     @Test func controlsComeFromTheDeclarationsAndOnlyValidValuesAreTaken() throws {
@@ -151,5 +151,50 @@ import WorkbenchTestSupport
         let text = try String(contentsOfFile: preset, encoding: .utf8)
         #expect(text == original.replacingOccurrences(of: "\"intensity\": 0.2", with: "\"intensity\": 1"), "\(text)")
         #expect((try? Data(contentsOf: shot))?.count ?? 0 > 20_000)
+    }
+
+    @Test func pixelSizesAreScaledToThePreviewCopies() throws {
+        let (_, preset) = try project("tune-scale")
+        // A blur before the resize acts on the photo at full size: on a copy half as large it
+        // must be half as wide to look the same.
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+            .replacingOccurrences(of: #"{ "id": "small","#, with: #"{ "id": "soft", "op": "blur", "sigma": 20 }, { "id": "small","#)
+        try text.write(toFile: preset, atomically: true, encoding: .utf8)
+        let server = try LiveServerProcess([preset, "--preview-size", "256"])
+        defer { _ = server.stop() }
+        _ = try server.request("/viewport", method: "POST", body: #"{"visible": [0]}"#)
+        #expect(try change(server, "soft", "sigma", "30").status == 204)
+        var scaled: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, scaled.isEmpty {
+            scaled = (try json(server.request("/draft")) as? [String: Any])?["scaled"] as? [[String: Any]] ?? []
+            usleep(100_000)
+        }
+        let sigma = try #require(scaled.first { $0["node"] as? String == "soft" && $0["key"] as? String == "sigma" })
+        // 256 of the photo's longest side (whatever it is, larger than 256).
+        let photo = try #require(VipsHeader.longestSide(Fixtures.samplePhotos[0].path))
+        #expect(sigma["from"] as? String == "30.0")
+        #expect(abs((Double(sigma["to"] as? String ?? "") ?? 0) - 30 * 256 / Double(photo)) < 0.01, "\(sigma), photo \(photo)")
+        // The saved value is untouched by the scaling: only the page's 30 is written.
+        _ = try server.request("/save", method: "POST")
+        #expect(try String(contentsOfFile: preset, encoding: .utf8).contains(#""sigma": 30 }"#))
+    }
+}
+
+/// A photo's size from `vipsheader`, for expectations.
+enum VipsHeader {
+    static func longestSide(_ path: String) -> Int? {
+        func field(_ name: String) -> Int? {
+            let process = Process(), output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["vipsheader", "-f", name, path]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            process.waitUntilExit()
+            return Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard let width = field("width"), let height = field("height") else { return nil }
+        return max(width, height)
     }
 }

@@ -124,11 +124,15 @@ public struct ParameterSpec: Sendable {
     /// Whether an omitted parameter is given `defaultValue`, or left to the op, which decides
     /// itself (libvips computes some defaults from the image; its declared ones are shown only).
     public let passesDefault: Bool
+    /// A length in pixels of the image (a blur's sigma, a crop's box): the live workbench scales
+    /// it to the preview copies it runs on.
+    public let measuresPixels: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
-                deprecated: Bool = false, _ summary: String) {
+                deprecated: Bool = false, pixels: Bool = false, _ summary: String) {
         self.passesDefault = passesDefault
+        self.measuresPixels = pixels
         self.name = name
         self.type = type
         self.isRequired = required

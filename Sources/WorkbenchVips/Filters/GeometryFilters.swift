@@ -3,10 +3,10 @@ import WorkbenchCore
 /// `crop`, `rotate` and `flip`.
 enum GeometryFilters {
     static let crop = Filter.define("crop", "Cuts out a width × height box: at a position, by gravity, or where the interest is (smart crop).", [
-        ParameterSpec("width", .int(1...10_000_000), required: true, "Width of the box in pixels (at most the image's)."),
-        ParameterSpec("height", .int(1...10_000_000), required: true, "Height of the box in pixels (at most the image's)."),
-        ParameterSpec("left", .int(0...10_000_000), "Left edge of the box; with \"top\", instead of \"gravity\"."),
-        ParameterSpec("top", .int(0...10_000_000), "Top edge of the box; with \"left\", instead of \"gravity\"."),
+        ParameterSpec("width", .int(1...10_000_000), required: true, pixels: true, "Width of the box in pixels (at most the image's)."),
+        ParameterSpec("height", .int(1...10_000_000), required: true, pixels: true, "Height of the box in pixels (at most the image's)."),
+        ParameterSpec("left", .int(0...10_000_000), pixels: true, "Left edge of the box; with \"top\", instead of \"gravity\"."),
+        ParameterSpec("top", .int(0...10_000_000), pixels: true, "Top edge of the box; with \"left\", instead of \"gravity\"."),
         ParameterSpec("gravity", .choice(Filter.gravities), default: .string("centre"), "Where the box sits when no position is given."),
         ParameterSpec("smart", .choice(["attention", "entropy"]), "Find the box by content instead: \"attention\" (skin, saturation, edges) or \"entropy\" (detail)."),
     ], check: { p in

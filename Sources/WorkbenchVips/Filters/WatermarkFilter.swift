@@ -6,9 +6,9 @@ enum WatermarkFilter {
         Filter.define(name, "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere.", [
             ParameterSpec("overlay", .reference(.image), required: true, "The image to lay on top, e.g. \"@logo\"."),
             ParameterSpec("gravity", .choice(Filter.gravities), default: .string("south-east"), "Where it goes."),
-            ParameterSpec("margin", .int(0...100_000), default: .int(10), "Pixels from the edges it is placed against."),
-            ParameterSpec("left", .int(-100_000...100_000), "Exact position instead of gravity (with \"top\")."),
-            ParameterSpec("top", .int(-100_000...100_000), "Exact position instead of gravity (with \"left\")."),
+            ParameterSpec("margin", .int(0...100_000), default: .int(10), pixels: true, "Pixels from the edges it is placed against."),
+            ParameterSpec("left", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"top\")."),
+            ParameterSpec("top", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"left\")."),
             ParameterSpec("opacity", .double(0...1), default: .double(1), "0 invisible, 1 as opaque as the overlay is."),
             ParameterSpec("mode", .choice(["over", "multiply", "screen", "overlay", "darken", "lighten", "soft-light", "hard-light", "difference"]),
                           default: .string("over"), "How the colours blend (libvips' blend modes)."),

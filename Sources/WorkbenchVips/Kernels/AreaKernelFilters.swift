@@ -6,7 +6,7 @@ import WorkbenchKernels
 /// the edge pixels repeat.
 enum AreaKernelFilters {
     static let boxBlur = KernelFilter.define("boxBlur", "Blurs with the plain mean of a square around each pixel; as fast at radius 50 as at 1.", [
-        ParameterSpec("radius", .int(1...200), default: .int(5), "The square is 2·radius + 1 pixels wide."),
+        ParameterSpec("radius", .int(1...200), default: .int(5), pixels: true, "The square is 2·radius + 1 pixels wide."),
     ], swift: { p in BoxBlur(radius: p.integer("radius")) },
        vips: { p in
         let span = 2 * p.integer("radius") + 1
@@ -20,7 +20,7 @@ enum AreaKernelFilters {
     })
 
     static let pixelate = KernelFilter.define("pixelate", "Turns the image into squares of one colour each, the mean of what they cover.", [
-        ParameterSpec("size", .int(2...512), default: .int(16), "The side of the squares, in pixels."),
+        ParameterSpec("size", .int(2...512), default: .int(16), pixels: true, "The side of the squares, in pixels."),
     ], swift: { p in Pixelate(size: p.integer("size")) },
        vips: { p in
         let size = p.integer("size")

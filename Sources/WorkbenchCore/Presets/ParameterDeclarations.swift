@@ -1,9 +1,9 @@
 /// Parameters declared as data (`{"name", "type", "summary", "default" | "required", "min",
-/// "max", "choices"}`): by plugin manifests and by a preset's own filters, read the same way.
+/// "max", "choices", "pixels"}`): by plugin manifests and by a preset's own filters, read the same way.
 struct ParameterDeclarations {
     let collector: DiagnosticCollector
 
-    static let keys = ["name", "type", "summary", "default", "required", "min", "max", "choices"]
+    static let keys = ["name", "type", "summary", "default", "required", "min", "max", "choices", "pixels"]
     static let types = ["number", "integer", "boolean", "string", "choice", "numbers", "matrix"]
 
     func parameter(_ value: JSONValue, path: String) -> ParameterSpec? {
@@ -52,13 +52,28 @@ struct ParameterDeclarations {
         if let flag = value["required"] {
             if case .bool(let b, _) = flag { required = b } else { collector.error(join(path, "required"), at: flag.location, "\"required\" is true or false") }
         }
+        var pixels = false
+        if let flag = value["pixels"] {
+            if case .bool(let b, _) = flag, Self.isNumber(type) {
+                pixels = b
+            } else {
+                collector.error(join(path, "pixels"), at: flag.location, "\"pixels\" is true or false, on an \"integer\" or \"number\"")
+            }
+        }
         var defaultValue: ParameterValue?
         if let given = value["default"] {
             defaultValue = ParameterCoercion.coerce(given, to: type, path: join(path, "default"), collector)
         } else if !required {
             collector.error(path, at: value.location, "give \"default\" or \"required\": true for \"\(name)\"")
         }
-        return ParameterSpec(name, type, required: required, default: defaultValue, summary)
+        return ParameterSpec(name, type, required: required, default: defaultValue, pixels: pixels, summary)
+    }
+
+    private static func isNumber(_ type: ParameterType) -> Bool {
+        switch type {
+        case .int, .double: return true
+        default: return false
+        }
     }
 
     func identifier(_ value: JSONValue?, path: String, at location: SourceLocation, what: String) -> String {

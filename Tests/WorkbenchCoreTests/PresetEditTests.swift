@@ -47,3 +47,19 @@ import Testing
         #expect(edited == marked.replacingOccurrences(of: "\"intensity\":0.8 ,", with: "\"intensity\":0.6 ,"))
     }
 }
+
+/// `"pixels": true` in a parameter declaration: taken on numbers, refused elsewhere.
+@Suite struct PixelDeclarationTests {
+    @Test func numbersMayBeLengthsInPixelsAndNothingElseMay() throws {
+        let text = #"{"name": "r", "type": "integer", "min": 1, "max": 99, "default": 3, "pixels": true, "summary": "R."}"#
+        let wrong = #"{"name": "s", "type": "string", "default": "", "pixels": true, "summary": "S."}"#
+        let problems = TestOps.diagnostics("""
+            {"version": 1, "filters": {"f": {"parameters": [\(text), \(wrong)], "graph": [{"op": "test.work", "ms": 0}]}},
+             "graph": [{"op": "read"}, {"op": "f"}, {"op": "write", "path": "x"}]}
+            """)
+        #expect(problems.count == 1 && problems[0].contains("parameters[1].pixels: \"pixels\" is true or false, on an \"integer\" or \"number\""), "\(problems)")
+        let fine = ParameterDeclarations(collector: DiagnosticCollector(file: "t.json")).parameter(
+            try JSONParser.parse(Array(text.utf8)), path: "p")
+        #expect(fine?.measuresPixels == true)
+    }
+}

@@ -280,7 +280,7 @@ enum Page {
         for (const choice of c.choices) { const o = document.createElement("option"); o.textContent = choice; input.appendChild(o); }
         input.value = c.value;
         wire = (s) => input.addEventListener("change", () => s(input.value));
-      } else if (c.type === "numbers" && Array.isArray(c.value) && c.value.length === 3 && /colou?r|ink|background|tint/i.test(c.name)) {
+      } else if (c.type === "numbers" && Array.isArray(c.value) && c.value.length === 3 && c.value.every(v => v >= 0 && v <= 255) && !/mask|scale|offset/i.test(c.name)) {
         input = document.createElement("input"); input.type = "color"; input.value = hex(c.value);
         wire = (s) => input.addEventListener("input", () => { const v = input.value; s([1, 3, 5].map(i => parseInt(v.substr(i, 2), 16))); });
       } else if (c.type === "matrix" && Array.isArray(c.value) && c.value.every(Array.isArray)) {

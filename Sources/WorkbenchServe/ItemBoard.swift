@@ -56,6 +56,9 @@ final class ItemBoard: Sendable {
         var cancelledOffScreen: [Int]
         /// Items stopped because the page was closed.
         var cancelledOnClose: [Int]
+        /// Bodies of run-scope nodes (a watermark's logo) started in this session, by node: once
+        /// per preset version, however many items use them.
+        var runScopeStarts: [String: Int] = [:]
     }
 
     private struct State {
@@ -168,6 +171,7 @@ final class ItemBoard: Sendable {
                     }
                 }
                 s.totalsDirty = true
+                if e.item == .run, e.state == .running { s.snapshot.runScopeStarts[e.node, default: 0] += 1 }
                 let i = e.item.index
                 guard e.state == .running, s.snapshot.rows.indices.contains(i) else { return }
                 s.snapshot.rows[i].state = Self.activity(of: s.ops[e.node] ?? "")

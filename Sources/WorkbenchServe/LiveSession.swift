@@ -65,6 +65,11 @@ public actor LiveSession {
     /// Bumped when the preset is read again: item runs of an older one are over.
     private var generation = 0
     private var presetStamp: String?
+    /// Run-scope results of the current preset, shared by its item runs.
+    private var runScope = RunScopeCache()
+    /// Whether an item run of the current preset has ended: until one has, a preset with
+    /// run-scope nodes runs one item at a time, so the others find its results kept.
+    private var runScopeReady = false
     /// Values changed on the page and not saved, in the order they were set (one per node
     /// and key): applied over the file's for previews, written into it by `save`.
     private var draft: [PresetOverride] = []
@@ -131,6 +136,8 @@ public actor LiveSession {
         preset = loaded
         items = list
         generation += 1
+        runScope = RunScopeCache()
+        runScopeReady = !loaded.nodes.contains { $0.scope == .run }
         await previews.reset()
         board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
             : "The preset file changed in the editor. Save writes your \(draft.count) change\(draft.count == 1 ? "" : "s") from this page into it, value by value, keeping the editor's; Revert takes the file as it is now."))
@@ -213,11 +220,14 @@ public actor LiveSession {
     /// Starts items while fewer than `concurrentItems` run (suspended ones do not count).
     private func fill() {
         guard let preset, let root, let manifest else { return }
-        while running.count - suspended.count < settings.concurrentItems,
+        let limit = runScopeReady ? settings.concurrentItems : 1
+        while running.count - suspended.count < limit,
               let next = (visible + near).first(where: { pending.contains($0) && running[$0] == nil }) {
             pending.remove(next)
+            var options = RunOptions(workers: 1, eventDetail: .nodes)
+            options.runScopeCache = runScope
             let run = PresetRun.start(preset, items: .list([items[next]]), output: root,
-                                      options: RunOptions(workers: 1, eventDetail: .nodes), manifest: manifest, logger: logger)
+                                      options: options, manifest: manifest, logger: logger)
             running[next] = run
             board.itemStarting(next)
             let generation = self.generation, board = self.board
@@ -234,6 +244,7 @@ public actor LiveSession {
         guard generation == self.generation, running[index] === run else { return }
         running[index] = nil
         suspended[index] = nil
+        if summary.cancelled == 0 { runScopeReady = true }
         // Stopped before its end (off screen, page closed): it runs again when looked at.
         if summary.cancelled > 0 { pending.insert(index) }
         fill()

@@ -179,6 +179,30 @@ import WorkbenchTestSupport
         _ = try server.request("/save", method: "POST")
         #expect(try String(contentsOfFile: preset, encoding: .utf8).contains(#""sigma": 30 }"#))
     }
+
+    @Test func aRunScopeLogoIsReadAndDecodedOncePerSession() throws {
+        let (folder, _) = try project("tune-logo")
+        try FileManager.default.copyItem(at: Fixtures.packageRoot.appendingPathComponent("Presets/samples/logo.png"),
+                                         to: folder.appendingPathComponent("logo.png"))
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "photos/*.jpg" }, "output": "out",
+              "graph": [ { "id": "logo-file", "op": "read", "scope": "run", "path": "logo.png" },
+                         { "id": "logo", "op": "decode", "scope": "run", "from": "logo-file" },
+                         { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 300 },
+                         { "id": "marked", "op": "watermark", "overlay": "@logo", "margin": 8 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let all = Array(0..<Fixtures.samplePhotos.count)
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": \(all)}")
+        let state = try server.wait { server.states($0).allSatisfy { $0 == "done" } }
+        #expect(server.states(state).count == all.count && server.states(state).allSatisfy { $0 == "done" })
+        // Six items, each its own run: the logo was read and decoded by the first only.
+        let starts = state["runScopeStarts"] as? [String: Int] ?? [:]
+        #expect(starts == ["logo-file": 1, "logo": 1], "\(starts)")
+    }
 }
 
 /// A photo's size from `vipsheader`, for expectations.

@@ -10,6 +10,13 @@ extension RunEngine {
         instances[id].version = sequence
         instances[id].readySince = recentNow
         instances[id].waitingForRetry = false
+        // A run-scope result an earlier run of this preset made: taken, not made again (and
+        // never queued, so no "ready" for it either).
+        let n = node(of: id)
+        if plan.traits[n].isRun, let kept = options.runScopeCache?.payload(of: plan.nodes[n].spec.id) {
+            succeed(id, with: kept)
+            return
+        }
         emitNode(id, .ready)
         push(id)
     }
@@ -88,7 +95,10 @@ extension RunEngine {
             leaveOut(freshness, slot: s)
         }
         payloads[id] = Payloads()
-        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if plan.traits[n].isRun {
+            runOutputs[n] = payload
+            options.runScopeCache?.keep(payload, of: plan.nodes[n].spec.id)
+        }
         if plan.traits[n].deliversDownstream {
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]

@@ -105,8 +105,5 @@ extension NodeSpec {
     /// A node written in the preset's own `graph` (not one from an included filter or a
     /// repetition), whose values a control can change in the file, that works on an image: a
     /// filter or an encoder (reading, decoding and writing have nothing to tune by eye).
-    var isTunable: Bool {
-        guard op.input == .image, path.hasPrefix("graph["), path.hasSuffix("]") else { return false }
-        return path.dropFirst(6).dropLast().allSatisfy(\.isNumber)
-    }
+    var isTunable: Bool { op.input == .image && isOwnGraphNode }
 }

@@ -65,6 +65,11 @@ public actor LiveSession {
     /// Bumped when the preset is read again: item runs of an older one are over.
     private var generation = 0
     private var presetStamp: String?
+    /// The item part of a preset that gathers every item (a contact sheet), and the run of the
+    /// whole preset that makes the sheet once every item is made.
+    private var gathering: GatheringSplit?
+    private var wholeRun: PresetRun?
+    private var wholeRunGeneration = -1
     /// Run-scope results of the current preset, shared by its item runs.
     private var runScope = RunScopeCache()
     /// Whether an item run of the current preset has ended: until one has, a preset with
@@ -103,6 +108,7 @@ public actor LiveSession {
     private func load() async -> String? {
         let loaded: Preset
         let list: [Item]
+        let split: GatheringSplit?
         do {
             loaded = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath)
             let source = settings.inputs.isEmpty ? try InputExpansion.source(of: loaded)
@@ -111,9 +117,7 @@ public actor LiveSession {
             let iterator = source.makeIterator()
             while let item = iterator.next() { all.append(item) }
             list = all
-            if let gathering = loaded.nodes.first(where: { $0.inputs.contains { if case .reference(_, true) = $0.slot { true } else { false } } }) {
-                throw ServeError.badPreset("\"\(gathering.id)\" gathers every item into one result; the live workbench shows items one by one. Make that file with workbench run.")
-            }
+            split = try GatheringSplit.of(loaded, file: settings.presetPath, registry: settings.registry())
             try settings.prepare(loaded)
         } catch {
             let message = "\(error)"
@@ -134,6 +138,8 @@ public actor LiveSession {
             return message
         }
         preset = loaded
+        gathering = split
+        wholeRunGeneration = -1
         items = list
         generation += 1
         runScope = RunScopeCache()
@@ -207,6 +213,11 @@ public actor LiveSession {
     }
 
     private func stopAll() async {
+        if let whole = wholeRun {
+            wholeRun = nil
+            whole.cancel()
+            _ = await whole.result
+        }
         let runs = running
         running = [:]
         suspended = [:]
@@ -226,7 +237,7 @@ public actor LiveSession {
             pending.remove(next)
             var options = RunOptions(workers: 1, eventDetail: .nodes)
             options.runScopeCache = runScope
-            let run = PresetRun.start(preset, items: .list([items[next]]), output: root,
+            let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .list([items[next]]), output: root,
                                       options: options, manifest: manifest, logger: logger)
             running[next] = run
             board.itemStarting(next)
@@ -237,6 +248,34 @@ public actor LiveSession {
                 await self.ended(next, run: run, generation: generation, summary: summary)
             }
         }
+        startWholeRunIfDue()
+        board.setRunning(!running.isEmpty || wholeRun != nil)
+    }
+
+    /// For a preset that gathers: once every item is made under this version of the preset,
+    /// one run of the whole preset makes what gathers them (its items up to date by then).
+    private func startWholeRunIfDue() {
+        guard gathering != nil, let preset, let root, let manifest, running.isEmpty, pending.isEmpty, wholeRun == nil,
+              wholeRunGeneration != generation else { return }
+        wholeRunGeneration = generation
+        var options = RunOptions(eventDetail: .nodes)
+        options.runScopeCache = runScope
+        let run = PresetRun.start(preset, items: .list(items), output: root, options: options, manifest: manifest, logger: logger)
+        wholeRun = run
+        let generation = self.generation, board = self.board
+        Task.detached {
+            // The items' rows keep what their own runs said; the page hears of the gathering nodes.
+            for await event in run.events {
+                if case .node(let node) = event, node.item == .run { board.apply(event) }
+            }
+            _ = await run.result
+            await self.wholeRunEnded(run, generation: generation)
+        }
+    }
+
+    private func wholeRunEnded(_ run: PresetRun, generation: Int) {
+        guard wholeRun === run else { return }
+        wholeRun = nil
         board.setRunning(!running.isEmpty)
     }
 

@@ -203,6 +203,40 @@ import WorkbenchTestSupport
         let starts = state["runScopeStarts"] as? [String: Int] ?? [:]
         #expect(starts == ["logo-file": 1, "logo": 1], "\(starts)")
     }
+
+    @Test func aContactSheetIsMadeOnceEveryItemIsAndMadeAgainWhenTheyChange() throws {
+        let (folder, _) = try project("tune-sheet")
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "photos/*.jpg" }, "output": "out",
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 200, "height": 150, "fit": "cover" },
+                         { "id": "tone", "op": "sepia", "intensity": 0.5 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg" }, { "id": "save", "op": "write", "path": "{name}.jpg" },
+                         { "id": "sheet", "op": "vips.arrayjoin", "scope": "run", "in": "@tone[*]", "across": 3 },
+                         { "id": "sheet-jpeg", "op": "encode", "scope": "run", "from": "sheet", "format": "jpeg" },
+                         { "id": "sheet-save", "op": "write", "scope": "run", "from": "sheet-jpeg", "path": "sheet.jpg" } ] }
+            """, in: folder)
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let sheet = folder.appendingPathComponent("out/sheet.jpg").path
+        let all = Array(0..<Fixtures.samplePhotos.count)
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": \(all)}")
+        try server.wait { server.states($0).allSatisfy { $0 == "done" } && FileManager.default.fileExists(atPath: sheet) }
+        let first = try FileManager.default.attributesOfItem(atPath: sheet)[.modificationDate] as? Date
+        #expect(first != nil, "no sheet")
+        #expect(VipsHeader.longestSide(sheet) == 600)
+
+        // The items change: they are made again, and so is the sheet.
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+        usleep(20_000)
+        try text.replacingOccurrences(of: "\"intensity\": 0.5", with: "\"intensity\": 0.9").write(toFile: preset, atomically: true, encoding: .utf8)
+        try server.wait { _ in
+            let now = (try? FileManager.default.attributesOfItem(atPath: sheet))?[.modificationDate] as? Date
+            return now != nil && now != first
+        }
+        let second = try FileManager.default.attributesOfItem(atPath: sheet)[.modificationDate] as? Date
+        #expect(second != first)
+    }
 }
 
 /// A photo's size from `vipsheader`, for expectations.

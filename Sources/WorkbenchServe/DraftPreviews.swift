@@ -16,6 +16,9 @@ actor DraftPreviews {
     /// Each item's copy, its longest side and the original's.
     private var copies: [Int: (path: String, edge: Int, original: Int)] = [:]
     private var runs: [PresetRun] = []
+    /// Every node's results on the copies, by recipe: a change runs from the first node whose
+    /// parameters changed (the copies never change, so the item's name is its input's identity).
+    private let results = ResultCache(reach: .everyNode)
     private(set) var generation = 0
     /// The newest preview file of each item and the generation that made it.
     private var made: [Int: (generation: Int, file: String)] = [:]
@@ -30,6 +33,10 @@ actor DraftPreviews {
 
     /// Preview runs started so far (a burst of changes runs its first and its last only).
     private(set) var runsStarted = 0
+    /// Bodies the newest finished preview ran, over all its items (kept results are not run again).
+    private(set) var lastNodesRun = 0
+    /// The generation of the newest preview that ran to its end.
+    private(set) var finished = 0
     /// What the newest run scaled for its first item.
     private(set) var lastScaled: [PreviewScale.Scaled] = []
     private var pending: Request?
@@ -93,13 +100,14 @@ actor DraftPreviews {
         for (n, group) in groups.enumerated() {
             guard let preset = group.scaled.isEmpty ? request.preset : request.variant(group.scaled),
                   let root = try? OutputRoot(folder + "/out-\(request.generation)-\(n)") else { continue }
-            let options = RunOptions(workers: groups.count > 1 ? 1 : nil, eventDetail: .items)
+            var options = RunOptions(workers: groups.count > 1 ? 1 : nil, eventDetail: .items)
+            options.resultCache = results
             started.append((PresetRun.start(preset, items: .list(group.items), output: root, options: options, logger: logger), root.path))
         }
         runs = started.map(\.run)
         runsStarted += 1
         let pages = index, generation = request.generation, ready = request.ready
-        await withTaskGroup(of: Void.self) { tasks in
+        let summaries = await withTaskGroup(of: RunSummary.self) { tasks in
             for (run, root) in started {
                 tasks.addTask {
                     for await event in run.events {
@@ -107,11 +115,18 @@ actor DraftPreviews {
                               let page = pages[report.item.source] else { continue }
                         await self.made(page, generation: generation, file: root + "/" + file.path, ready: ready)
                     }
-                    _ = await run.result
+                    return await run.result
                 }
             }
+            var all: [RunSummary] = []
+            for await summary in tasks { all.append(summary) }
+            return all
         }
-        if generation == self.generation { runs = [] }
+        if generation == self.generation {
+            runs = []
+            lastNodesRun = summaries.reduce(0) { $0 + $1.nodesRun }
+            finished = generation
+        }
         ended(generation)
     }
 

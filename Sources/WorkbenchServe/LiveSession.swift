@@ -70,8 +70,9 @@ public actor LiveSession {
     private var gathering: GatheringSplit?
     private var wholeRun: PresetRun?
     private var wholeRunGeneration = -1
-    /// Run-scope results of the current preset, shared by its item runs.
-    private var runScope = RunScopeCache()
+    /// Run-scope results, shared by every item run of the session (kept by recipe, so they
+    /// outlive edits that leave them alone).
+    private let runScope = ResultCache(reach: .runScope)
     /// Whether an item run of the current preset has ended: until one has, a preset with
     /// run-scope nodes runs one item at a time, so the others find its results kept.
     private var runScopeReady = false
@@ -142,7 +143,6 @@ public actor LiveSession {
         wholeRunGeneration = -1
         items = list
         generation += 1
-        runScope = RunScopeCache()
         runScopeReady = !loaded.nodes.contains { $0.scope == .run }
         await previews.reset()
         board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
@@ -236,7 +236,7 @@ public actor LiveSession {
               let next = (visible + near).first(where: { pending.contains($0) && running[$0] == nil }) {
             pending.remove(next)
             var options = RunOptions(workers: 1, eventDetail: .nodes)
-            options.runScopeCache = runScope
+            options.resultCache = runScope
             let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .list([items[next]]), output: root,
                                       options: options, manifest: manifest, logger: logger)
             running[next] = run
@@ -259,7 +259,7 @@ public actor LiveSession {
               wholeRunGeneration != generation else { return }
         wholeRunGeneration = generation
         var options = RunOptions(eventDetail: .nodes)
-        options.runScopeCache = runScope
+        options.resultCache = runScope
         let run = PresetRun.start(preset, items: .list(items), output: root, options: options, manifest: manifest, logger: logger)
         wholeRun = run
         let generation = self.generation, board = self.board
@@ -363,13 +363,17 @@ public actor LiveSession {
     struct DraftCounts: Encodable {
         let changes: Int
         let previewRuns: Int
+        /// Bodies the newest finished preview ran (kept results are taken, not run), and its generation.
+        let previewNodesRun: Int
+        let previewFinished: Int
         let generation: Int
         let previewSize: Int
         let scaled: [PreviewScale.Scaled]
     }
 
     func draftCounts() async -> DraftCounts {
-        DraftCounts(changes: draft.count, previewRuns: await previews.runsStarted, generation: await previews.generation,
+        DraftCounts(changes: draft.count, previewRuns: await previews.runsStarted,
+                    previewNodesRun: await previews.lastNodesRun, previewFinished: await previews.finished, generation: await previews.generation,
                     previewSize: settings.previewSize, scaled: await previews.lastScaled)
     }
 

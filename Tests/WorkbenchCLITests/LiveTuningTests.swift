@@ -95,6 +95,35 @@ import WorkbenchTestSupport
         #expect(try String(contentsOfFile: preset, encoding: .utf8).contains("\"intensity\": 0.2"))
     }
 
+    @Test func aChangeRunsFromTheFirstNodeItChangesOnKeptResults() throws {
+        let (_, preset) = try project("tune-kept")
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+        let visible = Array(0..<Fixtures.samplePhotos.count)
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": \(visible)}")
+        try server.wait { server.states($0).allSatisfy { $0 == "done" } }
+        /// Changes a value, waits for the previews of that generation, returns the bodies run.
+        func preview(_ node: String, _ key: String, _ value: String) throws -> Int {
+            #expect(try change(server, node, key, value).status == 204)
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let counts = try draft(server)
+                if counts["previewFinished"] == counts["generation"] { return counts["previewNodesRun"] ?? -1 }
+                usleep(50_000)
+            }
+            return -1
+        }
+        let n = visible.count
+        // read, decode, thumbnail, sepia, encode, write for every card.
+        #expect(try preview("tone", "intensity", "0.5") == 6 * n)
+        // The encoder changed: the kept sepia images are encoded again; nothing above runs.
+        #expect(try preview("jpeg", "Q", "60") == 2 * n)
+        // Sepia changed: from the kept thumbnails.
+        #expect(try preview("tone", "intensity", "0.7") == 3 * n)
+        // Back to a value seen before with this encoder: its JPEG bytes are kept; only the writes run.
+        #expect(try preview("tone", "intensity", "0.5") == n)
+    }
+
     @Test func saveWritesOnlyTheChangedBytesKeepsEditorChangesAndRevertForgets() throws {
         let (folder, preset) = try project("tune-save")
         let server = try LiveServerProcess([preset])

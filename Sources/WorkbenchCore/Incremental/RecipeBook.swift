@@ -8,30 +8,18 @@ import Foundation
 /// identity of the item's input. Node ids and queues are left out: renaming a node or moving
 /// it to another queue changes no pixel.
 public final class RecipeBook: Sendable {
-    /// One node's share of a recipe, worked out once per run.
-    struct NodeText: Sendable {
-        let text: String
-        /// Text parameters naming item variables, filled in per item.
-        let templated: [(name: String, text: String)]
-        /// Reads the item itself (`read` or `download` without a path or URL of their own).
-        let isItemSource: Bool
-        /// Input slot and upstream node index, in edge order.
-        let inputs: [(slot: String, node: Int)]
-    }
-
     /// An item-scope `write`: the files a rerun checks.
     struct Write: Sendable {
         let node: Int
         let id: String
         let template: PathTemplate
         /// The nodes the file is made from, upstream first, with their positions in this list.
-        let closure: [Int]
-        let position: [Int: Int]
+        let closure: (nodes: [Int], position: [Int: Int])
     }
 
-    let nodes: [NodeText]
+    let recipes: NodeRecipes
     let writes: [Write]
-    let nodeIndex: [String: Int]
+    var nodeIndex: [String: Int] { recipes.nodeIndex }
     /// Whether an item whose every file is up to date has nothing else to do (no item feeds a
     /// contact sheet, no item node ends anywhere but in a `write`): only then is its input left unread.
     let wholeItemSkippable: Bool
@@ -49,39 +37,9 @@ public final class RecipeBook: Sendable {
         self.outputRoot = outputRoot
         base = preset.baseDirectory
         let specs = preset.nodes
-        let index = Dictionary(specs.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        nodeIndex = index
-        let engine = "workbench \(versions["workbench"] ?? "?") libvips \(versions["libvips"] ?? "?")"
-        let nodes: [NodeText] = specs.map { spec in
-            var text = "op=\(spec.op.name);\(engine)"
-            if spec.op.name.contains("."), let plugin = spec.op.name.split(separator: ".").first, plugin != "vips" {
-                text += ";plugin \(plugin) \(versions["plugin \(plugin)"] ?? "?") build \(versions["plugin \(plugin) build"] ?? "?")"
-            }
-            var templated: [(name: String, text: String)] = []
-            for name in spec.parameters.names {
-                guard let value = spec.parameters[name] else { continue }
-                text += ";\(name)=\(value)"
-                let declared = spec.op.parameters.first { $0.name == name }
-                if case .string(let raw) = value, case .string? = declared?.type, ItemText.namesVariables(raw) {
-                    templated.append((name, raw))
-                }
-                if case .presetFile? = declared?.type, case .string(let file) = value,
-                   let resolved = try? PresetFolder.resolve(file, in: preset.baseDirectory),
-                   let data = FileManager.default.contents(atPath: resolved) {
-                    text += ";file(\(name))=" + ContentHash.hex(data)
-                }
-            }
-            let isSource = spec.scope == .item && spec.op.sourceParameter.map { spec.parameters[$0] == nil } == true
-            let inputs = spec.inputs.compactMap { input -> (slot: String, node: Int)? in
-                guard let u = index[input.node] else { return nil }
-                switch input.slot {
-                case .from(let i): return ("from\(i)", u)
-                case .reference(let name, let fanIn): return (fanIn ? "\(name)[*]" : name, u)
-                }
-            }
-            return NodeText(text: text, templated: templated, isItemSource: isSource, inputs: inputs)
-        }
-        self.nodes = nodes
+        let recipes = NodeRecipes(nodes: specs, baseDirectory: preset.baseDirectory, versions: versions)
+        self.recipes = recipes
+        let nodes = recipes.nodes
         var dependents = [[Int]](repeating: [], count: specs.count)
         for (n, node) in nodes.enumerated() {
             for input in node.inputs where !dependents[input.node].contains(n) { dependents[input.node].append(n) }
@@ -92,13 +50,7 @@ public final class RecipeBook: Sendable {
         writes = specs.indices.compactMap { n -> Write? in
             guard specs[n].op.name == "write", specs[n].scope == .item, let text = specs[n].parameters.string("path"),
                   let template = try? PathTemplate(text) else { return nil }
-            var seen: Set<Int> = [n], stack = [n]
-            while let next = stack.popLast() {
-                for input in nodes[next].inputs where seen.insert(input.node).inserted { stack.append(input.node) }
-            }
-            let closure = seen.sorted()
-            return Write(node: n, id: specs[n].id, template: template, closure: closure,
-                         position: Dictionary(uniqueKeysWithValues: closure.enumerated().map { ($1, $0) }))
+            return Write(node: n, id: specs[n].id, template: template, closure: recipes.closure(of: n))
         }
         let everyWrite = Set(writes.map(\.node))
         let covered = Set(Self.upToDateNodes(fresh: everyWrite, dependents: dependents, itemScope: itemScope))
@@ -112,15 +64,7 @@ public final class RecipeBook: Sendable {
     /// The recipe of the file `write` node `node` makes for `item`.
     func recipe(write node: Int, item: Item, identity: InputIdentity?) -> String? {
         guard let write = writes.first(where: { $0.node == node }) else { return nil }
-        var text = ""
-        for (position, n) in write.closure.enumerated() {
-            let node = nodes[n]
-            text += "[\(position)]" + node.text
-            for parameter in node.templated { text += ";\(parameter.name)=" + ItemText.render(parameter.text, for: item) }
-            for input in node.inputs { text += ";<\(input.slot):\(write.position[input.node] ?? -1)" }
-            if node.isItemSource { text += ";input=" + (identity?.recipeText ?? "none") }
-            text += "\n"
-        }
+        let text = recipes.text(of: write.closure, item: item, input: identity?.recipeText ?? "none")
         return ContentHash.hex(text)
     }
 

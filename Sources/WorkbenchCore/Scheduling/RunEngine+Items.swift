@@ -40,6 +40,9 @@ extension RunEngine {
         liveItems += 1
         itemsStarted += 1
         var blocked: [(Int, String)] = []
+        // Made ready once every instance of the item is set up: one may take a kept result and
+        // hand it on at once (`ResultCache`).
+        var ready: [Int] = []
         for k in 0..<itemNodes.count {
             let n = itemNodes[k]
             let id = s * nodeCount + n
@@ -78,7 +81,7 @@ extension RunEngine {
             let fanIns = fanInRanges[n]
             for t in fanIns.start..<fanIns.end { fanInOpen[fanInTargets[t].slot] += 1 }
             // A node ready at once reads only run-scope outputs, so nothing skipped below is upstream of it.
-            if instance.remaining == 0 { makeReady(id) }
+            if instance.remaining == 0 { ready.append(id) }
         }
         for (id, cause) in blocked where instances[id].state == .pending {
             let message = "skipped because \"\(cause)\" did not succeed"
@@ -87,6 +90,7 @@ extension RunEngine {
             skipDownstream(of: id, cause: cause)
             settle(id)
         }
+        for id in ready where instances[id].state == .pending { makeReady(id) }
         // A graph of run-scope nodes only: the item has nothing of its own to do.
         if itemNodes.count == 0 { finishItem(s) }
     }

@@ -10,11 +10,21 @@ extension RunEngine {
         instances[id].version = sequence
         instances[id].readySince = recentNow
         instances[id].waitingForRetry = false
-        // A run-scope result an earlier run of this preset made: taken, not made again (and
-        // never queued, so no "ready" for it either).
-        let n = node(of: id)
-        if plan.traits[n].isRun, let kept = options.runScopeCache?.payload(of: plan.nodes[n].spec.id) {
-            succeed(id, with: kept)
+        // A result an earlier run made from the same recipe: taken, not made again (and never
+        // queued, so no "ready" for it either).
+        if let cache = options.resultCache, let key = resultKeys?.key(of: node(of: id), item: item(of: id)),
+           let kept = cache.payload(for: key) {
+            // Taken one after another, not by recursion, so nodes end upstream first.
+            keptResults.append((id, kept))
+            guard !takingKept else { return }
+            takingKept = true
+            var next = 0
+            while next < keptResults.count {
+                succeed(keptResults[next].instance, with: keptResults[next].payload)
+                next += 1
+            }
+            keptResults.removeAll(keepingCapacity: true)
+            takingKept = false
             return
         }
         emitNode(id, .ready)
@@ -95,10 +105,8 @@ extension RunEngine {
             leaveOut(freshness, slot: s)
         }
         payloads[id] = Payloads()
-        if plan.traits[n].isRun {
-            runOutputs[n] = payload
-            options.runScopeCache?.keep(payload, of: plan.nodes[n].spec.id)
-        }
+        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if let cache = options.resultCache, let key = resultKeys?.key(of: n, item: item(of: id)) { cache.keep(payload, for: key) }
         if plan.traits[n].deliversDownstream {
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]

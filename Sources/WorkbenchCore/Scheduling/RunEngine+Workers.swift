@@ -31,7 +31,7 @@ extension RunEngine {
         var results: [Result<Payload, any Error>] = []
         var jobs: [Job] = []
         var waiting = 0.0, working = 0.0
-        var copies = WorkerNodes(plan: plan, shared: shared)
+        var copies = WorkerNodes(plan: plan, shared: shared, computesKeptImages: computesKeptImages)
         lock.lock()
         while !finished {
             if let (q, ids) = pickCPU() {
@@ -111,11 +111,13 @@ extension RunEngine {
     func execute(_ job: Job) -> Result<Payload, any Error> {
         let node = plan.nodes[job.node]
         return Self.call(job, stage: node.stage, id: node.id, referenceNames: node.singleReferenceNames,
-                         references: job.held.references, timeout: node.timeout, shared: shared)
+                         references: job.held.references, timeout: node.timeout, shared: shared,
+                         computesImage: computesKeptImages[job.node])
     }
 
+    /// Runs a body; with `computesImage`, an image it returns is computed into memory to be kept.
     static func call(_ job: Job, stage: borrowing any Stage, id: String, referenceNames: [String], references: [Payload?],
-                     timeout: Double?, shared: StageContext.Shared) -> Result<Payload, any Error> {
+                     timeout: Double?, shared: StageContext.Shared, computesImage: Bool) -> Result<Payload, any Error> {
         // Cancelled between being picked and getting here: the body never starts.
         if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
         let inputs = StageInputs(fromSlots: job.held.from, referenceNames: referenceNames,
@@ -123,7 +125,9 @@ extension RunEngine {
         let context = StageContext(item: job.item, nodeID: id, cancellation: job.token, attempt: job.attempt,
                                    timeout: timeout, shared: shared)
         do {
-            return .success(try stage.run(inputs, context: context))
+            let payload = try stage.run(inputs, context: context)
+            if computesImage, case .image(let image) = payload { return .success(.image(try image.keptForReuse())) }
+            return .success(payload)
         } catch {
             return .failure(error)
         }

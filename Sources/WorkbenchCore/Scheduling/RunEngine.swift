@@ -108,6 +108,10 @@ final class RunEngine: @unchecked Sendable {
     let plan: RunPlan
     /// The recipes of an incremental run (nil: every file is made).
     let recipes: RecipeBook?
+    /// Where results are filed in `options.resultCache` (nil without one).
+    let resultKeys: ResultKeys?
+    /// By node: its images are computed into memory before they are kept (`ResultCache.Reach.everyNode`).
+    let computesKeptImages: [Bool]
     let output: OutputRoot
     let logger: Logger
     let baseDirectory: String
@@ -184,11 +188,17 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var runFiles: [Int: (path: String, bytes: Int)] = [:]
     @exclusivity(unchecked) var waiters: [CheckedContinuation<RunSummary, Never>] = []
     @exclusivity(unchecked) var leftovers: (slots: [Slot], instances: [Instance])?
+    /// Instances taking a result from `options.resultCache`, in the order they were made ready.
+    @exclusivity(unchecked) var keptResults: [(instance: Int, payload: Payload)] = []
+    @exclusivity(unchecked) var takingKept = false
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
          logger: Logger, events: AsyncStream<RunEvent>.Continuation?, recipes: RecipeBook? = nil) {
         self.plan = plan
         self.recipes = recipes
+        let resultKeys = options.resultCache.map { ResultKeys(plan: plan, baseDirectory: baseDirectory, reach: $0.reach) }
+        self.resultKeys = resultKeys
+        computesKeptImages = plan.nodes.indices.map { options.resultCache?.reach == .everyNode && resultKeys?.keeps($0) == true }
         self.output = output
         self.logger = logger
         self.baseDirectory = baseDirectory

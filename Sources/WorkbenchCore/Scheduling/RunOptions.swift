@@ -29,9 +29,9 @@ public struct RunOptions: Sendable {
     /// Inserted before the extension of every file a run-scope node writes (`sheet.jpg` →
     /// `sheet.shard-0-of-4.jpg`), so shards of one run write sheets of their own.
     public var runFileSuffix: String?
-    /// Run-scope results kept from earlier runs of the same preset; those nodes take them
-    /// instead of running (see `RunScopeCache`).
-    public var runScopeCache: RunScopeCache?
+    /// Results kept from earlier runs: a node whose recipe has one takes it instead of running,
+    /// and the run keeps what it makes there (see `ResultCache`).
+    public var resultCache: ResultCache?
 
     public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),

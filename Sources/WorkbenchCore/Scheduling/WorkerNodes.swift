@@ -10,6 +10,7 @@ struct WorkerNodes {
         let id: String
         let referenceNames: [String]
         let timeout: Double?
+        let computesImage: Bool
         /// The run-scope references every item shares (`Traits.sharesRunReferences`), copied once
         /// they exist.
         var sharedReferences: [Payload?]?
@@ -18,10 +19,11 @@ struct WorkerNodes {
     private var entries: [Entry]
     private let shared: StageContext.Shared
 
-    init(plan: RunPlan, shared: StageContext.Shared) {
-        entries = plan.nodes.map { node in
-            Entry(stage: node.stage, id: Self.ownCopy(node.id), referenceNames: node.singleReferenceNames.map(Self.ownCopy),
-                  timeout: node.timeout, sharedReferences: nil)
+    init(plan: RunPlan, shared: StageContext.Shared, computesKeptImages: [Bool]) {
+        entries = plan.nodes.indices.map { n in
+            let node = plan.nodes[n]
+            return Entry(stage: node.stage, id: Self.ownCopy(node.id), referenceNames: node.singleReferenceNames.map(Self.ownCopy),
+                         timeout: node.timeout, computesImage: computesKeptImages[n], sharedReferences: nil)
         }
         self.shared = StageContext.Shared(output: shared.output, logger: shared.logger, baseDirectory: shared.baseDirectory,
                                           sharing: shared)
@@ -43,7 +45,7 @@ struct WorkerNodes {
         RunEngine.call(job, stage: entries[job.node].stage, id: entries[job.node].id,
                        referenceNames: entries[job.node].referenceNames,
                        references: entries[job.node].sharedReferences ?? job.held.references,
-                       timeout: entries[job.node].timeout, shared: shared)
+                       timeout: entries[job.node].timeout, shared: shared, computesImage: entries[job.node].computesImage)
     }
 
     /// A string with storage of its own (a plain copy would share the original's buffer).

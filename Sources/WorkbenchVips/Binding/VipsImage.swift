@@ -38,6 +38,12 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     public var height: Int { Int(vips_image_get_height(pointer)) }
     public var bands: Int { Int(vips_image_get_bands(pointer)) }
     public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+    public var pixelBytes: Int { width * height * bands * Int(vips_format_sizeof(format)) }
+    /// Computed into memory, unless it is there already.
+    public func keptForReuse() throws -> any ImageHandle {
+        let held = [VIPS_IMAGE_SETBUF, VIPS_IMAGE_SETBUF_FOREIGN, VIPS_IMAGE_MMAPIN].contains(pointer.pointee.dtype)
+        return held ? self : try inMemory().image
+    }
     var format: VipsBandFormat { vips_image_get_format(pointer) }
     var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
 

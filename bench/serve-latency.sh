@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # How fast the live workbench follows a control: from a change of a value on the page to the
 # last of six visible cards showing its preview, against the same change made by saving the
-# preset file (the cards then show full-size files made again).
+# preset file (the cards then show full-size files made again). A filter's control (sepia) runs
+# from the kept thumbnails; the encoder's quality from the kept filtered images.
 #
 # usage: bench/serve-latency.sh PHOTO_DIR [CHANGES] [PREVIEW_SIZE...]
 #   PHOTO_DIR     photos (the reference corpus: ../shared/bench/make-corpus.sh DIR); the first 6
@@ -74,6 +75,14 @@ for i in range(changes):
     generation = json.loads(call("draft"))["generation"]
     wait(lambda: len({p["index"] for _, p in previews if p["generation"] == generation}) == 6)
     page.append(max(t for t, p in previews if p["generation"] == generation) - start)
+quality = []
+for i in range(changes):
+    previews.clear()
+    start = time.perf_counter()
+    call("parameter", {"node": "jpeg", "key": "Q", "value": str(60 + i)})
+    generation = json.loads(call("draft"))["generation"]
+    wait(lambda: len({p["index"] for _, p in previews if p["generation"] == generation}) == 6)
+    quality.append(max(t for t, p in previews if p["generation"] == generation) - start)
 call("revert", {})
 saved = []
 text = open(preset).read()
@@ -84,7 +93,8 @@ for i in range(changes):
     wait(lambda: all(t > start and s == "done" for t, s in rows.values()))
     saved.append(time.perf_counter() - start)
 open(preset, "w").write(text)
-print("| a control on the page, %s px previews, 6 cards | %.0f | %.0f |" % ((size,) + quantiles(page)))
+print("| a filter's control on the page (sepia), %s px previews, 6 cards | %.0f | %.0f |" % ((size,) + quantiles(page)))
+print("| the encoder's quality on the page (filters kept), %s px previews | %.0f | %.0f |" % ((size,) + quantiles(quality)))
 print("| the same change saved in the file, full-size files, 6 cards | %.0f | %.0f |" % quantiles(saved))
 PY
   pkill -f "workbench serve $WORK" || true

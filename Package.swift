@@ -58,7 +58,10 @@ let package = Package(
                 "WorkbenchCore", "WorkbenchVips", "WorkbenchNet", "WorkbenchKernels", "WorkbenchPlugins", "WorkbenchReports", "WorkbenchServe", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // packaging/install.sh puts the Swift runtime in PREFIX/lib/workbench: found there once
+            // the toolchain's folder (searched first) is gone.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/workbench"])]),
         // `swift run -c release scheduler-bench`: the scheduler against Foundation's OperationQueue.
         .executableTarget(name: "scheduler-bench", dependencies: ["WorkbenchCore"], path: "Benchmarks/SchedulerBench"),
         // `swift run -c release kernel-bench`: Swift kernels against libvips' operations (bench/kernels.sh).

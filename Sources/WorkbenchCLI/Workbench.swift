@@ -6,6 +6,8 @@ import WorkbenchVips
 /// The `workbench` command: runs image pipelines declared in JSON presets.
 @main
 struct Workbench: AsyncParsableCommand {
+    /// The release, in one place: `--version`, manifests and run reports, the container image's
+    /// label and the install script all take it from here. A release tag is `v` and this.
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
@@ -15,7 +17,7 @@ struct Workbench: AsyncParsableCommand {
             Exit status: 0 all items succeeded, 1 some items failed, 2 bad preset or usage, \
             130 interrupted.
             """,
-        version: "\(Workbench.version) (plugin API \(Plugin.apiVersion), \(Toolchain.current))",
+        version: "\(Workbench.version) (libvips \(VipsRuntime.version), plugin API \(Plugin.apiVersion), \(Toolchain.current))",
         subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, InitCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self, ManifestCommand.self, ServeCommand.self,
                       PluginHelperCommand.self])
 

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// `packaging/install.sh` as a user runs it: what it installs works where it is put — without
+/// the Swift toolchain, with its plugin kit, man pages and completions — and `--uninstall`
+/// takes all of it away.
+@Suite struct InstallTests {
+    private static let script = Fixtures.packageRoot.appendingPathComponent("packaging/install.sh").path
+
+    private static func shell(_ command: String) throws -> (status: Int32, output: String) {
+        try ContainerImageTests.shell(["/bin/bash", "-c", command])
+    }
+
+    @Test func anInstallRunsWithoutTheToolchainAndUninstallLeavesNothing() throws {
+        let prefix = try Fixtures.temporaryDirectory("install").appendingPathComponent("usr local").path
+        let installed = try ContainerImageTests.shell([Self.script, "--binary", CLIProcess.executable.path, prefix])
+        #expect(installed.status == 0 && installed.output.contains("Installed workbench"), "\(installed.output)")
+        let workbench = prefix + "/bin/workbench"
+
+        // The toolchain's folder hidden under an empty disk: the runtime installed beside it serves.
+        let toolchain = try Self.shell("ldd '\(CLIProcess.executable.path)' | grep -o '/[^ ]*/libswiftCore.so' | head -1").output
+        let runtime = (toolchain.trimmingCharacters(in: .whitespacesAndNewlines) as NSString).deletingLastPathComponent
+        #expect(!runtime.isEmpty && !runtime.hasPrefix(prefix), "\(toolchain)")
+        let out = try Fixtures.temporaryDirectory("install-out").path
+        let hidden = try ContainerImageTests.shell(["/usr/bin/unshare", "-rm", "/bin/sh", "-c",
+            "mount -t tmpfs tmpfs \"$1\" && \"$2\" run \"$3\" --out \"$4\" --progress none", "sh",
+            runtime, workbench, prefix + "/share/workbench/presets/sepia-thumbnails.json", out])
+        #expect(hidden.status == 0 && hidden.output.contains("6 succeeded"), "\(hidden.output)")
+
+        // `plugin new` finds the installed kit.
+        let plugins = try Fixtures.temporaryDirectory("install-plugin")
+        let made = try Self.shell("cd '\(plugins.path)' && '\(workbench)' plugin new Glow")
+        #expect(made.status == 0 && FileManager.default.fileExists(atPath: plugins.path + "/Glow/Kit/Package.swift"), "\(made.output)")
+
+        // man workbench-run, from the installed pages.
+        let page = try Self.shell("MANPATH='\(prefix)/share/man' MANWIDTH=80 man workbench-run 2>&1")
+        #expect(page.status == 0 && page.output.contains("workbench run preset") && page.output.contains("--shard I/N"), "\(page.output.prefix(400))")
+        #expect(try Self.shell("MANPATH='\(prefix)/share/man' man -w workbench-plugin-new").status == 0)
+
+        // Tab after `workbench run --`, as bash asks the completion function.
+        let bash = try Self.shell("""
+            source '\(prefix)/share/bash-completion/completions/workbench' && complete -p workbench && \
+            COMP_WORDS=(workbench run --) COMP_CWORD=2 COMP_LINE='workbench run --' COMP_POINT=16 && _workbench && echo "${COMPREPLY[*]}"
+            """)
+        #expect(bash.output.contains("complete -o filenames -F _workbench workbench"), "\(bash.output)")
+        #expect(bash.output.contains("--out") && bash.output.contains("--progress") && bash.output.contains("--shard"), "\(bash.output)")
+        let modes = try Self.shell("""
+            source '\(prefix)/share/bash-completion/completions/workbench' && \
+            COMP_WORDS=(workbench run p.json --progress '') COMP_CWORD=4 COMP_LINE='workbench run p.json --progress ' COMP_POINT=32 && _workbench && echo "${COMPREPLY[*]}"
+            """)
+        #expect(modes.output.contains("plain") && modes.output.contains("tty"), "\(modes.output)")
+        #expect(try Self.shell("zsh -n '\(prefix)/share/zsh/site-functions/_workbench'").status == 0)
+        #expect(try Self.shell("fish --no-execute '\(prefix)/share/fish/vendor_completions.d/workbench.fish'").status == 0)
+
+        let removed = try ContainerImageTests.shell([Self.script, "--uninstall", prefix])
+        #expect(removed.status == 0, "\(removed.output)")
+        let left = try Self.shell("find '\(prefix)' -mindepth 1").output
+        #expect(left.isEmpty, "left after --uninstall: \(left)")
+        #expect(try ContainerImageTests.shell([Self.script, "--uninstall", prefix]).output.contains("no FilterWorkbench installed"))
+    }
+}

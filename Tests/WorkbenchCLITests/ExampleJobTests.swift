@@ -73,6 +73,19 @@ import WorkbenchTestSupport
         #expect(try IncrementalRunTests.manifest(out).text == IncrementalRunTests.manifest(single).text)
     }
 
+    @Test func theJobsPullTheImageOfThisVersion() throws {
+        let version = try CLIProcess.run(["--version"]).stdout.split(separator: " ").first.map(String.init) ?? "?"
+        for file in ["kubernetes/indexed-job.yaml", "kubernetes/merge-job.yaml"] {
+            let job = try String(contentsOf: Self.examples.appendingPathComponent(file), encoding: .utf8)
+            let images = job.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("image:") }
+            #expect(!images.isEmpty && images.allSatisfy { $0.hasSuffix("/filterworkbench:\(version)") }, "\(file): \(images)")
+            // The image's user can write to the volume.
+            #expect(job.contains("fsGroup: 1000"), "\(file)")
+        }
+        let array = try String(contentsOf: Self.examples.appendingPathComponent("slurm/workbench-array.sbatch"), encoding: .utf8)
+        #expect(array.contains("filterworkbench-\(version).oci.tar"))
+    }
+
     @Test func theSlurmArrayScriptRunsOneShardPerTask() throws {
         let work = try Self.work()
         let script = Self.examples.appendingPathComponent("slurm/workbench-array.sbatch").path

@@ -38,16 +38,16 @@ import WorkbenchTestSupport
         #expect(page.status == 0 && page.output.contains("workbench run preset") && page.output.contains("--shard I/N"), "\(page.output.prefix(400))")
         #expect(try Self.shell("MANPATH='\(prefix)/share/man' man -w workbench-plugin-new").status == 0)
 
-        // Tab after `workbench run --`, as bash asks the completion function.
+        // Tab after `workbench run --`, as bash asks the completion function (command, word, word before).
         let bash = try Self.shell("""
             source '\(prefix)/share/bash-completion/completions/workbench' && complete -p workbench && \
-            COMP_WORDS=(workbench run --) COMP_CWORD=2 COMP_LINE='workbench run --' COMP_POINT=16 && _workbench && echo "${COMPREPLY[*]}"
+            COMP_WORDS=(workbench run --) COMP_CWORD=2 COMP_LINE='workbench run --' COMP_POINT=16 && _workbench workbench -- run && echo "${COMPREPLY[*]}"
             """)
         #expect(bash.output.contains("complete -o filenames -F _workbench workbench"), "\(bash.output)")
         #expect(bash.output.contains("--out") && bash.output.contains("--progress") && bash.output.contains("--shard"), "\(bash.output)")
         let modes = try Self.shell("""
             source '\(prefix)/share/bash-completion/completions/workbench' && \
-            COMP_WORDS=(workbench run p.json --progress '') COMP_CWORD=4 COMP_LINE='workbench run p.json --progress ' COMP_POINT=32 && _workbench && echo "${COMPREPLY[*]}"
+            COMP_WORDS=(workbench run p.json --progress '') COMP_CWORD=4 COMP_LINE='workbench run p.json --progress ' COMP_POINT=32 && _workbench workbench '' --progress && echo "${COMPREPLY[*]}"
             """)
         #expect(modes.output.contains("plain") && modes.output.contains("tty"), "\(modes.output)")
         #expect(try Self.shell("zsh -n '\(prefix)/share/zsh/site-functions/_workbench'").status == 0)

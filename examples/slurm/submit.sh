@@ -5,4 +5,6 @@ set -euo pipefail
 here=$(dirname "$0")
 OUT=${OUT:-/shared/out}
 array=$(sbatch --parsable "$here/workbench-array.sbatch")
-sbatch --dependency=afterany:"$array" --job-name=workbench-merge --wrap "workbench manifest merge '$OUT'"
+# With IMAGE set (an Apptainer image, see workbench-array.sbatch), the merge runs in it too.
+run=${IMAGE:+apptainer exec --bind '$OUT' '$IMAGE' }
+sbatch --dependency=afterany:"$array" --job-name=workbench-merge --wrap "${run}workbench manifest merge '$OUT'"

@@ -16,6 +16,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 fail() { echo "install.sh: $*" >&2; exit 1; }
 
+case "${1:-}" in -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0;; esac
+
 if [ "${1:-}" = "--uninstall" ]; then
   PREFIX=${2:-/usr/local}
   LIST="$PREFIX/share/workbench/installed-files"
@@ -58,6 +60,14 @@ python3 "$ROOT/packaging/manual.py" "$BINARY" "$PAGES" >/dev/null || fail "could
 
 INSTALLED=()
 FOLDERS=()
+LIST="$PREFIX/share/workbench/installed-files"
+if [ -f "$LIST" ]; then
+  # An earlier install: its files go (a page it had and this one has not is not left behind);
+  # the folders it made stay on the list.
+  echo "Replacing the install in $PREFIX."
+  while read -r path; do rm -f "$PREFIX/$path"; done < "$LIST"
+  [ -f "$LIST.folders" ] && mapfile -t FOLDERS < "$LIST.folders"
+fi
 put() { # put MODE SOURCE DESTINATION (relative to PREFIX)
   local folder
   folder=$(dirname "$3")
@@ -88,7 +98,6 @@ put 644 "$STAGE/workbench.bash" share/bash-completion/completions/workbench
 put 644 "$STAGE/_workbench" share/zsh/site-functions/_workbench
 put 644 "$STAGE/workbench.fish" share/fish/vendor_completions.d/workbench.fish
 
-LIST="$PREFIX/share/workbench/installed-files"
 printf '%s\n' "${INSTALLED[@]}" > "$LIST"
 printf '%s\n' "${FOLDERS[@]}" > "$LIST.folders"
 echo "Installed workbench $VERSION in $PREFIX: ${#INSTALLED[@]} files (listed in $LIST)."

@@ -102,4 +102,6 @@ printf '%s\n' "${INSTALLED[@]}" > "$LIST"
 printf '%s\n' "${FOLDERS[@]}" > "$LIST.folders"
 echo "Installed workbench $VERSION in $PREFIX: ${#INSTALLED[@]} files (listed in $LIST)."
 case ":$PATH:" in *":$PREFIX/bin:"*) ;; *) echo "Add $PREFIX/bin to your PATH to run it as \`workbench\`.";; esac
-echo "Completions: bash and fish find them in $PREFIX/share; zsh needs $PREFIX/share/zsh/site-functions in \$fpath."
+echo "Completions: bash (with the bash-completion package) finds them where XDG_DATA_DIRS says, /usr/local/share and"
+echo "/usr/share by default; zsh where \$fpath says (Debian's has /usr/local/share/zsh/site-functions); fish where"
+echo "XDG_DATA_DIRS says (else: set -Ua fish_complete_path $PREFIX/share/fish/vendor_completions.d)."

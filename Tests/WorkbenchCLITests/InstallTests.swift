@@ -51,7 +51,8 @@ import WorkbenchTestSupport
             """)
         #expect(modes.output.contains("plain") && modes.output.contains("tty"), "\(modes.output)")
         #expect(try Self.shell("zsh -n '\(prefix)/share/zsh/site-functions/_workbench'").status == 0)
-        #expect(try Self.shell("fish --no-execute '\(prefix)/share/fish/vendor_completions.d/workbench.fish'").status == 0)
+        let fish = try Self.shell("PATH=\"\(prefix)/bin:$PATH\" XDG_DATA_DIRS='\(prefix)/share' fish -c 'complete -C\"workbench run --pro\"'")
+        #expect(fish.output.hasPrefix("--progress\t"), "\(fish.output)")
 
         let removed = try ContainerImageTests.shell([Self.script, "--uninstall", prefix])
         #expect(removed.status == 0, "\(removed.output)")

@@ -80,29 +80,28 @@ struct DownloadStage: AsyncStage {
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {
             let maxBytes = limits.maxBytes, ownURL = url
             return completion(Result {
-                .bytes(ownURL == nil ? try LocalFile.readInput(of: context, maxBytes: maxBytes) : try LocalFile.read(source, maxBytes: maxBytes))
+                ownURL == nil ? try LocalFile.readInput(of: context, maxBytes: maxBytes) : .bytes(try LocalFile.read(source, maxBytes: maxBytes))
             })
         }
         // On an incremental run, the item's own image is asked for only if it changed, when an
         // unchanged one would leave nothing to do.
-        let recipes = url == nil ? context.recipes : nil
-        let unchanged = recipes?.conditionalRequest(for: context.item)
-        if let identity = unchanged?.identity {
+        let history = url == nil ? context.inputHistory : nil
+        let unchanged = history?.conditionalRequest(for: context.item)
+        if let identity = unchanged {
             if let etag = identity.etag { limits.headers.append("If-None-Match: \(etag)") }
             if let lastModified = identity.lastModified { limits.headers.append("If-Modified-Since: \(lastModified)") }
         }
         var progress: (@Sendable (Int, Int?) -> Void)?
         if context.wantsProgress { progress = { @Sendable bytes, expected in context.report(bytes: bytes, of: expected) } }
-        let url = source, item = context.item
+        let url = source
         Transfer.start(url, limits: limits, cancellation: context.cancellation, progress: progress) { result in
             completion(result.map { downloaded in
-                if downloaded.status == 304, let unchanged { return .bytes(Bytes(Data(), origin: url, freshness: unchanged)) }
-                guard let recipes else { return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file)) }
+                if downloaded.status == 304, let unchanged { return .unreadInput(unchanged) }
+                guard history != nil else { return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file)) }
                 let validated = downloaded.etag != nil || downloaded.lastModified != nil
                 let identity = InputIdentity(content: validated ? nil : ContentHash.hex(downloaded.data), size: downloaded.data.count,
                                              etag: downloaded.etag, lastModified: downloaded.lastModified)
-                return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file,
-                                    freshness: recipes.freshness(of: item, identity: identity)))
+                return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file, identity: identity))
             }.mapError { $0 })
         }
     }

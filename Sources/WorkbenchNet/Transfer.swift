@@ -109,14 +109,19 @@ final class Transfer: @unchecked Sendable {
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return completion(.failure(.unsupportedScheme(url: url))) }
         let waiter = Waiter(token: token, progress: progress, completion: completion)
         let key = url + "\n" + limits.headers.joined(separator: "\n")
+        let refused = Mutex<String?>(nil)
         let joined = Downloader.shared.joinOrCreate(key) { () -> Transfer? in
             guard Downloader.ready == CURLE_OK, let handle = curl_easy_init() else { return nil }
             let transfer = Transfer(url: url, limits: limits, token: CancellationToken(), handle: handle, key: key)
-            transfer.configure()
+            if let refusal = transfer.configure() {
+                refused.withLock { $0 = refusal }
+                return nil
+            }
             return transfer
         } join: { transfer in transfer.add(waiter) }
         guard let transfer = joined.transfer else {
-            return completion(.failure(.transport(url: url, code: Int(Downloader.ready.rawValue), message: "libcurl could not start")))
+            let message = refused.withLock { $0 } ?? "libcurl could not start"
+            return completion(.failure(.transport(url: url, code: Int(Downloader.ready.rawValue), message: message)))
         }
         if joined.isNew { Downloader.shared.start(transfer) }
     }
@@ -167,19 +172,41 @@ final class Transfer: @unchecked Sendable {
 
     let key: String
 
-    private func configure() {
+    /// Sets the transfer's options. One that makes or restricts the transfer (its URL, the
+    /// protocols it may use, limits, timeouts, where the body goes) and that libcurl refuses
+    /// stops it: returns what was refused and why.
+    private func configure() -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = ccurl_setopt_string(handle, CURLOPT_URL, url)
-        _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors)
-        // Signals would interrupt other threads; timeouts then rely on libcurl's own timers.
-        _ = ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = ccurl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        _ = ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, limits.maxRedirects)
-        _ = ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int((limits.timeout ?? 0) * 1000))
-        _ = ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-        _ = ccurl_setopt_long(handle, CURLOPT_MAXFILESIZE_LARGE, limits.maxBytes)
+        for header in limits.headers { headerList = curl_slist_append(headerList, header) }
+        var required: [(CURLcode, String)] = [
+            (ccurl_setopt_string(handle, CURLOPT_URL, url), "the URL"),
+            (ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors), "an error buffer"),
+            // Signals would interrupt other threads; timeouts then rely on libcurl's own timers.
+            (ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL"),
+            (ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "the protocols http and https only"),
+            (ccurl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "redirects to http and https only"),
+            (ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1), "following redirects"),
+            (ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, limits.maxRedirects), "the redirect limit"),
+            (ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int((limits.timeout ?? 0) * 1000)), "the timeout"),
+            (ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000)), "the connect timeout"),
+            (ccurl_setopt_long(handle, CURLOPT_MAXFILESIZE_LARGE, limits.maxBytes), "the size limit"),
+            (ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedLimit), "the low-speed limit"),
+            (ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up)))), "the low-speed time"),
+            (ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "the header callback's data"),
+            (ccurl_setopt_header_callback(handle, Transfer.header), "the header callback"),
+            (ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "the write callback's data"),
+            (ccurl_setopt_write_callback(handle, Transfer.write), "the write callback"),
+            (ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context), "the progress callback's data"),
+            (ccurl_setopt_xferinfo_callback(handle, Transfer.progress), "the progress callback"),
+            (ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "progress reports"),
+        ]
+        if let headerList { required.append((ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList), "the request headers")) }
+        if let caFile = limits.caFile { required.append((ccurl_setopt_string(handle, CURLOPT_CAINFO, caFile), "the CA file \(caFile)")) }
+        if let (code, what) = required.first(where: { $0.0 != CURLE_OK }) {
+            return "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))"
+        }
+        // Preferences: a libcurl without them (no zlib, no nghttp2) still makes the same transfer,
+        // uncompressed, over HTTP/1.1, without waiting to share a connection; so refusals pass.
         _ = ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
         _ = ccurl_setopt_string(handle, CURLOPT_USERAGENT, "FilterWorkbench/0.1 libcurl")
         // HTTP/2 where the server offers it (over TLS), so one connection carries many transfers.
@@ -188,18 +215,7 @@ final class Transfer: @unchecked Sendable {
         // share it. Plain http never multiplexes here, and waiting would hold it back until the
         // first response came.
         if url.lowercased().hasPrefix("https://") { _ = ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1) }
-        if let caFile = limits.caFile { _ = ccurl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
-        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, limits.lowSpeedLimit)
-        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up))))
-        for header in limits.headers { headerList = curl_slist_append(headerList, header) }
-        if let headerList { _ = ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) }
-        _ = ccurl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
-        _ = ccurl_setopt_header_callback(handle, Transfer.header)
-        _ = ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-        _ = ccurl_setopt_write_callback(handle, Transfer.write)
-        _ = ccurl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-        _ = ccurl_setopt_xferinfo_callback(handle, Transfer.progress)
-        _ = ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        return nil
     }
 
     /// Called once by the Downloader with libcurl's result: every waiter still there gets it.

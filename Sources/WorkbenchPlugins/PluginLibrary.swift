@@ -80,7 +80,7 @@ final class PluginLibrary: Sendable {
     }
 
     /// A kernel of `filter` for these values, made by the plugin.
-    func makeKernel(_ filter: PluginManifest.Filter, _ values: ParameterValues) throws(PluginError) -> wb_kernel {
+    func makeKernel(_ filter: PluginManifest.FilterDeclaration, _ values: ParameterValues) throws(PluginError) -> wb_kernel {
         let plugin = UnsafePointer<wb_plugin>(bitPattern: table)!.pointee
         guard let entry = (0..<Int(plugin.filter_count)).map({ plugin.filters[$0] })
             .first(where: { $0.name.map { String(cString: $0) } == filter.name }), let make = entry.make else {

@@ -13,9 +13,7 @@ final class ItemBoard: Sendable {
         /// Whether the input is a local file (its preview is served) or a URL.
         var local: Bool
         var source: String
-        /// queued, waiting, reading, downloading, decoding, filtering, encoding, writing, done,
-        /// upToDate, failed, cancelled, paused (off screen).
-        var state: String
+        var state: ItemState
         /// The node running and its progress, e.g. "encode 40%".
         var detail: String?
         var outputs: [String]
@@ -88,9 +86,9 @@ final class ItemBoard: Sendable {
             let old = Dictionary(s.snapshot.rows.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
             s.snapshot.rows = items.map { item in
                 var row = Row(index: item.index, name: item.name, local: !item.isURL || item.source.hasPrefix("file://"), source: item.source,
-                              state: "queued", detail: nil, outputs: [], error: nil, seconds: nil)
+                              state: .queued, detail: nil, outputs: [], error: nil, seconds: nil)
                 // Outputs already made stay shown until their item runs again.
-                if let before = old[item.source] { row.outputs = before.outputs; row.state = before.outputs.isEmpty ? "queued" : "stale" }
+                if let before = old[item.source] { row.outputs = before.outputs; row.state = before.outputs.isEmpty ? .queued : .stale }
                 return row
             }
             s.snapshot.preset = preset
@@ -114,7 +112,7 @@ final class ItemBoard: Sendable {
         state.withLock { s in
             guard s.snapshot.rows.indices.contains(index) else { return }
             s.snapshot.startOrder.append(index)
-            s.snapshot.rows[index].state = "waiting"
+            s.snapshot.rows[index].state = .waiting
             s.snapshot.rows[index].detail = nil
             s.dirty.insert(index)
         }
@@ -134,7 +132,7 @@ final class ItemBoard: Sendable {
         state.withLock { s in
             s.snapshot.cancelledOnClose += indices.sorted()
             for i in indices where s.snapshot.rows.indices.contains(i) {
-                s.snapshot.rows[i].state = "cancelled"
+                s.snapshot.rows[i].state = .cancelled
                 s.dirty.insert(i)
             }
             s.totalsDirty = true
@@ -145,7 +143,7 @@ final class ItemBoard: Sendable {
         state.withLock { s in
             guard s.snapshot.rows.indices.contains(index) else { return }
             if cancelled { s.snapshot.cancelledOffScreen.append(index) }
-            s.snapshot.rows[index].state = cancelled ? "cancelled" : "paused"
+            s.snapshot.rows[index].state = cancelled ? .cancelled : .paused
             s.dirty.insert(index)
         }
     }
@@ -174,7 +172,7 @@ final class ItemBoard: Sendable {
                 if e.item == .run, e.state == .running { s.snapshot.runScopeStarts[e.node, default: 0] += 1 }
                 let i = e.item.index
                 guard e.state == .running, s.snapshot.rows.indices.contains(i) else { return }
-                s.snapshot.rows[i].state = Self.activity(of: s.ops[e.node] ?? "")
+                s.snapshot.rows[i].state = ItemState.working(on: s.ops[e.node] ?? "")
                 s.snapshot.rows[i].detail = e.node
                 s.dirty.insert(i)
             case .progress(let p):
@@ -189,10 +187,10 @@ final class ItemBoard: Sendable {
                 row.detail = nil
                 row.seconds = report.duration
                 switch report.status {
-                case .succeeded: row.state = "done"; s.snapshot.done += 1
-                case .upToDate: row.state = "upToDate"; s.snapshot.upToDate += 1
-                case .failed: row.state = "failed"; s.snapshot.failed += 1
-                case .cancelled: row.state = s.snapshot.cancelledOffScreen.contains(i) ? "cancelled" : "queued"
+                case .succeeded: row.state = .done; s.snapshot.done += 1
+                case .upToDate: row.state = .upToDate; s.snapshot.upToDate += 1
+                case .failed: row.state = .failed; s.snapshot.failed += 1
+                case .cancelled: row.state = s.snapshot.cancelledOffScreen.contains(i) ? .cancelled : .queued
                 }
                 if report.status != .cancelled {
                     row.outputs = (report.files + report.upToDate).map(\.path)
@@ -208,18 +206,6 @@ final class ItemBoard: Sendable {
             case .runStarted, .runFinished:
                 break
             }
-        }
-    }
-
-    /// What a row says while `op` runs.
-    static func activity(of op: String) -> String {
-        switch op {
-        case "read": return "reading"
-        case "download": return "downloading"
-        case "decode": return "decoding"
-        case "encode": return "encoding"
-        case "write": return "writing"
-        default: return "filtering"
         }
     }
 

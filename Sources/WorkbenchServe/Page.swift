@@ -32,7 +32,7 @@ enum Page {
     .state.done { background: var(--ok); color: #000; }
     .state.upToDate { background: var(--same); color: #000; }
     .state.failed { background: var(--bad); color: #fff; }
-    .state.reading, .state.downloading, .state.decoding, .state.filtering, .state.encoding, .state.writing { background: var(--run); color: #000; }
+    \#(ItemState.workingSelector) { background: var(--run); color: #000; }
     .meta { color: var(--dim); font-size: 12px; }
     .error { color: var(--bad); font-size: 12px; white-space: pre-wrap; }
     body.tuning main { margin-right: 320px; }
@@ -77,6 +77,7 @@ enum Page {
       <div id="controls"></div>
     </aside>
     <script>
+    \#(ItemState.script)
     "use strict";
     const token = "__TOKEN__";
     const q = (path) => path + (path.includes("?") ? "&" : "?") + "token=" + token;
@@ -116,7 +117,7 @@ enum Page {
       el.querySelector(".name").title = row.source;
       const state = el.querySelector(".state");
       state.className = "state " + row.state;
-      state.textContent = row.state === "upToDate" ? "up to date" : row.state;
+      state.textContent = ItemState.label(row.state);
       el.querySelector(".meta").textContent = (row.detail || "") + (row.seconds != null && !row.detail ? row.seconds.toFixed(2) + " s" : "");
       el.querySelector(".error").textContent = row.error || "";
       const input = el.querySelector(".in");
@@ -134,7 +135,7 @@ enum Page {
       if (out.dataset.key !== key) {
         out.dataset.key = key;
         out.innerHTML = "";
-        if (first && (row.state === "done" || row.state === "upToDate" || row.state === "stale")) {
+        if (first && ItemState.showsOutputs(row.state)) {
           const img = document.createElement("img");
           img.alt = first;
           img.title = row.outputs.join("\n");

@@ -12,7 +12,7 @@ import WorkbenchTestSupport
         """#
 
     private func preset(failOn: String? = nil) -> String {
-        Self.preset.replacingOccurrences(of: "DECODE", with: failOn.map { #", "fail_on": "\#($0)""# } ?? "")
+        Self.preset.replacingOccurrences(of: "DECODE", with: failOn.map { #", "failOn": "\#($0)""# } ?? "")
     }
 
     /// Damaged files made by cutting and flipping bytes of the samples (and one WebP made by the

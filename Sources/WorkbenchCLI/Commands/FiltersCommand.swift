@@ -38,9 +38,9 @@ struct FiltersCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badPreset)
             }
         }
-        let catalog = FilterCatalog(registry: registry)
+        let catalogue = FilterCatalogue(registry: registry)
         guard let name else {
-            Terminal.out(json ? try catalog.json(registry.specs, includeUnavailable: true) : catalog.listing())
+            Terminal.out(json ? try catalogue.json(registry.specs, includeUnavailable: true) : catalogue.listing())
             return
         }
         registry.bringInEverything()
@@ -53,7 +53,7 @@ struct FiltersCommand: ParsableCommand {
             }
             throw ExitCode(ExitStatus.badPreset)
         }
-        Terminal.out(json ? try catalog.json([spec], includeUnavailable: false) : catalog.detail(spec))
+        Terminal.out(json ? try catalogue.json([spec], includeUnavailable: false) : catalogue.detail(spec))
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// how the nodes connect), the versions of workbench, libvips and any plugin involved, and the
 /// identity of the item's input. Node ids and queues are left out: renaming a node or moving
 /// it to another queue changes no pixel.
-public final class RecipeBook: Sendable {
+public final class RecipeBook: InputHistory {
     /// An item-scope `write`: the files a rerun checks.
     struct Write: Sendable {
         let node: Int
@@ -94,19 +94,17 @@ public final class RecipeBook: Sendable {
     /// For a local input whose size and modification time are what the manifest recorded: the
     /// freshness under the recorded content, if nothing of the item needs doing (so the file
     /// need not be read at all).
-    public func unchangedLocalInput(_ item: Item, size: Int, modifiedNs: Int64) -> ItemFreshness? {
+    public func unchangedLocalInput(_ item: Item, size: Int, modifiedNs: Int64) -> InputIdentity? {
         guard !force, wholeItemSkippable, let record = store.item(key(of: item)), record.identity.content != nil,
               record.identity.size == size, record.identity.modifiedNs == modifiedNs else { return nil }
-        let freshness = freshness(of: item, identity: record.identity, record: record)
-        return freshness.wholeItem ? freshness : nil
+        return freshness(of: item, identity: record.identity, record: record).wholeItem ? record.identity : nil
     }
 
     /// For a remote input: the recorded identity, with the validators for a conditional
     /// request, when a "not modified" answer would leave nothing of the item to do.
-    public func conditionalRequest(for item: Item) -> ItemFreshness? {
+    public func conditionalRequest(for item: Item) -> InputIdentity? {
         guard !force, wholeItemSkippable, let record = store.item(key(of: item)), record.identity.hasValidators else { return nil }
-        let freshness = freshness(of: item, identity: record.identity, record: record)
-        return freshness.wholeItem ? freshness : nil
+        return freshness(of: item, identity: record.identity, record: record).wholeItem ? record.identity : nil
     }
 
     /// The item-scope nodes a run can leave out when the `write` nodes in `fresh` are up to

@@ -143,13 +143,6 @@ public struct ParameterSpec: Sendable {
     }
 }
 
-/// What flows along a graph edge.
-public enum PayloadKind: String, Sendable {
-    case bytes, image, file
-
-    public var article: String { self == .image ? "an image" : self == .bytes ? "bytes" : "a written file" }
-}
-
 /// Where an op's body runs: `cpu` on the worker pool sized to the cores, `io` on threads that may
 /// block on the network or the disk.
 public enum ExecutionKind: Sendable {

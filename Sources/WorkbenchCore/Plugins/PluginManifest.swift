@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public struct PluginManifest: Sendable {
     /// One filter: the op `<plugin>.<name>`.
-    public struct Filter: Sendable {
+    public struct FilterDeclaration: Sendable {
         public let name: String
         public let summary: String
         public let parameters: [ParameterSpec]
@@ -37,7 +37,7 @@ public struct PluginManifest: Sendable {
     /// The shared library's file, relative to the plugin's folder ("" for a plugin whose
     /// filters are all sub-graphs).
     public let library: String
-    public let filters: [Filter]
+    public let filters: [FilterDeclaration]
     /// The folder holding `plugin.json`.
     public let folder: String
 

@@ -40,7 +40,7 @@ struct PluginManifestDecoder {
         if library.contains("/") || library.hasPrefix(".") {
             collector.error("library", at: root["library"]?.location, "the library is a file name in the plugin's folder, e.g. \"libGlow.so\"")
         }
-        var filters: [PluginManifest.Filter] = []
+        var filters: [PluginManifest.FilterDeclaration] = []
         if case .array(let list, _)? = root["filters"] {
             if list.isEmpty { collector.error("filters", at: root["filters"]?.location, "a plugin declares at least one filter") }
             for (i, value) in list.enumerated() {
@@ -58,7 +58,7 @@ struct PluginManifestDecoder {
         return PluginManifest(name: name, version: version, api: api, library: library, filters: filters, folder: folder)
     }
 
-    private func filter(_ value: JSONValue, path: String) -> PluginManifest.Filter? {
+    private func filter(_ value: JSONValue, path: String) -> PluginManifest.FilterDeclaration? {
         guard case .object(let members, _) = value else {
             collector.error(path, at: value.location, "a filter is an object with \"name\", \"summary\" and \"parameters\"")
             return nil
@@ -91,7 +91,7 @@ struct PluginManifestDecoder {
                 collector.error(join(path, "graph"), at: value.location, "\"graph\" is a list of nodes, as in a preset")
             }
         }
-        return PluginManifest.Filter(name: name, summary: summary, parameters: parameters, graph: graph)
+        return PluginManifest.FilterDeclaration(name: name, summary: summary, parameters: parameters, graph: graph)
     }
 
     private func integer(_ value: JSONValue?, path: String, at location: SourceLocation) -> Int? {

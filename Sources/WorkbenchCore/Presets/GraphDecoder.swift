@@ -4,7 +4,7 @@ struct GraphDecoder {
     let queues: [String]
     let collector: DiagnosticCollector
     /// The preset's own filters (named sub-graphs).
-    var filters: [String: PresetFilters.Filter] = [:]
+    var filters: [String: GraphFilter] = [:]
 
     static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay", "foreach"]
 

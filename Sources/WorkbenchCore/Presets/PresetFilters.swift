@@ -15,21 +15,20 @@
 /// the first takes the node's input, and whatever reads `p` reads the last. `foreach` and
 /// `scope` on the node apply to the whole sub-graph.
 struct PresetFilters {
-    typealias Filter = GraphFilter
-
+    
     let registry: OpRegistry
     let collector: DiagnosticCollector
 
     static let nodeKeys = ["id", "op", "from", "scope", "foreach"]
 
     /// The `filters` section, by name.
-    func decode(_ value: JSONValue?) -> [String: Filter] {
+    func decode(_ value: JSONValue?) -> [String: GraphFilter] {
         guard let value else { return [:] }
         guard case .object(let members, _) = value else {
             collector.error("filters", at: value.location, "\"filters\" is an object of names to sub-graphs")
             return [:]
         }
-        var filters: [String: Filter] = [:]
+        var filters: [String: GraphFilter] = [:]
         let declarations = ParameterDeclarations(collector: collector)
         for member in members {
             let path = join("filters", member.key)
@@ -52,14 +51,14 @@ struct PresetFilters {
                 collector.error(join(path, "graph"), at: member.value["graph"]?.location ?? member.value.location, "a filter needs a \"graph\" of nodes")
                 continue
             }
-            filters[member.key] = Filter(name: member.key, summary: member.value["summary"]?.stringValue ?? "", parameters: parameters, graph: graph)
+            filters[member.key] = GraphFilter(name: member.key, summary: member.value["summary"]?.stringValue ?? "", parameters: parameters, graph: graph)
         }
         return filters
     }
 
     /// The graph with every use of a filter replaced by the filter's nodes (filters may use
     /// filters, eight deep at most).
-    func expand(_ elements: [(value: JSONValue, sourceIndex: Int)], _ filters: [String: Filter], depth: Int = 0) -> [(value: JSONValue, sourceIndex: Int)] {
+    func expand(_ elements: [(value: JSONValue, sourceIndex: Int)], _ filters: [String: GraphFilter], depth: Int = 0) -> [(value: JSONValue, sourceIndex: Int)] {
         guard !filters.isEmpty else { return elements }
         var result: [(value: JSONValue, sourceIndex: Int)] = []
         var aliases: [String: String] = [:]  // a filter node's id → its last inner node's id

@@ -61,7 +61,8 @@ public final class ResultCache: Sendable {
     func keep(_ payload: Payload, for key: String) {
         let bytes: Int
         switch payload {
-        case .file: return // a written file is the run's own result, not something to hand to another run
+        // A written file is the run's own result, not something to hand to another run.
+        case .file, .unreadInput: return
         case .bytes(let data): bytes = data.data.count
         case .image(let image): bytes = image.pixelBytes
         }

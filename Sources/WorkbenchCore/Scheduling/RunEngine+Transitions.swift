@@ -83,7 +83,10 @@ extension RunEngine {
             fail(id, with: SchedulerError.timedOut(node: plan.nodes[n].id, seconds: node.timeout ?? 0))
         } else {
             switch result {
-            case .success(let payload): succeed(id, with: payload)
+            case .success(let payload):
+                // Before anything downstream is made ready: what is up to date never starts.
+                if let freshness = job.freshness, let s = slot(of: id) { leaveOut(freshness, slot: s) }
+                succeed(id, with: payload)
             case .failure(let error): fail(id, with: error)
             }
         }
@@ -100,9 +103,6 @@ extension RunEngine {
                 counts.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
                 runFiles[n] = (file.path, file.bytes)
             }
-        } else if recipes != nil, case .bytes(let bytes) = payload, let freshness = bytes.freshness, let s = slot(of: id) {
-            // Before anything downstream is made ready: what is up to date never starts.
-            leaveOut(freshness, slot: s)
         }
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runOutputs[n] = payload }
@@ -323,9 +323,14 @@ extension RunEngine {
 public enum SchedulerError: Error, Sendable, CustomStringConvertible {
     /// The node ran longer than its `timeout`.
     case timedOut(node: String, seconds: Double)
+    /// The item's files changed between the reading node's look and the scheduler's, so the
+    /// input it left unread is needed after all.
+    case inputChanged(node: String)
 
     public var description: String {
         switch self {
+        case .inputChanged(let node):
+            return "\"\(node)\": the item's files changed while the run checked whether they were up to date; run again."
         case .timedOut(let node, let seconds):
             let text = Int(exactly: seconds).map(String.init) ?? String(seconds)
             return "\"\(node)\" timed out after \(text) s; raise its \"timeout\" if it needs longer."

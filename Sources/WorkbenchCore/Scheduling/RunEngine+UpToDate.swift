@@ -1,5 +1,25 @@
-/// Incremental runs in the scheduler: leaving out what is up to date. Runs with the lock held.
+/// Incremental runs in the scheduler: deciding what is up to date, and leaving it out. `judge`
+/// runs outside the lock, the rest with it held.
 extension RunEngine {
+    /// For the node that read the item's input on an incremental run: which of the item's files
+    /// are up to date, decided from the input's identity and the recipe book. On the thread that
+    /// ran the body, outside the lock (it reads the manifest and looks at the files).
+    func judge(_ job: Job, _ result: Result<Payload, any Error>) -> Result<Payload, any Error> {
+        guard let recipes, case .success(let payload) = result else { return result }
+        switch payload {
+        case .bytes(let bytes):
+            if let identity = bytes.identity { job.freshness = recipes.freshness(of: job.item, identity: identity) }
+        case .unreadInput(let recorded):
+            let freshness = recipes.freshness(of: job.item, identity: recorded)
+            // A file removed between the stage's look and this one: the input must be read after all.
+            guard freshness.wholeItem else { return .failure(SchedulerError.inputChanged(node: plan.nodes[job.node].id)) }
+            job.freshness = freshness
+        case .image, .file:
+            break
+        }
+        return result
+    }
+
     /// The node that read the item's input says which of its files are up to date: those
     /// `write`s, and every node that only feeds them, end as `upToDate` without running.
     func leaveOut(_ freshness: ItemFreshness, slot s: Int) {

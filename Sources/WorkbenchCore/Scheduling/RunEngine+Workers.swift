@@ -51,11 +51,11 @@ extension RunEngine {
                     // Each body's own start and end, for timelines.
                     for job in jobs {
                         let begin = Self.monotonicNanos()
-                        results.append(copies.run(job))
+                        results.append(judge(job, copies.run(job)))
                         job.span = NodeSpan(lane: .cpu(index), start: seconds(begin), end: seconds(Self.monotonicNanos()))
                     }
                 } else {
-                    for index in jobs.indices { results.append(copies.run(jobs[index])) }
+                    for index in jobs.indices { results.append(judge(jobs[index], copies.run(jobs[index]))) }
                 }
                 let ended = Self.monotonicNanos()
                 let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
@@ -103,7 +103,7 @@ extension RunEngine {
         let begin = nodeEvents ? now : 0
         stage.start(inputs, context: context) { [self] result in
             if nodeEvents { job.span = NodeSpan(lane: .async, start: begin, end: now) }
-            finishIO(job, result)
+            finishIO(job, judge(job, result))
         }
     }
 
@@ -152,7 +152,7 @@ extension RunEngine {
             }
             IOThreads.shared.run(limit: ioPermits) { [self] thread in
                 let begin = nodeEvents ? now : 0
-                let result = execute(job)
+                let result = judge(job, execute(job))
                 if nodeEvents { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
                 finishIO(job, result)
             }

@@ -83,9 +83,12 @@ final class RunEngine: @unchecked Sendable {
     /// A class, so a job moves between the lists of a batch as one reference.
     final class Job: @unchecked Sendable {
         // Safe: built under the lock, then handed to exactly one thread, which alone sets `span`
-        // before handing it back under the lock.
+        // and `freshness` before handing it back under the lock.
         /// Where and when the body ran (recorded when node events are on).
         var span: NodeSpan?
+        /// For the node that read the item's input on an incremental run: which of the item's
+        /// files are up to date (`judge`).
+        var freshness: ItemFreshness?
         let instance: Int
         let node: Int
         let stamp: Int
@@ -241,7 +244,7 @@ final class RunEngine: @unchecked Sendable {
             progress = { event in events.yield(.progress(event)) }
         }
         shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: progress,
-                                     recipes: recipes, runFileSuffix: options.runFileSuffix)
+                                     inputHistory: recipes, runFileSuffix: options.runFileSuffix)
         itemEvents = options.eventDetail != .none && events != nil
         agingInterval = options.agingInterval
         slots = Array(repeating: Slot(), count: window)

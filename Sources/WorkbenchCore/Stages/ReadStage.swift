@@ -25,29 +25,29 @@ struct ReadStage: Stage {
         if let path {
             return .bytes(try LocalFile.read(try PresetFolder.resolve(path, in: context.baseDirectory), maxBytes: maxBytes))
         }
-        return .bytes(try LocalFile.readInput(of: context, maxBytes: maxBytes))
+        return try LocalFile.readInput(of: context, maxBytes: maxBytes)
     }
 }
 
 /// Reading a local input, shared by `read` and by `download` for inputs the user gave as paths.
 public enum LocalFile {
-    /// The item's own input file. On an incremental run the bytes carry the input's identity
-    /// and which of the item's files are up to date; when the file's size and time are as
-    /// recorded and nothing of the item needs doing, it is not read at all.
-    public static func readInput(of context: StageContext, maxBytes: Int) throws(WorkbenchError) -> Bytes {
+    /// The item's own input file. On an incremental run the bytes carry the input's identity;
+    /// when the file's size and time are as recorded and nothing of the item needs doing, it is
+    /// not read at all.
+    public static func readInput(of context: StageContext, maxBytes: Int) throws(WorkbenchError) -> Payload {
         let source = context.item.source
-        guard let recipes = context.recipes else { return try read(source, maxBytes: maxBytes) }
+        guard let history = context.inputHistory else { return .bytes(try read(source, maxBytes: maxBytes)) }
         let path = try localPath(source)
         var info = stat()
         guard stat(path, &info) == 0 else { throw .readFailed(path: path, reason: String(cString: strerror(errno))) }
         let size = Int(info.st_size)
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        if let freshness = recipes.unchangedLocalInput(context.item, size: size, modifiedNs: modified) {
-            return Bytes(Data(), origin: path, freshness: freshness)
+        if let recorded = history.unchangedLocalInput(context.item, size: size, modifiedNs: modified) {
+            return .unreadInput(recorded)
         }
         let bytes = try read(source, maxBytes: maxBytes)
         let identity = InputIdentity(content: ContentHash.hex(bytes.data), size: size, modifiedNs: modified)
-        return Bytes(bytes.data, origin: bytes.origin, freshness: recipes.freshness(of: context.item, identity: identity))
+        return .bytes(Bytes(bytes.data, origin: bytes.origin, identity: identity))
     }
 
     /// The bytes of a local path or `file://` URL, refusing files larger than `maxBytes`.

@@ -3,11 +3,11 @@
 /// within 1 of the floating-point result, and several times faster); others floating point.
 public struct ColourMatrixKernel: Kernel {
     public let name: String
-    public let matrix: ColorMatrix
+    public let matrix: ColourMatrix
     /// Added after the matrix, per band, on 0…255.
     public let offset: SIMD3<Double>
 
-    public init(name: String, matrix: ColorMatrix, offset: SIMD3<Double> = .zero) {
+    public init(name: String, matrix: ColourMatrix, offset: SIMD3<Double> = .zero) {
         self.name = name
         self.matrix = matrix
         self.offset = offset
@@ -25,7 +25,7 @@ public struct ColourMatrixKernel: Kernel {
     private var map: AffineMap { AffineMap(name: name, rows: matrix.rows.map { SIMD3($0.map(Float.init)) }, offset: SIMD3<Float>(offset / 255)) }
 
     private func fixedPoint(_ region: KernelRegion, _ image: KernelImage) {
-        let shift = ColorMatrix.fixedPointShift
+        let shift = ColourMatrix.fixedPointShift
         let m = matrix.fixedPoint
         let o = [offset.x, offset.y, offset.z].map { Int32(($0 * Double(1 << shift)).rounded()) + (1 << (shift - 1)) }
         let bands = image.bands

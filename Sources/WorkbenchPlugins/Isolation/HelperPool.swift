@@ -109,7 +109,7 @@ public final class HelperPool: Sendable {
     }
 
     /// A kernel table for `filter` whose regions are computed by this pool's helpers.
-    func table(_ manifest: PluginManifest, _ filter: PluginManifest.Filter, _ values: ParameterValues, item: String,
+    func table(_ manifest: PluginManifest, _ filter: PluginManifest.FilterDeclaration, _ values: ParameterValues, item: String,
                cancellation: CancellationToken?) throws(PluginError) -> wb_kernel {
         let wire = WireValue.encode(values, filter.parameters)
         let channel = try lease(manifest)

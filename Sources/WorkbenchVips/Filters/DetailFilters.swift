@@ -2,14 +2,14 @@ import WorkbenchCore
 
 /// `blur` and `sharpen`.
 enum DetailFilters {
-    static let blur = Filter.define("blur", "Gaussian blur.", [
+    static let blur = FilterStage.define("blur", "Gaussian blur.", [
         ParameterSpec("sigma", .double(0.3...1000), required: true, pixels: true, "Radius of the blur (standard deviation in pixels)."),
     ]) { p in
         let sigma = p.number("sigma")
-        return { image, _, _ in try Filter.vips("gaussblur", image, ["sigma": .double(sigma)]) }
+        return { image, _, _ in try FilterStage.vips("gaussblur", image, ["sigma": .double(sigma)]) }
     }
 
-    static let sharpen = Filter.define("sharpen", "Sharpens edges (libvips' unsharp mask on lightness, so colours do not fringe).", [
+    static let sharpen = FilterStage.define("sharpen", "Sharpens edges (libvips' unsharp mask on lightness, so colours do not fringe).", [
         ParameterSpec("sigma", .double(0.000001...10), default: .double(0.5), pixels: true, "Radius of the mask: 0.5 for fine detail, 1–2 for larger features."),
         ParameterSpec("amount", .double(0...1_000_000), default: .double(3), "Strength on edges (libvips' m2)."),
         ParameterSpec("flat", .double(0...1_000_000), default: .double(0), "Strength on flat areas (libvips' m1)."),
@@ -19,7 +19,7 @@ enum DetailFilters {
             "sigma": .double(p.number("sigma")), "m2": .double(p.number("amount")),
             "m1": .double(p.number("flat")), "x1": .double(p.number("threshold")),
         ]
-        return { image, _, _ in try Filter.vips("sharpen", image, arguments) }
+        return { image, _, _ in try FilterStage.vips("sharpen", image, arguments) }
     }
 
     static let all = [blur, sharpen]

@@ -2,12 +2,12 @@ import WorkbenchCore
 
 /// `crop`, `rotate` and `flip`.
 enum GeometryFilters {
-    static let crop = Filter.define("crop", "Cuts out a width × height box: at a position, by gravity, or where the interest is (smart crop).", [
+    static let crop = FilterStage.define("crop", "Cuts out a width × height box: at a position, by gravity, or where the interest is (smart crop).", [
         ParameterSpec("width", .int(1...10_000_000), required: true, pixels: true, "Width of the box in pixels (at most the image's)."),
         ParameterSpec("height", .int(1...10_000_000), required: true, pixels: true, "Height of the box in pixels (at most the image's)."),
         ParameterSpec("left", .int(0...10_000_000), pixels: true, "Left edge of the box; with \"top\", instead of \"gravity\"."),
         ParameterSpec("top", .int(0...10_000_000), pixels: true, "Top edge of the box; with \"left\", instead of \"gravity\"."),
-        ParameterSpec("gravity", .choice(Filter.gravities), default: .string("centre"), "Where the box sits when no position is given."),
+        ParameterSpec("gravity", .choice(FilterStage.gravities), default: .string("centre"), "Where the box sits when no position is given."),
         ParameterSpec("smart", .choice(["attention", "entropy"]), "Find the box by content instead: \"attention\" (skin, saturation, edges) or \"entropy\" (detail)."),
     ], check: { p in
         (p.int("left") == nil) != (p.int("top") == nil) ? "give both \"left\" and \"top\", or neither" : nil
@@ -16,21 +16,21 @@ enum GeometryFilters {
         return { image, _, context in
             let w = min(width, image.width), h = min(height, image.height)
             if let interest = p.string("smart") {
-                return try Filter.vips("smartcrop", image, ["width": .int(w), "height": .int(h), "interesting": .string(interest)],
+                return try FilterStage.vips("smartcrop", image, ["width": .int(w), "height": .int(h), "interesting": .string(interest)],
                                        cancellation: context.cancellation)
             }
-            var origin = Filter.position(p.word("gravity"), outer: (image.width, image.height), inner: (w, h))
+            var origin = FilterStage.position(p.word("gravity"), outer: (image.width, image.height), inner: (w, h))
             if let left = p.int("left"), let top = p.int("top") {
                 guard left + w <= image.width && top + h <= image.height else {
                     throw VipsError.operationFailed(operation: "crop", message: "the box \(w)×\(h) at \(left),\(top) does not fit the \(image.width)×\(image.height) image")
                 }
                 origin = (left, top)
             }
-            return try Filter.vips("extract_area", image, ["left": .int(origin.x), "top": .int(origin.y), "width": .int(w), "height": .int(h)])
+            return try FilterStage.vips("extract_area", image, ["left": .int(origin.x), "top": .int(origin.y), "width": .int(w), "height": .int(h)])
         }
     }
 
-    static let rotate = Filter.define("rotate", "Turns the image: by its EXIF orientation, by quarter turns (lossless), or by any angle.", [
+    static let rotate = FilterStage.define("rotate", "Turns the image: by its EXIF orientation, by quarter turns (lossless), or by any angle.", [
         ParameterSpec("angle", .double(-360...360), default: .double(0), "Degrees clockwise; multiples of 90 are exact."),
         ParameterSpec("auto", .bool, default: .bool(false), "First turn upright by the EXIF orientation (decode does this by default)."),
         ParameterSpec("background", .numbers, default: .list([.double(0)]), "Colour of the corners a free angle uncovers."),
@@ -41,27 +41,27 @@ enum GeometryFilters {
         } ?? [0]
         return { image, _, _ in
             var result = image
-            if p.bool("auto") == true { result = try Filter.vips("autorot", result) }
+            if p.bool("auto") == true { result = try FilterStage.vips("autorot", result) }
             let turns = ((angle.truncatingRemainder(dividingBy: 360)) + 360).truncatingRemainder(dividingBy: 360)
             switch turns {
             case 0: return result
-            case 90: return try Filter.vips("rot", result, ["angle": .string("d90")])
-            case 180: return try Filter.vips("rot", result, ["angle": .string("d180")])
-            case 270: return try Filter.vips("rot", result, ["angle": .string("d270")])
-            default: return try Filter.vips("rotate", result, ["angle": .double(turns), "background": .doubles(background)])
+            case 90: return try FilterStage.vips("rot", result, ["angle": .string("d90")])
+            case 180: return try FilterStage.vips("rot", result, ["angle": .string("d180")])
+            case 270: return try FilterStage.vips("rot", result, ["angle": .string("d270")])
+            default: return try FilterStage.vips("rotate", result, ["angle": .double(turns), "background": .doubles(background)])
             }
         }
     }
 
-    static let flip = Filter.define("flip", "Mirrors the image.", [
+    static let flip = FilterStage.define("flip", "Mirrors the image.", [
         ParameterSpec("direction", .choice(["horizontal", "vertical", "both"]), default: .string("horizontal"),
                       "\"horizontal\" mirrors left to right, \"vertical\" top to bottom."),
     ], streams: false) { p in
         let direction = p.word("direction")
         return { image, _, _ in
             var result = image
-            if direction != "vertical" { result = try Filter.vips("flip", result, ["direction": .string("horizontal")]) }
-            if direction != "horizontal" { result = try Filter.vips("flip", result, ["direction": .string("vertical")]) }
+            if direction != "vertical" { result = try FilterStage.vips("flip", result, ["direction": .string("horizontal")]) }
+            if direction != "horizontal" { result = try FilterStage.vips("flip", result, ["direction": .string("vertical")]) }
             return result
         }
     }

@@ -3,9 +3,9 @@ import WorkbenchCore
 /// `watermark` (and its other name `composite`): lays another node's image over this one.
 enum WatermarkFilter {
     static func definition(_ name: String) -> OpDefinition {
-        Filter.define(name, "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere.", [
+        FilterStage.define(name, "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere.", [
             ParameterSpec("overlay", .reference(.image), required: true, "The image to lay on top, e.g. \"@logo\"."),
-            ParameterSpec("gravity", .choice(Filter.gravities), default: .string("south-east"), "Where it goes."),
+            ParameterSpec("gravity", .choice(FilterStage.gravities), default: .string("south-east"), "Where it goes."),
             ParameterSpec("margin", .int(0...100_000), default: .int(10), pixels: true, "Pixels from the edges it is placed against."),
             ParameterSpec("left", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"top\")."),
             ParameterSpec("top", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"left\")."),
@@ -23,23 +23,23 @@ enum WatermarkFilter {
                 // An overlay that does not say what its bands are (libvips' generators make such
                 // images) is taken as grey or sRGB by its band count, so it can be blended.
                 if overlay.interpretationName == "multiband" {
-                    overlay = try Filter.vips("copy", overlay, ["interpretation": .string(overlay.bands < 3 ? "b-w" : "srgb")])
+                    overlay = try FilterStage.vips("copy", overlay, ["interpretation": .string(overlay.bands < 3 ? "b-w" : "srgb")])
                 }
                 // The overlay gets an alpha band if it has none, scaled by the opacity.
-                if !overlay.hasAlpha { overlay = try Filter.vips("bandjoin_const", overlay, ["c": .doubles([255])]) }
+                if !overlay.hasAlpha { overlay = try FilterStage.vips("bandjoin_const", overlay, ["c": .doubles([255])]) }
                 if opacity < 1 {
                     let format = overlay.format
-                    overlay = try Filter.vips("linear", overlay, ["a": .doubles(Filter.perBand(overlay, 1, alpha: opacity)), "b": .doubles([0])])
-                    overlay = try Filter.vips("cast", overlay, ["format": .enumeration(Int(format.rawValue))])
+                    overlay = try FilterStage.vips("linear", overlay, ["a": .doubles(FilterStage.perBand(overlay, 1, alpha: opacity)), "b": .doubles([0])])
+                    overlay = try FilterStage.vips("cast", overlay, ["format": .enumeration(Int(format.rawValue))])
                 }
-                var position = Filter.position(p.word("gravity"), outer: (image.width, image.height),
+                var position = FilterStage.position(p.word("gravity"), outer: (image.width, image.height),
                                                inner: (overlay.width, overlay.height), margin: p.integer("margin"))
                 if let left = p.int("left"), let top = p.int("top") { position = (left, top) }
-                let blended = try Filter.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.word("mode")),
+                let blended = try FilterStage.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.word("mode")),
                                                                     "x": .int(position.x), "y": .int(position.y)])
                 // composite2 always adds alpha; an opaque image stays opaque (and keeps its band count).
                 guard !image.hasAlpha else { return blended }
-                return try Filter.vips("extract_band", blended, ["band": .int(0), "n": .int(blended.bands - 1)])
+                return try FilterStage.vips("extract_band", blended, ["band": .int(0), "n": .int(blended.bands - 1)])
             }
         }
     }

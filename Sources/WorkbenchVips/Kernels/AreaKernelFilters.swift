@@ -14,7 +14,7 @@ enum AreaKernelFilters {
             // A separable box: the same mean as the square, in two passes of one row and one
             // column, in floating point (integer passes would round between them).
             let mask = try VipsOperationCall.matrix([Array(repeating: 1, count: span)], scale: Double(span))
-            return try Filter.vips("convsep", image, ["mask": .image(mask), "precision": .string("float")])
+            return try FilterStage.vips("convsep", image, ["mask": .image(mask), "precision": .string("float")])
                 .rounded(like: image)
         }
     })
@@ -26,10 +26,10 @@ enum AreaKernelFilters {
         let size = p.integer("size")
         return { image, _ in
             // libvips 8.14 still checks the deprecated names (xshrink, yshrink) as required.
-            let narrow = try Filter.vips("shrinkh", image, ["hshrink": .int(size), "xshrink": .int(size), "ceil": .bool(true)])
-            let small = try Filter.vips("shrinkv", narrow, ["vshrink": .int(size), "yshrink": .int(size), "ceil": .bool(true)])
-            let big = try Filter.vips("zoom", small, ["xfac": .int(size), "yfac": .int(size)])
-            return try Filter.vips("extract_area", big, ["left": .int(0), "top": .int(0), "width": .int(image.width), "height": .int(image.height)])
+            let narrow = try FilterStage.vips("shrinkh", image, ["hshrink": .int(size), "xshrink": .int(size), "ceil": .bool(true)])
+            let small = try FilterStage.vips("shrinkv", narrow, ["vshrink": .int(size), "yshrink": .int(size), "ceil": .bool(true)])
+            let big = try FilterStage.vips("zoom", small, ["xfac": .int(size), "yfac": .int(size)])
+            return try FilterStage.vips("extract_area", big, ["left": .int(0), "top": .int(0), "width": .int(image.width), "height": .int(image.height)])
         }
     })
 
@@ -43,7 +43,7 @@ enum AreaKernelFilters {
             // libvips 8.14's 8-bit rank (its histogram path) picks wrong values for 5×5 windows;
             // its 16-bit path is right, and holds 8-bit values exactly.
             let wide = image.formatName == "uchar" ? try image.cast(named: "ushort") : image
-            return try Filter.vips("rank", wide, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
+            return try FilterStage.vips("rank", wide, ["width": .int(size), "height": .int(size), "index": .int(size * size / 2)])
                 .rounded(like: image)
         }
     })
@@ -69,7 +69,7 @@ enum AreaKernelFilters {
         let integer = mask.joined().allSatisfy { $0 == $0.rounded() }
         return { image, _ in
             let matrix = try VipsOperationCall.matrix(mask, scale: scale, offset: offset)
-            return try Filter.vips("conv", image, ["mask": .image(matrix), "precision": .string(integer && image.isInteger ? "integer" : "float")])
+            return try FilterStage.vips("conv", image, ["mask": .image(matrix), "precision": .string(integer && image.isInteger ? "integer" : "float")])
                 .rounded(like: image)
         }
     })

@@ -12,8 +12,8 @@ enum ColourKernelFilters {
         let m = p.matrix("matrix")
         guard m.count == 3, m.allSatisfy({ $0.count == 3 }) else { return "\"matrix\" needs 3 rows of 3 numbers" }
         return m.joined().allSatisfy({ abs($0) <= 10 }) ? nil : "\"matrix\" takes numbers from −10 to 10"
-    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColorMatrix(rows: p.matrix("matrix"))) },
-       vips: { p in matrixByLibvips(ColorMatrix(rows: p.matrix("matrix"))) })
+    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColourMatrix(rows: p.matrix("matrix"))) },
+       vips: { p in matrixByLibvips(ColourMatrix(rows: p.matrix("matrix"))) })
 
     static let sepia = KernelFilter.define("sepia", "Tones the image sepia (like Core Image's CISepiaTone).", [
         ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
@@ -53,9 +53,9 @@ enum ColourKernelFilters {
                 let luma = colour.bands >= 3
                     ? try colour.cast(named: "double").recomb(rows: [[2126, 7152, 722]])
                     : try colour.cast(named: "double").linear(10000, 0)
-                let mask = try Filter.vips("relational_const", luma, ["relational": .string("moreeq"), "c": .doubles([level * 10000 * white / 255])])
+                let mask = try FilterStage.vips("relational_const", luma, ["relational": .string("moreeq"), "c": .doubles([level * 10000 * white / 255])])
                 let grey = try mask.linear(white / 255, 0)
-                return try Filter.vips("bandjoin", nil, ["in": .images(Array(repeating: grey, count: colour.bands))])
+                return try FilterStage.vips("bandjoin", nil, ["in": .images(Array(repeating: grey, count: colour.bands))])
             }
         }
     })
@@ -64,7 +64,7 @@ enum ColourKernelFilters {
                                                unchanged: { $0.colourBands < 3 },
                                                swift: { _ in KernelLibrary.grayscale() },
                                                vips: { _ in { image, _ in
-        try Filter.vips("colourspace", image, ["space": .string(image.isSixteenBit ? "grey16" : "b-w")])
+        try FilterStage.vips("colourspace", image, ["space": .string(image.isSixteenBit ? "grey16" : "b-w")])
     } })
 
     static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
@@ -75,35 +75,35 @@ enum ColourKernelFilters {
         let amount = p.number("amount")
         return { image, _ in
             let back = image.isSixteenBit ? "rgb16" : "srgb"
-            let lch = try Filter.vips("colourspace", image, ["space": .string("lch")])
-            let scaled = try Filter.vips("linear", lch, ["a": .doubles([1, amount, 1] + (image.hasAlpha ? [1] : [])), "b": .doubles([0])])
-            return try Filter.vips("colourspace", scaled, ["space": .string(back)]).rounded(like: image)
+            let lch = try FilterStage.vips("colourspace", image, ["space": .string("lch")])
+            let scaled = try FilterStage.vips("linear", lch, ["a": .doubles([1, amount, 1] + (image.hasAlpha ? [1] : [])), "b": .doubles([0])])
+            return try FilterStage.vips("colourspace", scaled, ["space": .string(back)]).rounded(like: image)
         }
     })
 
     static let all = [channelMixer, sepia, tint, duotone, threshold, grayscale, saturation]
 
-    private static func tintMatrix(_ p: ParameterValues) -> ColorMatrix {
+    private static func tintMatrix(_ p: ParameterValues) -> ColourMatrix {
         let rgb = p.numbers("colour") + [255, 255, 255]
-        return ColorMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number("amount"))
+        return ColourMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number("amount"))
     }
 
     /// out = shadows + (highlights − shadows) · luma, as a matrix and an offset (0…255).
-    private static func duotoneMatrix(_ p: ParameterValues) -> (ColorMatrix, SIMD3<Double>) {
+    private static func duotoneMatrix(_ p: ParameterValues) -> (ColourMatrix, SIMD3<Double>) {
         let s = p.numbers("shadows") + [0, 0, 0], h = p.numbers("highlights") + [0, 0, 0]
         let luma = [0.2126, 0.7152, 0.0722]
         let rows = (0..<3).map { c in luma.map { $0 * (h[c] - s[c]) / 255 } }
-        return (ColorMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))
+        return (ColourMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))
     }
 
     /// libvips' `recomb` (in floating point) and an offset on 0…255; grey becomes sRGB first.
-    static func matrixByLibvips(_ matrix: ColorMatrix, offset: SIMD3<Double> = .zero) -> KernelFilter.VipsTransform {
+    static func matrixByLibvips(_ matrix: ColourMatrix, offset: SIMD3<Double> = .zero) -> KernelFilter.VipsTransform {
         { image, _ in
             let colourImage = try image.inColour()
             let white = colourImage.whiteValue
             return try colourImage.onColourBands { colour in
                 let mixed = try colour.recomb(rows: matrix.rows)
-                return try Filter.vips("linear", mixed, ["a": .doubles([1]), "b": .doubles([offset.x, offset.y, offset.z].map { $0 * white / 255 })])
+                return try FilterStage.vips("linear", mixed, ["a": .doubles([1]), "b": .doubles([offset.x, offset.y, offset.z].map { $0 * white / 255 })])
             }
         }
     }

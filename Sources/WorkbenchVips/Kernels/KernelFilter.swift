@@ -26,7 +26,7 @@ enum KernelFilter {
                        unchanged: (@Sendable (VipsImage) -> Bool)? = nil,
                        swift: @escaping @Sendable (ParameterValues) -> any Kernel,
                        vips: (@Sendable (ParameterValues) -> VipsTransform)? = nil) -> OpDefinition {
-        Filter.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)],
+        FilterStage.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)],
                       check: check) { p in
             let chosen = KernelEngine(rawValue: p.word("engine")) ?? .auto
             let engine = chosen == .auto ? fasterFor?(p) ?? faster : chosen

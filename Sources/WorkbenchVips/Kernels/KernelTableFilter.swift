@@ -8,7 +8,7 @@ public enum KernelTableFilter {
     /// pipeline like every kernel. The node takes over the table's instance.
     public static func define(_ name: String, _ summary: String, _ parameters: [ParameterSpec],
                               make: @escaping @Sendable (ParameterValues, StageContext) throws -> wb_kernel) -> OpDefinition {
-        Filter.define(name, summary, parameters) { values in
+        FilterStage.define(name, summary, parameters) { values in
             { image, _, context in
                 let table = try make(values, context)
                 return try image.applying(table: table, name: name, colourBands: Int(table.input_colour_bands),

@@ -12,7 +12,7 @@ enum PositionKernelFilters {
         let map = vignetteMap(p)
         return { image, _ in
             let mask = try factorImage(map, width: image.width, height: image.height)
-            return try image.onColourBands { try Filter.vips("multiply", $0, ["right": .image(mask)]) }
+            return try image.onColourBands { try FilterStage.vips("multiply", $0, ["right": .image(mask)]) }
         }
     })
 
@@ -30,16 +30,16 @@ enum PositionKernelFilters {
     /// The vignette's factor per pixel, computed by libvips from `xyz` the way `VignetteMap` does.
     private static func factorImage(_ map: VignetteMap, width: Int, height: Int) throws -> VipsImage {
         let cx = Double(width) / 2, cy = Double(height) / 2
-        let xy = try Filter.vips("xyz", nil, ["width": .int(width), "height": .int(height)])
-        let centred = try Filter.vips("linear", xy, ["a": .doubles([1, 1]), "b": .doubles([0.5 - cx, 0.5 - cy])])
-        let squares = try Filter.vips("multiply", centred, ["right": .image(centred)])
+        let xy = try FilterStage.vips("xyz", nil, ["width": .int(width), "height": .int(height)])
+        let centred = try FilterStage.vips("linear", xy, ["a": .doubles([1, 1]), "b": .doubles([0.5 - cx, 0.5 - cy])])
+        let squares = try FilterStage.vips("multiply", centred, ["right": .image(centred)])
         // bandmean of the two squares is half their sum.
-        let squared = try Filter.vips("bandmean", squares).linear(2 / (cx * cx + cy * cy), 0)
-        let distance = try Filter.vips("math2_const", squared, ["math2": .string("pow"), "c": .doubles([0.5])])
+        let squared = try FilterStage.vips("bandmean", squares).linear(2 / (cx * cx + cy * cy), 0)
+        let distance = try FilterStage.vips("math2_const", squared, ["math2": .string("pow"), "c": .doubles([0.5])])
         let t = try distance.linear(1 / Double(map.softness), -Double(map.radius) / Double(map.softness)).clamped(0, 1)
         // smoothstep: t² (3 − 2t)
-        let t2 = try Filter.vips("multiply", t, ["right": .image(t)])
-        let smooth = try Filter.vips("multiply", t2, ["right": .image(t.linear(-2, 3))])
+        let t2 = try FilterStage.vips("multiply", t, ["right": .image(t)])
+        let smooth = try FilterStage.vips("multiply", t2, ["right": .image(t.linear(-2, 3))])
         return try smooth.linear(-Double(map.strength), 1)
     }
 }

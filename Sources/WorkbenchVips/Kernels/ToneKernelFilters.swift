@@ -8,7 +8,7 @@ enum ToneKernelFilters {
                                             swift: { _ in ToneCurves.invert() },
                                             vips: { _ in { image, _ in
         try image.onColourBands { colour in
-            colour.isInteger ? try Filter.vips("invert", colour) : try colour.linear(-1, image.whiteValue)
+            colour.isInteger ? try FilterStage.vips("invert", colour) : try colour.linear(-1, image.whiteValue)
         }
     } })
 
@@ -29,7 +29,7 @@ enum ToneKernelFilters {
         return { image, _ in
             try image.toneMapped { v, white in
                 let t = try v.linear(255 / white / (inWhite - inBlack), -inBlack / (inWhite - inBlack)).clamped(0, 1)
-                let curved = try Filter.vips("math2_const", t, ["math2": .string("pow"), "c": .doubles([exponent])])
+                let curved = try FilterStage.vips("math2_const", t, ["math2": .string("pow"), "c": .doubles([exponent])])
                 return try curved.linear((outWhite - outBlack) * white / 255, outBlack * white / 255)
             }
         }
@@ -55,7 +55,7 @@ enum ToneKernelFilters {
         let steps = Double(p.integer("levels") - 1)
         return { image, _ in
             try image.toneMapped { v, white in
-                try Filter.vips("round", v.linear(steps / white, 0), ["round": .string("rint")]).linear(white / steps, 0)
+                try FilterStage.vips("round", v.linear(steps / white, 0), ["round": .string("rint")]).linear(white / steps, 0)
             }
         }
     })
@@ -67,8 +67,8 @@ enum ToneKernelFilters {
         let threshold = p.number("threshold")
         return { image, _ in
             try image.toneMapped { v, white in
-                let above = try Filter.vips("relational_const", v, ["relational": .string("more"), "c": .doubles([threshold * white / 255])])
-                return try Filter.vips("ifthenelse", above, ["in1": .image(v.linear(-1, white)), "in2": .image(v)])
+                let above = try FilterStage.vips("relational_const", v, ["relational": .string("more"), "c": .doubles([threshold * white / 255])])
+                return try FilterStage.vips("ifthenelse", above, ["in1": .image(v.linear(-1, white)), "in2": .image(v)])
             }
         }
     })
@@ -97,7 +97,7 @@ enum ToneKernelFilters {
     ], swift: { p in ToneCurves.gamma(p.number("gamma")) },
        vips: { p in
         let exponent = p.number("gamma")
-        return { image, _ in try image.onColourBands { try Filter.vips("gamma", $0, ["exponent": .double(exponent)]) } }
+        return { image, _ in try image.onColourBands { try FilterStage.vips("gamma", $0, ["exponent": .double(exponent)]) } }
     })
 
     static let all = [invert, levels, curves, posterize, solarize, brightness, contrast, gamma]

@@ -6,7 +6,7 @@ struct DecodeStage: Stage {
         name: "decode", summary: "Decodes bytes into an image (JPEG, PNG, WebP, TIFF, GIF, HEIF, … sniffed from the content).",
         input: .bytes, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
-            ParameterSpec("fail_on", .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"),
+            ParameterSpec("failOn", .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"), aliases: ["fail_on"],
                           "How much damage fails the item: \"truncated\" fails on cut-off files, \"error\" on any decoder error."),
             ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
@@ -22,7 +22,7 @@ struct DecodeStage: Stage {
     static let definition = OpDefinition(spec) { p, facts in
         let access = p.word("access")
         return DecodeStage(options: DecodeOptions(
-            failOn: DecodeOptions.FailOn(rawValue: p.word("fail_on")) ?? .truncated,
+            failOn: DecodeOptions.FailOn(rawValue: p.word("failOn")) ?? .truncated,
             sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
             maxPixels: p.integer("maxPixels"),
             pages: p.word("pages") == "all" ? -1 : 1,

@@ -1,5 +1,5 @@
 /// A 3×3 colour matrix acting on RGB: `out[r] = Σ m[r][c] · in[c]`.
-public struct ColorMatrix: Sendable, Equatable {
+public struct ColourMatrix: Sendable, Equatable {
     /// Row-major coefficients.
     public let rows: [[Double]]
 
@@ -8,32 +8,32 @@ public struct ColorMatrix: Sendable, Equatable {
         self.rows = rows
     }
 
-    public static let identity = ColorMatrix(rows: [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    public static let identity = ColourMatrix(rows: [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
 
     /// The classic sepia tone matrix (the one Core Image's CISepiaTone and most tools use at full strength).
-    public static let classicSepia = ColorMatrix(rows: [
+    public static let classicSepia = ColourMatrix(rows: [
         [0.393, 0.769, 0.189],
         [0.349, 0.686, 0.168],
         [0.272, 0.534, 0.131],
     ])
 
     /// Sepia at `intensity` in 0…1: the identity blended with the classic matrix.
-    public static func sepia(intensity: Double) -> ColorMatrix {
+    public static func sepia(intensity: Double) -> ColourMatrix {
         let t = min(max(intensity, 0), 1)
         return identity.blended(with: classicSepia, by: t)
     }
 
     /// A tint at `amount` in 0…1: the image's luminance (Rec. 709 weights) coloured `colour`
     /// (0…255 per channel), blended with the identity.
-    public static func tint(red: Double, green: Double, blue: Double, amount: Double) -> ColorMatrix {
+    public static func tint(red: Double, green: Double, blue: Double, amount: Double) -> ColourMatrix {
         let luma = [0.2126, 0.7152, 0.0722]
-        let tinted = ColorMatrix(rows: [red, green, blue].map { c in luma.map { $0 * c / 255 } })
+        let tinted = ColourMatrix(rows: [red, green, blue].map { c in luma.map { $0 * c / 255 } })
         return identity.blended(with: tinted, by: min(max(amount, 0), 1))
     }
 
     /// `(1 − t) · self + t · other`.
-    public func blended(with other: ColorMatrix, by t: Double) -> ColorMatrix {
-        ColorMatrix(rows: (0..<3).map { r in (0..<3).map { c in (1 - t) * rows[r][c] + t * other.rows[r][c] } })
+    public func blended(with other: ColourMatrix, by t: Double) -> ColourMatrix {
+        ColourMatrix(rows: (0..<3).map { r in (0..<3).map { c in (1 - t) * rows[r][c] + t * other.rows[r][c] } })
     }
 
     /// The coefficients row by row, as libvips' matrix images and most C APIs take them.

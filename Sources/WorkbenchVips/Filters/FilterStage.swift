@@ -4,7 +4,7 @@ import WorkbenchCore
 ///
 /// Each filter is declared by its `OpSpec` and a function from its parameters to the image
 /// transformation; the stage around them feeds the image in and the references it names.
-struct Filter: Stage {
+struct FilterStage: Stage {
     typealias Transform = @Sendable (VipsImage, StageInputs, StageContext) throws -> VipsImage
 
     let transform: Transform
@@ -19,7 +19,7 @@ struct Filter: Stage {
                        _ make: @escaping @Sendable (ParameterValues) -> Transform) -> OpDefinition {
         OpDefinition(OpSpec(name: name, summary: summary, input: .image, output: .image, defaultQueue: "cpu",
                             execution: .cpu, parameters: parameters, readsSequentially: streams, check: check)) { values in
-            Filter(transform: make(values))
+            FilterStage(transform: make(values))
         }
     }
 

@@ -23,16 +23,3 @@ public struct OutputFile: Sendable, Hashable, Codable {
         self.recipe = recipe
     }
 }
-
-/// What an encoder knows about the image in its bytes, carried to the file `write` makes.
-public struct EncodedImage: Sendable, Hashable {
-    public let width: Int
-    public let height: Int
-    public let format: String
-
-    public init(width: Int, height: Int, format: String) {
-        self.width = width
-        self.height = height
-        self.format = format
-    }
-}

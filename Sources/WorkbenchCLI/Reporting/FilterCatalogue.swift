@@ -3,7 +3,7 @@ import WorkbenchCore
 
 /// What `workbench filters` shows: every op of a registry, as text for people and as stable JSON
 /// for editors and the preset JSON Schema.
-struct FilterCatalog {
+struct FilterCatalogue {
     let registry: OpRegistry
 
     /// Built-in stages move data in and out; filters map images to images; `vips.*` are libvips'

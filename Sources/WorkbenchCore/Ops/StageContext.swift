@@ -1,0 +1,100 @@
+import Synchronization
+import Logging
+
+/// What a stage body may know about the work it is doing.
+public struct StageContext: Sendable {
+    /// What every node of a run shares; one reference, so making a context per body stays cheap.
+    final class Shared: Sendable {
+        let output: OutputRoot
+        let logger: Logger
+        let baseDirectory: String
+        /// Where progress goes (the run's event stream), or nil when nobody listens.
+        let progress: (@Sendable (ProgressEvent) -> Void)?
+        /// Warnings stages reported, by item index, until the item's report takes them; one
+        /// store for the run, shared by the workers' copies of this context.
+        let warnings: WarningStore
+        /// On an incremental run, what earlier runs recorded of the inputs they read.
+        let inputHistory: (any InputHistory)?
+        /// Inserted before the extension of files run-scope nodes write (per-shard sheets).
+        let runFileSuffix: String?
+
+        final class WarningStore: Sendable {
+            let entries = Mutex<[Int: [String]]>([:])
+        }
+
+        func takeWarnings(of item: Int) -> [String] {
+            warnings.entries.withLock { $0.removeValue(forKey: item) ?? [] }
+        }
+
+        init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil,
+             inputHistory: (any InputHistory)? = nil, runFileSuffix: String? = nil, sharing other: Shared? = nil) {
+            self.warnings = other?.warnings ?? WarningStore()
+            self.inputHistory = inputHistory ?? other?.inputHistory
+            self.runFileSuffix = runFileSuffix ?? other?.runFileSuffix
+            self.output = output
+            self.logger = logger
+            self.baseDirectory = baseDirectory
+            // A worker's copy reports where the run's context does.
+            self.progress = progress ?? other?.progress
+        }
+    }
+
+    /// Whether anyone listens to `report(bytes:of:)` (so stages can skip the work otherwise).
+    public var wantsProgress: Bool { shared.progress != nil }
+
+    /// Reports how many bytes the node has moved so far, of how many if known.
+    public func report(bytes: Int, of expected: Int?) {
+        shared.progress?(ProgressEvent(item: item, node: nodeID, bytes: bytes, expectedBytes: expected))
+    }
+
+    /// Where a CPU stage reports how many pixels it has computed so far, of how many (from
+    /// any thread), or nil when nobody listens.
+    public var pixelProgress: (@Sendable (_ done: Int, _ total: Int) -> Void)? {
+        guard let progress = shared.progress else { return nil }
+        let item = item, node = nodeID
+        return { done, total in progress(ProgressEvent(item: item, node: node, bytes: done, expectedBytes: total, unit: .pixels)) }
+    }
+
+    /// Records something the item's report should say although the node succeeded (a decoder
+    /// worked around damage): the item ends "ok (with warnings: …)".
+    /// `node` names another node as the cause (the decode whose bytes were damaged).
+    public func warn(_ message: String, node: String? = nil) {
+        let node = node ?? nodeID
+        shared.logger.debug("\(item.name): \(node): \(message)")
+        shared.warnings.entries.withLock { $0[item.index, default: []].append("\(node): \(message)") }
+    }
+
+    /// The item; for run-scope nodes a stand-in named "run" with an empty source.
+    public let item: Item
+    public let nodeID: String
+    /// Raised when this node is cancelled, times out, or the run stops.
+    public let cancellation: CancellationToken
+    /// 1 for the first attempt, more when the node is retried.
+    public let attempt: Int
+    /// The node's `timeout` in seconds, for engines with deadlines of their own (nil: none).
+    public let timeout: Double?
+    let shared: Shared
+
+    public var output: OutputRoot { shared.output }
+    /// On an incremental run, what earlier runs recorded of the inputs they read: the stage
+    /// reading the item's input asks it whether the input need be read at all.
+    public var inputHistory: (any InputHistory)? { shared.inputHistory }
+    public var logger: Logger { shared.logger }
+    /// The preset's folder, against which relative paths in parameters resolve.
+    public var baseDirectory: String { shared.baseDirectory }
+
+    public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger,
+                baseDirectory: String = ".", attempt: Int = 1, timeout: Double? = nil) {
+        self.init(item: item, nodeID: nodeID, cancellation: cancellation, attempt: attempt, timeout: timeout,
+                  shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory))
+    }
+
+    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, timeout: Double?, shared: Shared) {
+        self.item = item
+        self.nodeID = nodeID
+        self.cancellation = cancellation
+        self.attempt = attempt
+        self.timeout = timeout
+        self.shared = shared
+    }
+}

@@ -1,0 +1,18 @@
+/// What a node produces and hands to its downstream nodes.
+public enum Payload: Sendable {
+    case bytes(Bytes)
+    case image(any ImageHandle)
+    /// A file `write` put in place.
+    case file(OutputFile)
+    /// The item's input, left unread because it is as an earlier run recorded it and nothing of
+    /// the item needs doing (`InputHistory`); the scheduler leaves out everything downstream.
+    case unreadInput(InputIdentity)
+
+    public var kind: PayloadKind {
+        switch self {
+        case .bytes, .unreadInput: return .bytes
+        case .image: return .image
+        case .file: return .file
+        }
+    }
+}

@@ -85,6 +85,8 @@ let package = Package(
         .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchKernels", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchPluginsTests", dependencies: ["WorkbenchPlugins", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
+        .testTarget(name: "WorkbenchReportsTests", dependencies: ["WorkbenchReports", "WorkbenchCore"]),
+        .testTarget(name: "WorkbenchServeTests", dependencies: ["WorkbenchServe", "WorkbenchCore", "WorkbenchVips"]),
         .testTarget(
             name: "WorkbenchCLITests",
             dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchReports", "WorkbenchTestSupport"]),

@@ -66,6 +66,13 @@ import WorkbenchTestSupport
 
 /// `workbench schema` and the schema shipped in Presets/schema.
 @Suite struct SchemaCommandTests {
+    @Test func theOpsReferenceIsCurrent() throws {
+        let result = try CLIProcess.run(["filters", "--markdown"])
+        #expect(result.status == 0)
+        let shipped = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/ops.md"), encoding: .utf8)
+        #expect(result.stdout == shipped, "docs/ops.md is stale: run `swift run workbench filters --markdown > docs/ops.md`")
+    }
+
     @Test func theShippedSchemaIsCurrent() throws {
         let result = try CLIProcess.run(["schema"])
         #expect(result.status == 0)

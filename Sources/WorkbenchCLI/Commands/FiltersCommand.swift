@@ -21,6 +21,9 @@ struct FiltersCommand: ParsableCommand {
     @Flag(help: "Print JSON (stable: keys sorted, ops by name) for editors and schemas.")
     var json = false
 
+    @Flag(help: "Print the built-in ops' reference as Markdown (docs/ops.md).")
+    var markdown = false
+
     @OptionGroup var plugins: PluginOptions
 
     @Option(help: ArgumentHelp("Also the filters this preset defines (its \"filters\" section).", valueName: "file"))
@@ -40,6 +43,7 @@ struct FiltersCommand: ParsableCommand {
         }
         let catalogue = FilterCatalogue(registry: registry)
         guard let name else {
+            if markdown { return Terminal.out(catalogue.markdown()) }
             Terminal.out(json ? try catalogue.json(registry.specs, includeUnavailable: true) : catalogue.listing())
             return
         }

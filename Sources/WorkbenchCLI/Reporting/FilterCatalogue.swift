@@ -82,7 +82,7 @@ struct FilterCatalogue {
         return lines.joined(separator: "\n")
     }
 
-    private static func flow(_ spec: OpSpec) -> String {
+    static func flow(_ spec: OpSpec) -> String {
         "\(spec.input?.rawValue ?? "item") → \(spec.output.rawValue)"
     }
 

@@ -33,8 +33,8 @@ struct NodeRecipes: Sendable {
             var templated: [(name: String, text: String)] = []
             for name in spec.parameters.names {
                 guard let value = spec.parameters[name] else { continue }
-                text += ";\(name)=\(value)"
                 let declared = spec.op.parameters.first { $0.name == name }
+                text += ";\(declared?.recipeName ?? name)=\(value)"
                 if case .string(let raw) = value, case .string? = declared?.type, ItemText.namesVariables(raw) {
                     templated.append((name, raw))
                 }

@@ -127,10 +127,14 @@ public struct ParameterSpec: Sendable {
     /// A length in pixels of the image (a blur's sigma, a crop's box): the live workbench scales
     /// it to the preview copies it runs on.
     public let measuresPixels: Bool
+    /// The name recipes give it: its name, or the one it had when it was renamed, so files made
+    /// before the rename are still up to date.
+    public let recipeName: String
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
-                deprecated: Bool = false, pixels: Bool = false, _ summary: String) {
+                deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, _ summary: String) {
+        self.recipeName = recipeName ?? name
         self.passesDefault = passesDefault
         self.measuresPixels = pixels
         self.name = name

@@ -7,6 +7,7 @@ struct DecodeStage: Stage {
         input: .bytes, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
             ParameterSpec("failOn", .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"), aliases: ["fail_on"],
+                          recipeName: "fail_on",
                           "How much damage fails the item: \"truncated\" fails on cut-off files, \"error\" on any decoder error."),
             ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),

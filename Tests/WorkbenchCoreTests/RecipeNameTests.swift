@@ -1,0 +1,24 @@
+import Testing
+@testable import WorkbenchCore
+
+/// A renamed parameter keeps the name recipes knew it by, so files made before the rename
+/// stay up to date (decode's `fail_on` became `failOn`).
+@Suite struct RecipeNameTests {
+    @Test func aRenamedParameterKeepsItsRecipeName() throws {
+        var registry = TestOps.registry()
+        registry.register(OpDefinition(OpSpec(
+            name: "test.renamed", summary: "A parameter renamed.", input: .bytes, output: .bytes,
+            defaultQueue: "cpu", execution: .cpu, parameters: [
+                ParameterSpec("newName", .int(0...9), default: .int(3), aliases: ["old_name"], recipeName: "old_name", "Renamed."),
+                ParameterSpec("plain", .int(0...9), default: .int(1), "Never renamed."),
+            ])) { _ in TestOps.Work(probe: Probe(), label: "r", ms: 0, failFor: nil, failTimes: 0, retryable: false) })
+        for spelling in ["newName", "old_name"] {
+            let preset = try TestOps.load("""
+                {"version": 1, "graph": [{"id": "in", "op": "test.source"}, {"id": "r", "op": "test.renamed", "\(spelling)": 5}]}
+                """, registry: registry)
+            let recipes = NodeRecipes(nodes: preset.nodes, baseDirectory: "/tmp", versions: [:])
+            let text = recipes.text(of: recipes.closure(of: 1), item: Item(index: 0, name: "a", source: "/a"), input: "x")
+            #expect(text.contains(";old_name=5") && text.contains(";plain=1") && !text.contains("newName"), "\(text)")
+        }
+    }
+}

@@ -26,6 +26,7 @@ final class Downloader: @unchecked Sendable {
         _ = Self.globalInit
         multi = Self.globalInit == CURLE_OK ? curl_multi_init() : nil
         guard let multi else { return }
+        // A libcurl without HTTP/2 refuses multiplexing; transfers then use a connection each.
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         let thread = Thread { [self] in if let multi = self.multi { loop(multi) } }
         thread.name = "workbench.net"

@@ -234,6 +234,8 @@ final class Transfer: @unchecked Sendable {
         switch code {
         case CURLE_OK:
             var status = 0
+            // After CURLE_OK these are always known; were one refused, it would stay 0 (a status
+            // below 400, HTTP/1.1, no new connection), which says nothing false about the body.
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             guard status < 400 else {
                 let retryAfter = retryAfterHeader.flatMap { Self.seconds(retryAfter: $0) }

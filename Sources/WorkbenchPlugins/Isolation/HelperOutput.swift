@@ -43,6 +43,7 @@ final class HelperOutput: Sendable {
     /// Where lines go unless the host says otherwise: standard error, one write per line.
     static let standardError: @Sendable (String) -> Void = { line in
         let bytes = Array((line + "\n").utf8)
+        // A line that cannot be written to standard error has nowhere else to go.
         bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -52,6 +52,7 @@ public enum VipsIntrospection {
     private static func concreteOperationTypes() -> [GType] {
         let list = TypeList()
         let context = Unmanaged.passUnretained(list).toOpaque()
+        // The walk's result is what the last callback returned (always nil here), not a status.
         _ = vips_type_map_all(vips_operation_get_type(), { type, context in
             guard let context, cvips_type_is_abstract(type) == 0 else { return nil }
             Unmanaged<TypeList>.fromOpaque(context).takeUnretainedValue().types.append(type)

@@ -47,6 +47,8 @@ public enum VipsRuntime {
     /// before threads exist; starting libvips calls it too, later, for library users.
     /// glibc's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ in the environment win.
     public static func tuneMemory() {
+        // mallopt fails only for an unknown parameter; these two exist in every glibc we run on,
+        // and failing would only leave glibc's defaults.
         if getenv("MALLOC_ARENA_MAX") == nil { _ = cvips_set_malloc_arena_max(mallocArenas) }
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold) }
     }

@@ -111,3 +111,8 @@ private extension String {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension Item {
+    /// The stand-in item of run-scope nodes.
+    public static let run = Item(index: -1, name: "run", source: "")
+}

@@ -1,0 +1,67 @@
+/// How one item ended.
+public struct ItemReport: Sendable {
+    public enum Status: String, Sendable {
+        /// `upToDate`: every file was already what this run would make; nothing was written.
+        case succeeded, failed, cancelled, upToDate
+    }
+
+    public let item: Item
+    public let status: Status
+    /// Files written for the item.
+    public let files: [OutputFile]
+    /// Files left as they were, their recipes unchanged (as the manifest recorded them).
+    public let upToDate: [OutputFile]
+    public let bytesWritten: Int
+    /// The node that failed and why, when `status` is `failed`.
+    public let failure: (node: String, message: String)?
+    /// Seconds from the item's first node starting to its last node ending.
+    public let duration: Double
+    /// What went wrong without failing it (a decoder working around damage), as "node: text".
+    public let warnings: [String]
+    /// What the input was when it was read, for incremental runs.
+    public let identity: InputIdentity?
+
+    public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
+                failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
+                identity: InputIdentity? = nil) {
+        self.item = item
+        self.status = status
+        self.files = files
+        self.upToDate = upToDate
+        self.bytesWritten = bytesWritten
+        self.failure = failure
+        self.duration = duration
+        self.warnings = warnings
+        self.identity = identity
+    }
+
+    /// Paths of the files written, relative to the output root.
+    public var outputs: [String] { files.map(\.path) }
+
+    /// The same report with more warnings (found after the item ended, e.g. by the manifest).
+    func adding(warnings more: [String]) -> ItemReport {
+        ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
+                   failure: failure, duration: duration, warnings: warnings + more, identity: identity)
+    }
+}
+
+/// How one run-scope node ended, for nodes whose outcome matters on its own: those that wrote
+/// a file (a contact sheet) and those that failed or were skipped.
+public struct RunNodeReport: Sendable {
+    public let node: String
+    public let state: NodeState
+    /// The file it wrote, relative to the output root.
+    public let output: String?
+    public let bytesWritten: Int
+    /// The node that failed first and why (the node itself, or one upstream of it).
+    public let failure: (node: String, message: String)?
+
+    public init(node: String, state: NodeState, output: String? = nil, bytesWritten: Int = 0,
+                failure: (node: String, message: String)? = nil) {
+        self.node = node
+        self.state = state
+        self.output = output
+        self.bytesWritten = bytesWritten
+        self.failure = failure
+    }
+}

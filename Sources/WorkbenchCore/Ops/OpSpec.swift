@@ -1,0 +1,52 @@
+/// Where an op's body runs: `cpu` on the worker pool sized to the cores, `io` on threads that may
+/// block on the network or the disk.
+public enum ExecutionKind: Sendable {
+    case cpu, io
+}
+
+/// The declaration of an op: its name, its parameters, what it consumes and produces.
+public struct OpSpec: Sendable {
+    public let name: String
+    public let summary: String
+    /// `nil` for source ops (`read`, `download`), which start from the item itself.
+    public let input: PayloadKind?
+    public let output: PayloadKind
+    public let defaultQueue: String
+    public let execution: ExecutionKind
+    public let parameters: [ParameterSpec]
+    /// The node `timeout` in seconds when the preset gives none (e.g. downloads), or nil for none.
+    public let defaultTimeout: Double?
+    /// For source ops: the parameter that names the input instead of the item (`url`, `path`);
+    /// required when the node has run scope, where there is no item.
+    public let sourceParameter: String?
+    /// Still offered, with a warning at load.
+    public let isDeprecated: Bool
+    /// Checks that involve several parameters (e.g. "give width or height"); returns what is
+    /// wrong, or nil. Runs at load, after each parameter was checked on its own.
+    public let check: (@Sendable (ParameterValues) -> String?)?
+    /// Evaluates its image input once, top to bottom (libvips' sequential operations, encoders),
+    /// so a decoder upstream may stream.
+    public let readsSequentially: Bool
+
+    public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
+                defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
+                defaultTimeout: Double? = nil, sourceParameter: String? = nil, deprecated: Bool = false,
+                readsSequentially: Bool = false, check: (@Sendable (ParameterValues) -> String?)? = nil) {
+        self.isDeprecated = deprecated
+        self.readsSequentially = readsSequentially
+        self.check = check
+        self.name = name
+        self.summary = summary
+        self.input = input
+        self.output = output
+        self.defaultQueue = defaultQueue
+        self.execution = execution
+        self.parameters = parameters
+        self.defaultTimeout = defaultTimeout
+        self.sourceParameter = sourceParameter
+    }
+
+    func parameter(named key: String) -> ParameterSpec? {
+        parameters.first { $0.name == key || $0.aliases.contains(key) }
+    }
+}

@@ -1,0 +1,90 @@
+/// The type of an op parameter, with the range or choices that validation enforces.
+public enum ParameterType: Sendable, Equatable {
+    case bool
+    case int(ClosedRange<Int>)
+    case double(ClosedRange<Double>)
+    case string
+    /// One of a fixed set of words.
+    case choice([String])
+    /// An output path template such as `"{name}.jpg"`; validated at load time.
+    case pathTemplate
+    /// A file inside the preset's folder, written relative to it (never absolute, never `..`),
+    /// or one of `builtins` (names the op knows itself, e.g. libvips' `"srgb"` profile).
+    case presetFile(builtins: [String])
+    /// Another node's output, written `"@id"`; adds an edge from that node.
+    case reference(PayloadKind)
+    /// Every item's output of an item-scope node, written `"@id[*]"`, for run-scope nodes (fan-in).
+    case fanIn(PayloadKind)
+    /// Several outputs: a list of `"@id"` references, or one fan-in `"@id[*]"`.
+    case references(PayloadKind)
+    /// An image: a reference `"@id"`, or a matrix written as a list of rows of numbers.
+    case imageOrMatrix
+    /// Rows of numbers, written `[[1, 2], [3, 4]]` (every row as long); a kernel's mask or a
+    /// curve's points. Sizes are checked by the op.
+    case matrix
+    /// A set of words, written `"a|b"` or `["a", "b"]`.
+    case flags([String])
+    /// Integers: a list, or one integer.
+    case integers
+    /// Numbers: a list, or one number (e.g. a colour `[255, 0, 0]` or a grey `128`).
+    case numbers
+    /// Any of these (e.g. an option whose type depends on another parameter).
+    indirect case anyOf([ParameterType])
+    /// Names to strings, written as a JSON object (e.g. request headers); kept in file order as
+    /// a list of `[name, value]` pairs.
+    case stringMap
+
+    private static func format(_ value: Double) -> String {
+        abs(value) < 1e15 ? Int(exactly: value).map(String.init) ?? String(value) : String(value)
+    }
+
+    /// How the type reads in messages and listings.
+    public var summary: String {
+        switch self {
+        case .bool: return "a boolean"
+        case .int(let r): return "an integer \(r.lowerBound)…\(r.upperBound)"
+        case .double(let r): return "a number \(Self.format(r.lowerBound))…\(Self.format(r.upperBound))"
+        case .string: return "a string"
+        case .choice(let words): return "one of " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .pathTemplate: return "a path template"
+        case .presetFile(let builtins):
+            return "a file inside the preset's folder" + (builtins.isEmpty ? "" : " or one of " + builtins.map { "\"\($0)\"" }.joined(separator: ", "))
+        case .reference(let kind): return "a reference \"@id\" to a node producing \(kind.article)"
+        case .fanIn(let kind): return "a fan-in \"@id[*]\" of a node producing \(kind.article)"
+        case .references(let kind): return "a list of references [\"@id\", …] or a fan-in \"@id[*]\" of nodes producing \(kind.article)s"
+            .replacingOccurrences(of: "an images", with: "images").replacingOccurrences(of: "a written files", with: "written files")
+        case .imageOrMatrix: return "an image reference \"@id\" or a matrix [[…], …]"
+        case .matrix: return "a matrix [[…], …] of numbers"
+        case .flags(let words): return "a set of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + " (as \"a|b\" or a list)"
+        case .integers: return "a list of integers (or one)"
+        case .numbers: return "a list of numbers (or one)"
+        case .anyOf(let types): return types.map(\.summary).joined(separator: " or ")
+        case .stringMap: return "an object of names to strings"
+        }
+    }
+}
+
+extension ParameterType {
+    /// Whether an already validated value also fits this type (for checks across parameters).
+    public func accepts(_ value: ParameterValue) -> Bool {
+        switch (self, value) {
+        case (.bool, .bool): return true
+        case (.int(let r), .int(let i)): return r.contains(i)
+        case (.double(let r), .double(let d)): return r.contains(d)
+        case (.double(let r), .int(let i)): return r.contains(Double(i))
+        case (.string, .string), (.pathTemplate, .string), (.presetFile, .string): return true
+        case (.choice(let words), .string(let s)): return words.contains(s)
+        case (.flags(let words), .list(let list)):
+            return list.allSatisfy { if case .string(let s) = $0 { return words.contains(s) } else { return false } }
+        case (.integers, .list(let list)): return list.allSatisfy { if case .int = $0 { return true } else { return false } }
+        case (.numbers, .list(let list)):
+            return list.allSatisfy { switch $0 { case .int, .double: return true; default: return false } }
+        case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
+        case (.stringMap, .list(let pairs)):
+            return pairs.allSatisfy { if case .list(let pair) = $0, pair.count == 2 { return true } else { return false } }
+        case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list), (.matrix, .list),
+             (.references, .string), (.references, .list): return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Where a preset's items come from.
+public enum InputSource: Sendable, Equatable {
+    /// URLs or paths, in order.
+    case list([String])
+    /// A glob pattern relative to the preset's folder.
+    case glob(String)
+    /// A text file with one URL or path per line (`#` starts a comment).
+    case file(String)
+    /// Item name → URL or path, in file order.
+    case map([MapEntry])
+
+    public struct MapEntry: Sendable, Equatable {
+        public let name: String
+        public let source: String
+    }
+}

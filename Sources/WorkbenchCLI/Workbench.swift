@@ -6,9 +6,6 @@ import WorkbenchVips
 /// The `workbench` command: runs image pipelines declared in JSON presets.
 @main
 struct Workbench: AsyncParsableCommand {
-    /// The release, in one place: `--version`, manifests and run reports, the container image's
-    /// label and the install script all take it from here. A release tag is `v` and this.
-    static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
         commandName: "workbench",
@@ -17,7 +14,7 @@ struct Workbench: AsyncParsableCommand {
             Exit status: 0 all items succeeded, 1 some items failed, 2 bad preset or usage, \
             130 interrupted.
             """,
-        version: "\(Workbench.version) (libvips \(VipsRuntime.version), plugin API \(Plugin.apiVersion), \(Toolchain.current))",
+        version: "\(Release.version) (libvips \(VipsRuntime.version), plugin API \(Plugin.apiVersion), \(Toolchain.current))",
         subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, InitCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self, ManifestCommand.self, ServeCommand.self,
                       PluginHelperCommand.self])
 
@@ -42,25 +39,5 @@ struct Workbench: AsyncParsableCommand {
             if !message.isEmpty { Terminal.error(message) }
             Foundation.exit(code == .validationFailure ? ExitStatus.badPreset : code.rawValue)
         }
-    }
-}
-
-/// The exit statuses the CLI documents.
-enum ExitStatus {
-    static let ok: Int32 = 0
-    static let badPreset: Int32 = 2
-    static let interrupted: Int32 = 130
-}
-
-/// Verbosity flags shared by the commands.
-struct OutputOptions: ParsableArguments {
-    @Flag(name: .shortAndLong, help: "Print only failures and the summary.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Print every node's state changes to standard error.")
-    var verbose = false
-
-    func validate() throws {
-        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
     }
 }

@@ -79,8 +79,6 @@ public struct VipsOperationInfo: Sendable {
     /// Writes an image to a file, buffer, stream or descriptor (a `VipsForeignSave`).
     public let isSaver: Bool
 
-    /// What a preset may do with this operation.
-    public var policy: VipsOperationPolicy { VipsOperationPolicy.decide(self) }
 }
 
 extension VipsArgumentInfo.Kind {

@@ -80,3 +80,8 @@ public enum VipsOperationPolicy: Sendable, Equatable {
         argument.hasSuffix("profile") || argument == "name" ? builtinProfiles : []
     }
 }
+
+extension VipsOperationInfo {
+    /// What a preset may do with this operation.
+    public var policy: VipsOperationPolicy { VipsOperationPolicy.decide(self) }
+}

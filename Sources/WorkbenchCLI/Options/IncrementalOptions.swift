@@ -48,7 +48,7 @@ struct IncrementalOptions: ParsableArguments {
 /// manifest and library), so a rebuilt plugin redoes its files whatever its version says.
 enum RunVersions {
     static func of(_ preset: Preset, catalogue: PluginCatalogue) -> [String: String] {
-        var versions = ["workbench": Workbench.version, "libvips": VipsRuntime.version]
+        var versions = ["workbench": Release.version, "libvips": VipsRuntime.version]
         for node in preset.nodes where node.op.name.contains(".") && !node.op.name.hasPrefix("vips.") {
             let name = String(node.op.name.split(separator: ".")[0])
             guard versions["plugin " + name] == nil,

@@ -55,6 +55,7 @@ final class Spool {
     /// Removes the file (at the end, or for a failed or cancelled transfer).
     func discard() {
         if descriptor >= 0 {
+            // The file is already unlinked: closing it frees it, and a failure loses nothing.
             close(descriptor)
             descriptor = -1
         }

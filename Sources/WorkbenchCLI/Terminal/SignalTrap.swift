@@ -16,6 +16,7 @@ final class SignalTrap {
          beforeExit: @escaping @Sendable () -> Void = {}) {
         let queue = DispatchQueue(label: "workbench.signals")
         sources = [SIGINT, SIGTERM].map { number in
+            // Fails only for a signal number that does not exist; these two always do.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {

@@ -306,6 +306,8 @@ struct ManifestIndex {
         }
         flush()
         if failed == nil && fsync(fd) != 0 { failed = String(cString: strerror(errno)) }
+        // What failed is reported; removing the temporary file is cleanup whose own failure
+        // leaves only a hidden file the next run removes.
         Glibc.close(fd)
         if let failed {
             unlink(temporary)

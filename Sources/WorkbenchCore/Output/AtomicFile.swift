@@ -47,6 +47,7 @@ enum AtomicFile {
         }
         if close(fd) != 0, failure == nil { failure = errno }
         if let failure {
+            // Cleanup after the failure being reported (a leftover is swept by the next run).
             unlink(temporary)
             throw failed(destination, failure)
         }

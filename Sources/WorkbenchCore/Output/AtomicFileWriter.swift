@@ -63,6 +63,8 @@ public final class AtomicFileWriter {
         descriptor = -1
         defer { AtomicFile.end(temporary) }
         if let failure {
+            // Cleanup after the failure being reported; a temporary file left behind is swept
+            // by the next run (`OutputRoot.removeStaleTemporaryFiles`), so unlink's own result changes nothing.
             unlink(temporary)
             throw AtomicFile.failure(destination, failure)
         }

@@ -126,6 +126,7 @@ public final class OutputRoot: Sendable {
         let name = "\(folder)/.workbench-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "it cannot be written (\(String(cString: strerror(errno))))" }
+        // The probe answered; removing it is tidying, not part of the answer.
         close(fd)
         unlink(name)
         return nil

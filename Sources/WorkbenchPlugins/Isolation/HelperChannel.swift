@@ -37,6 +37,7 @@ final class HelperChannel: @unchecked Sendable {
         }
         let memory = wbh_memory_file("workbench-plugin")
         guard memory >= 0 else {
+            // Cleanup after the failure being reported: closing can only free the descriptors.
             close(fds[0]); close(fds[1])
             throw .broken("no shared memory: \(String(cString: strerror(errno)))")
         }
@@ -132,6 +133,7 @@ final class HelperChannel: @unchecked Sendable {
         guard !discarded else { return }
         discarded = true
         if !reaped {
+            // The helper may be gone already (ESRCH); waitpid below reaps it either way.
             kill(pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

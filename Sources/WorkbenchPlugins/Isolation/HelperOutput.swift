@@ -34,7 +34,7 @@ final class HelperOutput: Sendable {
                 }
             }
             if !pending.isEmpty { pass(pending[...]) }
-            close(fd)
+            close(fd) // the pipe's reading end, at its end of file: nothing left to lose
         }
         thread.name = "plugin output"
         thread.start()

@@ -13,7 +13,7 @@ public enum HelperServer {
     /// Serves until the host is gone; returns the exit status.
     public static func serve(folder: String) -> Int32 {
         // Ctrl-C in a terminal reaches the whole process group: the host decides what stops.
-        signal(SIGINT, SIG_IGN)
+        signal(SIGINT, SIG_IGN) // fails only for a signal that does not exist
         // A plugin that crashes ends this process with its signal, which the host reports; the
         // Swift runtime's backtrace of the plugin's crash would only clutter the terminal.
         for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(crash, SIG_DFL) }

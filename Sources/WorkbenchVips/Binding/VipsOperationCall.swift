@@ -3,36 +3,6 @@ import CVipsBridge
 import Foundation
 import WorkbenchCore
 
-/// A value for one libvips argument, in the form libvips takes it.
-enum VipsArgumentValue: @unchecked Sendable {
-    // Safe: the images are immutable `VipsImage`s (see there); the rest are values.
-    case bool(Bool)
-    case int(Int)
-    case uint64(UInt64)
-    case double(Double)
-    case string(String)
-    case enumeration(Int)
-    case flags(Int)
-    case image(VipsImage)
-    case images([VipsImage])
-    case ints([Int])
-    case doubles([Double])
-    case blob(Data)
-    case interpolate(String)
-}
-
-/// What a call returned: its required outputs by argument name.
-struct VipsCallOutputs {
-    var images: [String: VipsImage] = [:]
-    var blobs: [String: Data] = [:]
-    /// Numbers, words and lists, ready to be written as JSON.
-    var values: [String: any Sendable] = [:]
-    /// Warnings libvips logged while the call ran (a decoder working around damage).
-    var warnings: [String] = []
-    /// No other call ran meanwhile, so `warnings` are this call's own.
-    var clean = true
-}
-
 /// Runs any libvips operation by nickname with named arguments: the generic call pyvips makes.
 enum VipsOperationCall {
     /// Runs the operation. Cancelling `cancellation` stops an evaluation it starts (savers,

@@ -86,7 +86,9 @@ let package = Package(
         .testTarget(name: "WorkbenchPluginsTests", dependencies: ["WorkbenchPlugins", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchReportsTests", dependencies: ["WorkbenchReports", "WorkbenchCore"]),
-        .testTarget(name: "WorkbenchServeTests", dependencies: ["WorkbenchServe", "WorkbenchCore", "WorkbenchVips"]),
+        .testTarget(name: "WorkbenchServeTests", dependencies: [
+            "WorkbenchServe", "WorkbenchCore", "WorkbenchVips", "WorkbenchTestSupport",
+            .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(
             name: "WorkbenchCLITests",
             dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchReports", "WorkbenchTestSupport"]),

@@ -35,7 +35,9 @@ pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_
     memory_fd = memory_copy;
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
-    if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attributes) != 0) {
+    int made = posix_spawn_file_actions_init(&actions) == 0;
+    if (!made || posix_spawnattr_init(&attributes) != 0) {
+        if (made) posix_spawn_file_actions_destroy(&actions);
         close(socket_copy);
         close(memory_copy);
         close(output_copy);
@@ -44,21 +46,24 @@ pid_t wbh_spawn(const char *path, char *const argv[], int socket_fd, int memory_
     }
     // What a kernel prints goes to the host, which passes it on to its standard error: never
     // into the workbench's standard output (JSON lines, item lines). Nothing to read from.
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, output_copy, 1);
-    posix_spawn_file_actions_adddup2(&actions, output_copy, 2);
-    // dup2 clears close-on-exec on the copies, so exactly 0 to 4 survive the exec.
-    posix_spawn_file_actions_adddup2(&actions, socket_fd, 3);
-    posix_spawn_file_actions_adddup2(&actions, memory_fd, 4);
-    posix_spawn_file_actions_addclosefrom_np(&actions, 5);
+    // dup2 clears close-on-exec on the copies, so exactly 0 to 4 survive the exec. A helper
+    // started without these would talk on the wrong descriptors, so any refusal stops here.
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    int prepared = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (prepared == 0) prepared = posix_spawn_file_actions_adddup2(&actions, output_copy, 1);
+    if (prepared == 0) prepared = posix_spawn_file_actions_adddup2(&actions, output_copy, 2);
+    if (prepared == 0) prepared = posix_spawn_file_actions_adddup2(&actions, socket_fd, 3);
+    if (prepared == 0) prepared = posix_spawn_file_actions_adddup2(&actions, memory_fd, 4);
+    if (prepared == 0) prepared = posix_spawn_file_actions_addclosefrom_np(&actions, 5);
+    if (prepared == 0) prepared = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (prepared == 0) prepared = posix_spawnattr_setsigmask(&attributes, &none);
+    if (prepared == 0) prepared = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
     pid_t pid = -1;
-    int status = posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+    int status = prepared != 0 ? prepared : posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+    // Destroying and closing what this function made cannot lose anything: nothing was written
+    // through the copies, and the caller keeps its own descriptors.
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     close(socket_copy);

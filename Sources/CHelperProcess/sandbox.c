@@ -348,7 +348,10 @@ int32_t wbh_sandbox_enter(const char *readable_folder, uint64_t address_space, c
         return -1;
     }
     // Writing past the limit returns EFBIG instead of ending the process.
-    signal(SIGXFSZ, SIG_IGN);
+    if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR) {
+        snprintf(message, capacity, "cannot ignore SIGXFSZ: %s", strerror(errno));
+        return -1;
+    }
     if (limit(RLIMIT_FSIZE, 0) != 0 || limit(RLIMIT_CORE, 0) != 0 || limit(RLIMIT_NOFILE, 256) != 0) {
         snprintf(message, capacity, "cannot set resource limits: %s", strerror(errno));
         return -1;

@@ -35,6 +35,11 @@ static void *node_start(VipsImage *out, void *a, void *b) {
     node *n = (node *) b;
     sequence *seq = g_new0(sequence, 1);
     seq->region = vips_region_new(n->source);
+    if (seq->region == NULL) {
+        report(n, "", "libvips could not make a region to read the input from");
+        g_free(seq);
+        return NULL;
+    }
     if (n->kernel.start != NULL) {
         char message[256] = "";
         if (n->kernel.start(n->kernel.instance, &n->info, &seq->state, message, sizeof message) != 0) {

@@ -32,8 +32,11 @@ int cvips_start_without_modules(const char *argv0) {
     // libvips reads VIPSHOME once, at init: a folder that cannot exist means no modules. Called
     // once, before libvips runs anything, from the one thread starting it; vips_init itself
     // sets VIPSHOME when it is unset, so this adds no new kind of write to the environment.
+    // setenv fails only without memory; then libvips loads every module at init, as it does by
+    // default, which is slower to start and nothing worse.
     setenv("VIPSHOME", "/nonexistent/workbench-loads-vips-modules-itself", 1);
     int result = vips_init(argv0);
+    // Putting the caller's value back is best effort for the same reason.
     if (saved != NULL) {
         setenv("VIPSHOME", saved, 1);
         g_free(saved);

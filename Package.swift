@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "WorkbenchReportsTests", dependencies: ["WorkbenchReports", "WorkbenchCore"]),
         .testTarget(name: "WorkbenchServeTests", dependencies: [
             "WorkbenchServe", "WorkbenchCore", "WorkbenchVips", "WorkbenchTestSupport",
-            .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")]),
+            .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(
             name: "WorkbenchCLITests",
             dependencies: ["WorkbenchCLI", "WorkbenchVips", "WorkbenchNet", "WorkbenchCore", "WorkbenchReports", "WorkbenchTestSupport"]),

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
-// WorkbenchKernels, WorkbenchReports} → WorkbenchCore. C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
+// WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies). C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
 // with one thin Swift layer above it.
 let package = Package(
     name: "FilterWorkbench",
@@ -37,7 +37,9 @@ let package = Package(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit", "WorkbenchCore"]),
-        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels",
+        // Progressive JPEGs decoded at 1/2, 1/4, 1/8 keeping only the coefficients that scale needs (no dependencies).
+        .target(name: "WorkbenchJPEG"),
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels", "WorkbenchJPEG",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
         // The terminal's width, for the progress display.
@@ -75,6 +77,10 @@ let package = Package(
         .executableTarget(name: "fuzz-images", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
                                                               .product(name: "Logging", package: "swift-log")],
                           path: "Fuzz/ImageFuzz"),
+        // The progressive decoder alone (any bytes, shrink 2/4/8), and against libjpeg through libvips.
+        .executableTarget(name: "fuzz-jpeg", dependencies: ["FuzzReplay", "WorkbenchJPEG"], path: "Fuzz/JPEGFuzz"),
+        .executableTarget(name: "fuzz-jpeg-libvips", dependencies: ["FuzzReplay", "WorkbenchJPEG", "WorkbenchVips", "WorkbenchCore"],
+                          path: "Fuzz/JPEGDifferentialFuzz"),
         .executableTarget(name: "fuzz-graphs", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
                                                               .product(name: "Logging", package: "swift-log")],
                           path: "Fuzz/GraphFuzz"),
@@ -82,7 +88,7 @@ let package = Package(
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "Photos"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
-        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchCore", "WorkbenchKernels", "WorkbenchTestSupport"]),
+        .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchJPEG", "WorkbenchCore", "WorkbenchKernels", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchPluginsTests", dependencies: ["WorkbenchPlugins", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchReportsTests", dependencies: ["WorkbenchReports", "WorkbenchCore"]),

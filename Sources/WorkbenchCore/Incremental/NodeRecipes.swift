@@ -34,6 +34,7 @@ struct NodeRecipes: Sendable {
             for name in spec.parameters.names {
                 guard let value = spec.parameters[name] else { continue }
                 let declared = spec.op.parameters.first { $0.name == name }
+                if let declared, declared.recipeOmitsDefault, value == declared.defaultValue { continue }
                 text += ";\(declared?.recipeName ?? name)=\(value)"
                 if case .string(let raw) = value, case .string? = declared?.type, ItemText.namesVariables(raw) {
                     templated.append((name, raw))

@@ -19,11 +19,16 @@ public struct ParameterSpec: Sendable {
     /// The name recipes give it: its name, or the one it had when it was renamed, so files made
     /// before the rename are still up to date.
     public let recipeName: String
+    /// Left out of recipes while it has its default: a parameter added later whose default is
+    /// how the op behaved before, so files made before it existed are still up to date.
+    public let recipeOmitsDefault: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
-                deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, _ summary: String) {
+                deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, recipeOmitsDefault: Bool = false,
+                _ summary: String) {
         self.recipeName = recipeName ?? name
+        self.recipeOmitsDefault = recipeOmitsDefault
         self.passesDefault = passesDefault
         self.measuresPixels = pixels
         self.name = name

@@ -1,6 +1,8 @@
 import CVips
 import Foundation
+import Logging
 import WorkbenchCore
+import WorkbenchJPEG
 
 /// How `decode` turns bytes into an image; kept with the image (its origin), so that damage
 /// found later can be traced, and a resize fused with the decode can redo it as one
@@ -32,6 +34,9 @@ struct DecodeOptions: Sendable {
     /// Convert colour images to 8-bit sRGB (through their ICC profile when they have one) and
     /// grey ones to 8-bit grey; false keeps the image as loaded.
     var toSRGB: Bool
+    /// The most memory, in bytes, one JPEG decode may take for its coefficients: libjpeg holds
+    /// every coefficient of a progressive JPEG, our decoder those its scale needs.
+    var maxMemory = ProgressiveJPEG.defaultMemoryLimit
 }
 
 /// The bytes and settings an image was decoded from.
@@ -61,6 +66,7 @@ enum VipsDecoding {
                           fast: Bool) throws(VipsError) -> VipsImage? {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
         if fast, let image = try fastJPEGThumbnail(source, arguments, box: box) { return image }
+        try checkMemory(source)
         var named = arguments
         named["buffer"] = .blob(source.bytes.data)
         // libvips 8.14's thumbnail_buffer does not hand its `fail_on` to the loader (a truncated
@@ -91,7 +97,7 @@ enum VipsDecoding {
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
-        if let scaled = progressive(source, shrink: shrink, header: loaded) { loaded = scaled }
+        if let scaled = progressive(source, shrink: shrink, header: loaded) { loaded = scaled } else { try checkMemory(source) }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         var origin = source
@@ -101,14 +107,26 @@ enum VipsDecoding {
 
     /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the
     /// coefficients that scale needs (`ProgressiveJPEG`), with the metadata libvips read from its
-    /// header; nil when that decoder does not take the file. Only when warnings may pass: at 1/8
-    /// the AC scans it steps over are not checked for damage.
+    /// header; nil when that decoder does not take the file (libjpeg then decodes it, and the
+    /// reason is logged at debug level: `--verbose`). Only when warnings may pass, as libjpeg's
+    /// do at these settings: the decoder refuses what libjpeg would warn of.
     static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
-        guard source.options.failOn == .none || source.options.failOn == .truncated,
-              let scaled = source.bytes.data.withUnsafeBytes({
-                  ProgressiveJPEG.decode($0, shrink: shrink, keeping: (header.width, header.height))
-              }),
-              scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
+        guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
+        let outcome = source.bytes.data.withUnsafeBytes { bytes in
+            Result { () throws(ProgressiveRefusal) in
+                try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: (header.width, header.height), memoryLimit: source.options.maxMemory)
+            }
+        }
+        let scaled: ProgressiveJPEG
+        switch outcome {
+        case .success(let image): scaled = image
+        case .failure(let refusal):
+            if refusal.reason != "not-progressive" {
+                VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): decoded by libjpeg, not workbench's progressive decoder: \(refusal)")
+            }
+            return nil
+        }
+        guard scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
               let pixels = scaled.buffer.handOver() else { return nil }
         // libvips frees the pixels when the image closes.
         let image = cvips_image_from_owned_pixels(pixels, scaled.buffer.bytes.count, Int32(header.width), Int32(header.height),
@@ -116,7 +134,19 @@ enum VipsDecoding {
         return image.map { VipsImage(owning: $0) }
     }
 
-    static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode") throws(VipsError) -> VipsImage {
+    /// Refuses a JPEG whose decode by libjpeg would take more memory than the decode's
+    /// `maxMemory` (a progressive JPEG: every coefficient of the image, whatever the scale).
+    static func checkMemory(_ source: DecodedSource) throws(VipsError) {
+        guard let header = source.bytes.data.withUnsafeBytes({ JPEGFrameHeader($0) }) else { return }
+        let needed = header.libjpegCoefficientBytes
+        guard needed <= source.options.maxMemory else {
+            throw .tooMuchMemory(origin: source.bytes.origin, width: header.width, height: header.height, needed: needed, limit: source.options.maxMemory)
+        }
+    }
+
+    /// `deferMemoryCheck`: a resize fused with this decode decodes from the bytes itself and
+    /// checks the memory it will take then (our decoder may need far less than libjpeg).
+    static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode", deferMemoryCheck: Bool = false) throws(VipsError) -> VipsImage {
         guard bytes.file != nil || !bytes.data.isEmpty else {
             throw .decodeFailed(origin: bytes.origin, message: "the file is empty (0 bytes)")
         }
@@ -129,6 +159,10 @@ enum VipsDecoding {
             throw .tooManyPixels(origin: bytes.origin, width: image.width, height: image.height, limit: options.maxPixels)
         }
         let storedWidth = image.width, storedHeight = image.height
+        if !deferMemoryCheck {
+            try checkMemory(DecodedSource(bytes: bytes, options: options, colourManaged: false, orientation: 1, storedWidth: storedWidth,
+                                          storedHeight: storedHeight, node: node))
+        }
         // Turning an image reads it out of order: decode for random access then.
         let orientation = options.autorotate ? image.metadata(int: "orientation") ?? 1 : 1
         if orientation > 1 && sequential {

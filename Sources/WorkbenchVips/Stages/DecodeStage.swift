@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchJPEG
 
 /// `decode`: encoded bytes to a lazy libvips image; the format is sniffed from the content.
 struct DecodeStage: Stage {
@@ -13,6 +14,8 @@ struct DecodeStage: Stage {
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
             ParameterSpec("maxPixels", .int(1...Int(Int32.max)), default: .int(100_000_000),
                           "Refuse images with more pixels than this (decompression bombs; all pages count); checked from the header."),
+            ParameterSpec("maxMemory", .int(1...1_048_576), default: .int(ProgressiveJPEG.defaultMemoryLimit >> 20), recipeOmitsDefault: true,
+                          "Refuse a JPEG whose decode would hold more than this many MiB (libjpeg keeps every coefficient of a progressive JPEG: 2 bytes a sample); checked from the header, before any memory is taken."),
             ParameterSpec("pages", .choice(["first", "all"]), default: .string("first"),
                           "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
             ParameterSpec("autorotate", .bool, default: .bool(true), "Turn the image upright by its EXIF orientation."),
@@ -28,7 +31,8 @@ struct DecodeStage: Stage {
             maxPixels: p.integer("maxPixels"),
             pages: p.word("pages") == "all" ? -1 : 1,
             autorotate: p.bool("autorotate") != false,
-            toSRGB: p.word("colourspace") != "keep"),
+            toSRGB: p.word("colourspace") != "keep",
+            maxMemory: p.integer("maxMemory") << 20),
             fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true)
     }
 
@@ -40,7 +44,7 @@ struct DecodeStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        let image = try VipsDecoding.decode(bytes, options, node: context.nodeID)
+        let image = try VipsDecoding.decode(bytes, options, node: context.nodeID, deferMemoryCheck: fusedWithResize)
         if fusedWithResize, let source = image.origin { return .image(ShrinkableImage(image, source: source)) }
         return .image(image)
     }

@@ -88,6 +88,8 @@ struct ResizeStage: Stage {
             for warning in warnings { context.warn(warning, node: fused.origin?.node) }
             return .image(kept)
         }
+        // The decode left the memory check to this step, which decodes the whole image after all.
+        if let source = fusedSource { try VipsDecoding.checkMemory(source) }
         // A smart crop measures the image as the operation is built.
         return .image(try VipsOperationCall.image("thumbnail_image", image, arguments, cancellation: context.cancellation))
     }

@@ -2,6 +2,7 @@ import CVips
 import Foundation
 import Testing
 import WorkbenchCore
+import WorkbenchJPEG
 import WorkbenchTestSupport
 @testable import WorkbenchVips
 
@@ -47,7 +48,7 @@ import WorkbenchTestSupport
     }
 
     private func decode(_ data: Data, shrink: Int) -> ProgressiveJPEG? {
-        data.withUnsafeBytes { ProgressiveJPEG.decode($0, shrink: shrink) }
+        try? data.withUnsafeBytes { try ProgressiveJPEG.decode($0, shrink: shrink) }
     }
 
     @Test(arguments: [

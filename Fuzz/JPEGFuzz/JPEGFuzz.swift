@@ -1,0 +1,58 @@
+import FuzzReplay
+import WorkbenchJPEG
+
+/// Fuzz target: arbitrary bytes through the progressive JPEG decoder alone, at 1/2, 1/4 and
+/// 1/8, with a memory limit of 64 MiB. A refusal is an answer; a crash, a hang, a read or write
+/// outside a buffer (AddressSanitizer; every buffer comes from malloc) or an image whose size
+/// does not agree with itself is a finding.
+enum JPEGFuzz {
+    static func check(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { data in
+            for shrink in [2, 4, 8] {
+                guard let image = try? ProgressiveJPEG.decode(data, shrink: shrink, memoryLimit: 64 << 20) else { continue }
+                let header = JPEGFrameHeader(data)
+                guard image.bands == 1 || image.bands == 3, image.buffer.bytes.count == image.width * image.height * image.bands,
+                      let header, image.width == (header.width + shrink - 1) / shrink, image.height == (header.height + shrink - 1) / shrink
+                else { fatalError("a decode of \(image.width)×\(image.height)×\(image.bands) at 1/\(shrink) that disagrees with its header") }
+            }
+        }
+    }
+}
+
+#if FUZZING
+@_cdecl("fuzz_jpeg_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzDriver.run(argc, argv) { data, size in
+        JPEGFuzz.check(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
+}
+#else
+import Foundation
+
+/// Without the fuzzer: runs every file given once, says for each what the decoder made of it at
+/// each scale, and counts the refusals by reason (`swift run fuzz-jpeg PHOTO...`).
+@main struct JPEGFuzzReplay {
+    static func main() {
+        var reasons: [String: Int] = [:]
+        var decoded = 0
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot read"); continue }
+            JPEGFuzz.check(Array(data))
+            let outcomes = [2, 4, 8].map { shrink -> String in
+                let result = data.withUnsafeBytes { bytes in Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.decode(bytes, shrink: shrink) } }
+                switch result {
+                case .success(let image):
+                    decoded += 1
+                    return "1/\(shrink) \(image.width)×\(image.height)"
+                case .failure(let refusal):
+                    reasons[refusal.reason, default: 0] += 1
+                    return "1/\(shrink) refused (\(refusal.reason): \(refusal))"
+                }
+            }
+            print("\(path): " + outcomes.joined(separator: "; "))
+        }
+        print("decoded \(decoded); refused " + (reasons.isEmpty ? "none" : reasons.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+    }
+}
+#endif

@@ -1,0 +1,157 @@
+/// One scan of a progressive JPEG: a band of frequencies (`start`…`end` in zigzag order; 0…0 is
+/// the DC band) of some components, to `low` bits of precision, first pass (`high` 0) or one
+/// more bit of coefficients already seen (successive approximation).
+///
+/// Made from its SOS header with every check libjpeg makes before it reads a scan's data
+/// (`get_sos`, `per_scan_setup`, `start_pass_phuff_decoder`), whether or not this decoder then
+/// needs the scan's coefficients.
+struct ProgressiveScan {
+    struct Member {
+        /// Index into the frame's components.
+        let component: Int
+        let dc: JPEGHuffmanTable?
+        let ac: JPEGHuffmanTable?
+    }
+
+    /// libjpeg's largest MCU (`D_MAX_BLOCKS_IN_MCU`).
+    static let largestMCU = 10
+
+    let members: [Member]
+    let start: Int, end: Int
+    let high: Int, low: Int
+    let restartInterval: Int
+    /// The scan's number in the file, from 1, for messages.
+    let number: Int
+
+    var isDC: Bool { start == 0 }
+
+    init(_ data: UnsafeRawBufferPointer, body: Int, length: Int, number: Int, frame: ProgressiveFrame,
+         dcTables: [JPEGHuffmanTable?], acTables: [JPEGHuffmanTable?], restartInterval: Int) throws(ProgressiveRefusal) {
+        let count = length >= 3 ? Int(data[body]) : 0
+        guard (1...4).contains(count), length == 6 + 2 * count else {
+            throw .damaged("bad-length", "scan \(number): a header of \(length) bytes for \(count) components", at: body - 2)
+        }
+        self.number = number
+        self.restartInterval = restartInterval
+        start = Int(data[body + 1 + 2 * count])
+        end = Int(data[body + 2 + 2 * count])
+        high = Int(data[body + 3 + 2 * count] >> 4)
+        low = Int(data[body + 3 + 2 * count] & 15)
+        let dc = start == 0
+        let badBand = dc ? end != 0 : (end < start || end > 63 || count != 1)
+        guard !badBand, high == 0 || low == high - 1, low <= 13 else {
+            throw .damaged("bad-progression", "scan \(number): band \(start)…\(end), bits \(high)→\(low) of \(count) components", at: body)
+        }
+        var members: [Member] = []
+        var blocksInMCU = 0
+        for index in 0..<count {
+            let at = body + 1 + 2 * index
+            let id = data[at], selectors = data[at + 1]
+            guard let component = frame.components.firstIndex(where: { $0.id == id }) else {
+                throw .damaged("unknown-component", "scan \(number): component \(id), which the frame does not have", at: at)
+            }
+            guard !members.contains(where: { $0.component == component }) else {
+                throw .damaged("duplicate-component", "scan \(number): component \(id) twice", at: at)
+            }
+            blocksInMCU += frame.components[component].h * frame.components[component].v
+            // Only the tables this pass decodes with must exist and be sound.
+            let dcTable = dc && high == 0 ? try Self.table(dcTables, Int(selectors >> 4), dc: true, scan: number, at: at + 1) : nil
+            let acTable = dc ? nil : try Self.table(acTables, Int(selectors & 15), dc: false, scan: number, at: at + 1)
+            members.append(Member(component: component, dc: dcTable, ac: acTable))
+        }
+        if count > 1, blocksInMCU > Self.largestMCU {
+            throw .damaged("mcu-too-large", "scan \(number): \(blocksInMCU) blocks an MCU (at most \(Self.largestMCU))", at: body)
+        }
+        self.members = members
+    }
+
+    private static func table(_ tables: [JPEGHuffmanTable?], _ selector: Int, dc: Bool, scan: Int, at: Int) throws(ProgressiveRefusal) -> JPEGHuffmanTable {
+        let kind = dc ? "DC" : "AC"
+        guard selector < tables.count, let table = tables[selector] else {
+            throw .damaged("undefined-huffman-table", "scan \(scan): \(kind) Huffman table \(selector) was not defined", at: at)
+        }
+        if let flaw = table.refusal(asDC: dc) { throw .damaged("bad-huffman-table", "scan \(scan): \(kind) Huffman table \(selector) has \(flaw)", at: at) }
+        return table
+    }
+
+    /// Records the precision this scan brings to each member's coefficients, as libjpeg's
+    /// `coef_bits`; libjpeg warns of a scan out of order (an AC band before the DC, a bit
+    /// refined twice or skipped) and decodes on in ways of its own, so such a file is refused.
+    func advancePrecision(of frame: inout ProgressiveFrame) throws(ProgressiveRefusal) {
+        for member in members {
+            if !isDC && frame.components[member.component].precision[0] < 0 {
+                throw .damaged("bogus-progression", "scan \(number): AC coefficients of component \(frame.components[member.component].id) before its DC")
+            }
+            for k in start...end {
+                let reached = frame.components[member.component].precision[k]
+                guard high == (reached < 0 ? 0 : reached) else {
+                    throw .damaged("bogus-progression", "scan \(number): coefficient \(k) of component \(frame.components[member.component].id) refined from bit \(high), but it is at bit \(reached)")
+                }
+                frame.components[member.component].precision[k] = low
+            }
+        }
+    }
+
+    /// Decodes the entropy-coded data at `from` (which ends where its marker is, `until`) into
+    /// the frame's kept coefficients.
+    func decode(_ data: UnsafeRawBufferPointer, from: Int, until: Int, into frame: ProgressiveFrame) throws(ProgressiveRefusal) {
+        var reader = JPEGEntropyReader(data, at: from)
+        let decoded = isDC ? decodeDC(&reader, frame) : decodeAC(&reader, frame.components[members[0].component])
+        guard decoded, !reader.readPastEnd, reader.position <= until else {
+            let what = reader.readPastEnd || reader.position > until ? "its data ends early" : "its data is corrupt"
+            throw .damaged("corrupt-data", "scan \(number): \(what)", at: min(reader.position, until))
+        }
+    }
+
+    /// DC bands: interleaved MCU by MCU, or for one component block by block over the blocks
+    /// that hold image; a first pass decodes differences from the previous block's value.
+    private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> Bool {
+        let single = members.count == 1
+        let components = members.map { frame.components[$0.component] }
+        let stores = components.compactMap(\.store)
+        guard stores.count == components.count else { return false }
+        let across = single ? components[0].blocksWide : frame.mcusWide
+        let down = single ? components[0].blocksHigh : frame.mcusHigh
+        let layout = components.indices.map { (h: single ? 1 : components[$0].h, v: single ? 1 : components[$0].v,
+                                               stride: components[$0].stride, size: components[$0].kept * components[$0].kept,
+                                               values: stores[$0].values) }
+        // The short codes' look-up tables side by side, read through one pointer: handing the
+        // tables themselves to the reader block by block costs more than the decoding.
+        let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
+        return lookups.withUnsafeBufferPointer { lookups in
+            var predictions = [Int](repeating: 0, count: members.count)
+            var restarts = 0
+            let bit = Int16(truncatingIfNeeded: 1 << low)
+            var (x, y) = (0, 0)
+            for mcu in 0..<(across * down) {
+                if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                    guard reader.restart(number: restarts) else { return false }
+                    restarts += 1
+                    for slot in predictions.indices { predictions[slot] = 0 }
+                }
+                for slot in layout.indices {
+                    let (h, v, stride, size, values) = layout[slot]
+                    for by in 0..<v {
+                        let row = (y * v + by) * stride + x * h
+                        for bx in 0..<h {
+                            let value = values + (row + bx) * size
+                            if high != 0 {
+                                if reader.bits(1) != 0 { value.pointee |= bit }
+                                continue
+                            }
+                            let short = reader.shortSymbol(lookups.baseAddress! + slot << JPEGHuffmanTable.lookupBits)
+                            guard let category = short ?? members[slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
+                            predictions[slot] += reader.difference(category: category)
+                            // libjpeg keeps the running value in an int and refuses one that leaves it.
+                            guard predictions[slot] >= Int(Int32.min), predictions[slot] <= Int(Int32.max) else { return false }
+                            value.pointee = Int16(truncatingIfNeeded: predictions[slot] << low)
+                        }
+                    }
+                }
+                x += 1
+                if x == across { x = 0; y += 1 }
+            }
+            return true
+        }
+    }
+}

@@ -2,7 +2,9 @@
 # Fuzzes the preset loader and the image stages with libFuzzer and prints, per target, how many
 # inputs ran and what was found. Usage: bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #   targets: presets (JSON parser + preset loader), images (decode → thumbnail → sepia → encode),
-#            graphs (presets that load are run on a small photo: any op, any parameters)
+#            graphs (presets that load are run on a small photo: any op, any parameters),
+#            jpeg (the progressive JPEG decoder alone, at 1/2, 1/4, 1/8),
+#            jpeg-libvips (what that decoder decodes, libjpeg must decode to the same size and pixels)
 # The seed corpora are Fuzz/Corpus/*, the dictionaries Fuzz/Dictionaries/*; the preset targets read
 # an input as a preset, then after a line "#set" one --set override per line, in a folder holding
 # presets to extend (base.json, deep.json, loop.json) and filters to include (filters.json). New
@@ -32,11 +34,13 @@ for target in "${TARGETS[@]}"; do
     swift build "${FLAGS[@]}" --product "fuzz-$target" >"$WORK/build-$target.log" 2>&1 || {
         echo "build of fuzz-$target failed, see $WORK/build-$target.log" >&2; exit 1; }
     mkdir -p "$WORK/$target/corpus" "$WORK/$target/findings"
-    cp Fuzz/Corpus/"$target"/* "$WORK/$target/corpus/"
+    # jpeg-libvips starts from the jpeg seeds, and uses the jpeg dictionary.
+    SEEDS=Fuzz/Corpus/$target; [ -d "$SEEDS" ] || SEEDS=Fuzz/Corpus/${target%-*}
+    cp "$SEEDS"/* "$WORK/$target/corpus/"
     # Leaks are not findings here: libvips keeps caches and type tables for the process's life,
     # and runs still in flight when the fuzzer exits hold their buffers (also at exit: ASAN_OPTIONS).
     # A dictionary of the format's words, where the target has one (Fuzz/Dictionaries).
-    DICT=(); [ -f "Fuzz/Dictionaries/$target.dict" ] && DICT=(-dict="Fuzz/Dictionaries/$target.dict")
+    DICT=(); for name in "$target" "${target%-*}"; do [ -f "Fuzz/Dictionaries/$name.dict" ] && { DICT=(-dict="Fuzz/Dictionaries/$name.dict"); break; }; done
     ASAN_OPTIONS=detect_leaks=0 .build-fuzz/release/fuzz-"$target" "$WORK/$target/corpus" "${DICT[@]}" -max_total_time="$SECONDS_PER_TARGET" \
         -max_len=65536 -timeout=20 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$WORK/$target/findings/" >"$WORK/$target/log" 2>&1 || true

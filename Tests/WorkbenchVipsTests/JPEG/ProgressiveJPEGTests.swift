@@ -48,7 +48,7 @@ import WorkbenchTestSupport
     }
 
     private func decode(_ data: Data, shrink: Int) -> ProgressiveJPEG? {
-        try? data.withUnsafeBytes { try ProgressiveJPEG.decode($0, shrink: shrink) }
+        try? data.progressive(shrink: shrink).get()
     }
 
     @Test(arguments: [

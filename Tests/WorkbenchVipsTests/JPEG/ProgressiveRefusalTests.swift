@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import WorkbenchJPEG
+@testable import WorkbenchVips
+
+/// What the decoder refuses, and why: everything libjpeg refuses (then libvips refuses it too),
+/// and damage libjpeg decodes with a warning in ways of its own; never an image libjpeg would
+/// not make. Each case starts from a sound file and damages one thing.
+@Suite struct ProgressiveRefusalTests {
+    /// 203×157, chroma at full resolution: at 1/8 every AC scan is checked but not decoded.
+    private func sound(_ sampling: String = "1x1") throws -> Data {
+        try ProgressiveFiles.cjpeg(try ProgressiveFiles.photo(width: 203, height: 157), ["-progressive", "-quality", "85", "-sample", sampling])
+    }
+
+    private func refusal(_ data: Data, shrink: Int) -> ProgressiveRefusal? {
+        if case .failure(let refusal) = data.progressive(shrink: shrink) { return refusal }
+        return nil
+    }
+
+    /// libjpeg (through libvips, failing on truncation as `decode` does) refuses it.
+    private func libjpegRefuses(_ data: Data, shrink: Int) -> Bool {
+        (try? VipsImage.libjpegPixels(data, shrink: shrink)) == nil
+    }
+
+    @Test func theSoundFileDecodesAtEveryScale() throws {
+        let data = try sound()
+        for shrink in [2, 4, 8] { #expect(refusal(data, shrink: shrink) == nil) }
+    }
+
+    /// At 1/8 the luma AC scans are not decoded; their headers are checked all the same.
+    @Test func skippedScansAreCheckedAsLibjpegChecksThem() throws {
+        let data = try sound()
+        let scan = try #require(JPEGSegments(data).acScan(of: 1, in: data))
+        let (start, end, approximation, count) = scan.scanBand(data)
+        try #require(count == 1)
+        var cases: [(String, Data)] = []
+        var undefined = data
+        undefined[scan.body + 2] = 0x03 // AC table 3, never defined
+        cases.append(("undefined-huffman-table", undefined))
+        var band = data
+        band[scan.body + 4] = 64 // Se past 63
+        cases.append(("bad-progression", band))
+        var bits = data
+        bits[scan.body + 5] = UInt8(approximation & 0xF0) | 14 // Al 14
+        cases.append(("bad-progression", bits))
+        var stranger = data
+        stranger[scan.body + 1] = 9 // a component the frame does not have
+        cases.append(("unknown-component", stranger))
+        _ = (start, end)
+        for (reason, damaged) in cases {
+            for shrink in [2, 8] {
+                #expect(refusal(damaged, shrink: shrink)?.reason == reason, "\(reason) at 1/\(shrink)")
+                #expect(libjpegRefuses(damaged, shrink: shrink), "libjpeg refuses \(reason) at 1/\(shrink)")
+            }
+        }
+    }
+
+    @Test func tableSelectorsAboveThreeAreUndefined() throws {
+        let data = try sound("2x2")
+        let first = try #require(JPEGSegments(data).scans.first)
+        var damaged = data
+        damaged[first.body + 2] = 0x40 // DC table 4 for the first component
+        for shrink in [2, 4] {
+            #expect(refusal(damaged, shrink: shrink)?.reason == "undefined-huffman-table")
+            #expect(libjpegRefuses(damaged, shrink: shrink))
+        }
+    }
+
+    @Test func anUnknownMarkerAfterTheFirstScan() throws {
+        let data = try sound()
+        let second = try #require(JPEGSegments(data).scans.dropFirst().first)
+        // JPG0 (0xF0), which libjpeg does not know, with a length of 4.
+        let damaged = data.prefix(second.at) + Data([0xFF, 0xF0, 0x00, 0x04, 0x00, 0x00]) + data.dropFirst(second.at)
+        for shrink in [2, 4, 8] {
+            #expect(refusal(damaged, shrink: shrink)?.reason == "unknown-marker")
+            #expect(libjpegRefuses(damaged, shrink: shrink))
+        }
+    }
+
+    /// One more code at a table's longest length is all ones, which T.81 forbids.
+    @Test func aHuffmanCodeOfAllOnes() throws {
+        let data = try sound()
+        let scan = try #require(JPEGSegments(data).acScan(of: 1, in: data))
+        // The DHT just before the scan defines the table it uses.
+        let table = try #require(JPEGSegments(data).segments.last { $0.marker == 0xC4 && $0.at < scan.at })
+        let counts = (0..<16).map { Int(data[table.body + 1 + $0]) }
+        let longest = try #require(counts.lastIndex { $0 > 0 })
+        let symbols = counts.reduce(0, +)
+        var bytes = [UInt8](data)
+        bytes[table.body + 1 + longest] += 1
+        bytes.insert(0x01, at: table.body + 17 + symbols)
+        bytes[table.at + 3] += 1 // the segment is a byte longer
+        let damaged = Data(bytes)
+        for shrink in [2, 8] {
+            #expect(refusal(damaged, shrink: shrink)?.reason == "bad-huffman-table", "at 1/\(shrink)")
+            #expect(libjpegRefuses(damaged, shrink: shrink))
+        }
+    }
+
+    @Test func aComponentTwiceInOneScan() throws {
+        let data = try sound("2x2")
+        let first = try #require(JPEGSegments(data).scans.first)
+        try #require(first.scanBand(data).count == 3)
+        var damaged = data
+        damaged[first.body + 3] = damaged[first.body + 1] // Y, Y, Cr
+        #expect(refusal(damaged, shrink: 2)?.reason == "duplicate-component")
+        #expect(refusal(damaged, shrink: 8)?.reason == "duplicate-component")
+    }
+
+    /// Luma 4×4 beside chroma in an interleaved DC scan: 18 blocks an MCU, libjpeg allows 10.
+    @Test func anMCUOfMoreThanTenBlocks() throws {
+        let data = try sound("2x2")
+        let frame = try #require(JPEGSegments(data).segments.first { $0.marker == 0xC2 })
+        var damaged = data
+        damaged[frame.body + 7] = 0x44
+        for shrink in [2, 8] {
+            #expect(refusal(damaged, shrink: shrink)?.reason == "mcu-too-large")
+            #expect(libjpegRefuses(damaged, shrink: shrink))
+        }
+    }
+
+    @Test func cutShortIsRefusedAsLibjpegRefusesIt() throws {
+        let data = try sound()
+        for fraction in [0.9, 0.5, 0.05] {
+            let cut = data.prefix(Int(Double(data.count) * fraction))
+            for shrink in [2, 8] {
+                #expect(refusal(cut, shrink: shrink)?.reason == "truncated", "cut at \(fraction), 1/\(shrink)")
+                #expect(libjpegRefuses(cut, shrink: shrink))
+            }
+        }
+    }
+
+    /// Garbage in the data of a scan whose coefficients this scale needs: libjpeg decodes on
+    /// with a warning and guesses; the decoder leaves the file to it.
+    @Test func corruptDataInANeededScan() throws {
+        let data = try sound()
+        let dc = try #require(JPEGSegments(data).scans.first)
+        var damaged = data
+        for offset in 0..<12 { damaged[dc.body + dc.length - 2 + 20 + offset] = 0x5A }
+        #expect(refusal(damaged, shrink: 8)?.reason == "corrupt-data")
+        let ac = try #require(JPEGSegments(data).acScan(of: 1, in: data))
+        var luma = data
+        for offset in 0..<40 { luma[ac.body + ac.length - 2 + 10 + offset] = 0x3C }
+        #expect(refusal(luma, shrink: 2)?.reason == "corrupt-data")
+    }
+
+    /// Garbage in a luma AC scan at 1/8 changes nothing libjpeg outputs at that scale (its 1×1
+    /// IDCT reads the DC alone), and libjpeg only warns: the decoder gives libjpeg's very pixels.
+    @Test func corruptDataInAScanThisScaleDoesNotReadDecodesAsLibjpeg() throws {
+        let data = try sound()
+        let ac = try #require(JPEGSegments(data).acScan(of: 1, in: data))
+        var damaged = data
+        for offset in 0..<40 { damaged[ac.body + ac.length - 2 + 10 + offset] = 0x3C }
+        let ours = try damaged.progressive(shrink: 8).get()
+        let theirs = try VipsImage.libjpegPixels(damaged, shrink: 8)
+        #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, theirs) == .infinity)
+    }
+
+    /// A refinement that skips a bit: libjpeg warns and decodes on; left to it.
+    @Test func aScanOutOfOrder() throws {
+        let data = try sound()
+        let refinement = try #require(JPEGSegments(data).scans.last { $0.scanBand(data).start > 0 && $0.scanBand(data).approximation == 0x10 })
+        var damaged = data
+        damaged[refinement.body + 5] = 0x21 // refine from bit 2 to 1, where the band is at bit 1
+        #expect(refusal(damaged, shrink: 2)?.reason == "bogus-progression")
+        #expect(refusal(damaged, shrink: 8)?.reason == "bogus-progression")
+    }
+
+    /// A script that never brings the low AC frequencies to full precision: libjpeg smooths
+    /// those blocks (`do_block_smoothing`), a look of its own; left to it.
+    @Test func scansThatNeverFinish() throws {
+        let photo = try ProgressiveFiles.photo(width: 203, height: 157)
+        let data = try ProgressiveFiles.cjpeg(photo, ["-sample", "2x2"], scans: "0 1 2: 0 0 0 0; 0: 1 63 0 1; 1: 1 63 0 0; 2: 1 63 0 0;")
+        #expect(refusal(data, shrink: 4)?.reason == "incomplete-scans")
+        #expect(refusal(data, shrink: 8)?.reason == "incomplete-scans")
+    }
+
+    /// 10000×10000 (the default `maxPixels`), three components, over 64 bytes of data: refused
+    /// before any coefficient memory is taken — the data cannot hold a bit for each block.
+    @Test func aHugeHeaderOverAFewBytesTakesNoMemory() throws {
+        let bomb = JPEGBomb.make(width: 10_000, height: 10_000)
+        #expect(bomb.count < 240)
+        for shrink in [2, 4, 8] {
+            let refused = try #require(refusal(bomb, shrink: shrink))
+            #expect(refused.reason == "truncated" && refused.detail.contains("64 bytes of data for 4687500 blocks"), "\(refused)")
+        }
+    }
+
+    /// A frame whose decode would pass the memory limit is refused from its header, naming the size.
+    @Test func theMemoryLimit() throws {
+        let bomb = JPEGBomb.make(width: 65_500, height: 32_784, dataBytes: 600_000)
+        let refused = try #require(refusal(bomb, shrink: 2))
+        #expect(refused.kind == .memory && refused.detail.contains("over the limit of 1024 MiB"), "\(refused)")
+        // libjpeg's own working set for it: every coefficient, 128 bytes a block.
+        let header = try #require(bomb.withUnsafeBytes { JPEGFrameHeader($0) })
+        #expect(header.libjpegCoefficientBytes == 8188 * 4098 * 128 * 3)
+    }
+}

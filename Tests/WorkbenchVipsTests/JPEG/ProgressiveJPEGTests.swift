@@ -130,3 +130,31 @@ import WorkbenchTestSupport
         #expect(try difference.average() < 2)
     }
 }
+
+extension ProgressiveJPEGTests {
+    /// A ProPhoto (ROMM) photo thumbnailed at 1/8 through our decoder comes out as through
+    /// libjpeg: the wide gamut magnifies any error in the chroma, which at 1/8 libjpeg makes with
+    /// a 2×2 inverse DCT of each chroma block.
+    @Test func aProPhotoPhotoAtOneEighthAsLibjpegMakesIt() throws {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("romm-\(getpid()).icc")
+        try ROMMProfile.data.write(to: profile)
+        let data = try ProgressiveFiles.cjpeg(try ProgressiveFiles.photo(width: 1600, height: 900),
+                                              ["-progressive", "-quality", "90", "-sample", "2x2", "-icc", profile.path])
+        func thumbnail(_ failOn: DecodeOptions.FailOn) throws -> Image {
+            let options = DecodeOptions(failOn: failOn, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+            let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "romm.jpg"), options).origin)
+            #expect(source.colourManaged)
+            let header = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(8)])
+            // Our decoder reads the file only where warnings may pass (as libjpeg's would).
+            #expect((VipsDecoding.progressive(source, shrink: 8, header: header) != nil) == (failOn == .truncated))
+            return try #require(try VipsDecoding.thumbnail(source, ["width": .int(200), "height": .int(ResizeStage.unbounded), "size": .string("down")],
+                                                          box: (200, ResizeStage.unbounded), fast: true))
+        }
+        let ours = try thumbnail(.truncated), theirs = try thumbnail(.error)
+        #expect(ours.width == theirs.width && ours.height == theirs.height)
+        let difference = try VipsOperationCall.image("subtract", ours, ["right": .image(theirs)])
+        let squares = try VipsOperationCall.image("multiply", difference, ["right": .image(difference)]).average()
+        let psnr = squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares)
+        #expect(psnr >= 40, "\(psnr) dB")
+    }
+}

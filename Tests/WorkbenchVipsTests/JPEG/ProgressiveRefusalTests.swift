@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorkbenchJPEG
+import WorkbenchTestSupport
 @testable import WorkbenchVips
 
 /// What the decoder refuses, and why: everything libjpeg refuses (then libvips refuses it too),

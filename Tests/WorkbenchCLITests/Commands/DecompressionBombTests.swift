@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// Progressive JPEG headers that claim huge images over a few bytes, in a batch with good
+/// photos, in a process whose address space is capped (`ulimit -v`, as under strict overcommit
+/// or a container's limit): each bomb fails its item with a message, every good photo is
+/// written, and the process ends with exit 1, not a signal.
+@Suite struct DecompressionBombTests {
+    private static let preset = #"""
+        {"version": 1, "graph": [{"op": "read"}, {"op": "decode", "maxPixels": 2147483647},
+          {"op": "thumbnail", "width": 300}, {"op": "encode", "format": "jpeg"}, {"op": "write", "path": "{name}.jpg"}]}
+        """#
+
+    /// A progressive copy of a bundled photo, made by libjpeg-turbo's tools.
+    private func progressivePhoto(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("progressive-bridge.jpg")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "djpeg \"$0\" | cjpeg -progressive -quality 85 > \"$1\"", Fixtures.samples.appendingPathComponent("Bridge.jpg").path, url.path]
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0)
+        return url
+    }
+
+    @Test func bombsFailTheirItemsAndTheRestIsWritten() throws {
+        let folder = try Fixtures.temporaryDirectory("bombs")
+        let preset = try Fixtures.writePreset(Self.preset, in: folder)
+        // 10000×10000 (the default maxPixels) over 64 bytes: 233 bytes in all.
+        try JPEGBomb.make(width: 10_000, height: 10_000).write(to: folder.appendingPathComponent("bomb-square.jpg"))
+        // 65500×32784: libjpeg would take 12 GiB for its coefficients.
+        try JPEGBomb.make(width: 65_500, height: 32_784).write(to: folder.appendingPathComponent("bomb-wide.jpg"))
+        let good = [try progressivePhoto(in: folder)] + Fixtures.samplePhotos.prefix(3)
+        let inputs = good.map(\.path) + ["bomb-square.jpg", "bomb-wide.jpg"].map { folder.appendingPathComponent($0).path }
+        let out = folder.appendingPathComponent("out")
+        let result = try CLIProcess.run(["run", preset] + inputs + ["--out", out.path, "--progress", "plain"],
+                                        launcher: ["/bin/sh", "-c", "ulimit -v 400000 && exec \"$0\" \"$@\""])
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("FAILED  bomb-wide: ") && $0.contains("needs 12287 MiB to decode, more than the limit of 1024 MiB; raise the decode node's \"maxMemory\"") },
+                "\(result.lines)")
+        #expect(result.lines.contains { $0.hasPrefix("FAILED  bomb-square: ") }, "\(result.lines)")
+        let written = Set(Fixtures.files(in: out).filter { $0.hasSuffix(".jpg") })
+        #expect(written == Set(good.map { $0.deletingPathExtension().lastPathComponent + ".jpg" }), "\(written)")
+    }
+
+    /// `maxMemory` is the decode's to set: a photo whose decode needs more is refused, named.
+    @Test func theMemoryLimitIsTheDecodesToSet() throws {
+        let folder = try Fixtures.temporaryDirectory("max-memory")
+        let preset = try Fixtures.writePreset(Self.preset.replacingOccurrences(of: #""maxPixels": 2147483647"#, with: #""maxMemory": 1"#), in: folder)
+        let photo = try progressivePhoto(in: folder)
+        let result = try CLIProcess.run(["run", preset, photo.path, "--out", folder.appendingPathComponent("out").path, "--progress", "plain"])
+        #expect(result.status == 1)
+        #expect(result.lines.contains { $0.contains("(1600×900, a progressive JPEG) needs 4 MiB to decode, more than the limit of 1 MiB") }, "\(result.lines)")
+    }
+}

@@ -10,14 +10,14 @@ final class CoefficientStore {
     let count: Int
 
     /// The bytes a store of this shape takes.
-    static func bytes(blocks: Int, kept: Int, tracksNonzero: Bool) -> Int {
-        blocks * (kept * kept * 2 + (tracksNonzero ? 8 : 0))
+    static func bytes(blocks: Int, kept: Int) -> Int {
+        blocks * (kept * kept * 2 + 8)
     }
 
     /// Nil when the memory cannot be had.
-    init?(blocks: Int, kept: Int, tracksNonzero: Bool) {
+    init?(blocks: Int, kept: Int) {
         guard let values = calloc(max(1, blocks * kept * kept), 2) else { return nil }
-        guard let nonzero = calloc(tracksNonzero ? max(1, blocks) : 1, 8) else { free(values); return nil }
+        guard let nonzero = calloc(max(1, blocks), 8) else { free(values); return nil }
         self.values = values.assumingMemoryBound(to: Int16.self)
         self.nonzero = nonzero.assumingMemoryBound(to: UInt64.self)
         count = blocks

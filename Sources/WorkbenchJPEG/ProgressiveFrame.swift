@@ -27,8 +27,6 @@ struct ProgressiveFrame {
         /// before any scan, then the last scan's `low`; 0 is full precision.
         var precision = [Int](repeating: -1, count: 64)
 
-        /// Whether AC scans of this component change its samples at this scale.
-        var needsAC: Bool { scale > 1 }
         var blocks: Int { stride * rows }
     }
 
@@ -92,7 +90,7 @@ struct ProgressiveFrame {
                                       blocksWide: (samplesWide + 7) / 8, blocksHigh: (samplesHigh + 7) / 8, scale: scale,
                                       kept: ScaledIDCT.kept(for: scale), downsampledWidth: downsampledWidth,
                                       downsampledHeight: downsampledHeight, upsampling: upsampling)
-            memory += CoefficientStore.bytes(blocks: component.blocks, kept: component.kept, tracksNonzero: component.needsAC)
+            memory += CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)
                 + component.blocksWide * scale * component.blocksHigh * scale
             components.append(component)
         }
@@ -122,8 +120,8 @@ struct ProgressiveFrame {
         }
         for index in fresh {
             let component = components[index]
-            guard let store = CoefficientStore(blocks: component.blocks, kept: component.kept, tracksNonzero: component.needsAC) else {
-                throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the coefficients of component \(component.id) (\(CoefficientStore.bytes(blocks: component.blocks, kept: component.kept, tracksNonzero: component.needsAC)) bytes)")
+            guard let store = CoefficientStore(blocks: component.blocks, kept: component.kept) else {
+                throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the coefficients of component \(component.id) (\(CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)) bytes)")
             }
             components[index].store = store
         }

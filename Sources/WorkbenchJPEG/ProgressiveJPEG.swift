@@ -5,8 +5,8 @@
 /// coefficient, 3 bytes a pixel for 4:2:0 (48 MB for 16 MP), faulted in and given back for each
 /// file. A reduced inverse DCT depends on only some frequencies of each block (`ScaledIDCT`), so
 /// this keeps those, and a bit a coefficient saying whether it is nonzero yet (what refinement
-/// scans need to know). At 1/8 a component sampled at full resolution needs only its DC: its AC
-/// scans are checked as libjpeg checks them and their data stepped over unread.
+/// scans need to know). At 1/8 a component sampled at full resolution needs only its DC, yet its
+/// AC scans are decoded all the same (keeping nothing), for any damage in them.
 ///
 /// The output is libjpeg-turbo's at the same scale: the same inverse DCT sizes per component, the
 /// same upsampling, the same YCbCr to RGB, to within a level of rounding. Anything this decoder
@@ -179,9 +179,9 @@ private struct MarkerWalk {
         try scan.advancePrecision(of: &current)
         try current.prepare(for: scan, quantisation: quant, dataBytes: scanEnd - end, at: at)
         frame = nil // `current` holds the coefficients alone: changed in place, not copied
-        if scan.isDC || scan.members.contains(where: { current.components[$0.component].needsAC }) {
-            try scan.decode(data, from: end, until: scanEnd, into: current)
-        }
+        // Every scan is decoded, also one whose coefficients this scale does not keep: libjpeg
+        // warns of damage in it, and libvips gives up on a file after 100 warnings.
+        try scan.decode(data, from: end, until: scanEnd, into: current)
         frame = current
         return scanEnd
     }

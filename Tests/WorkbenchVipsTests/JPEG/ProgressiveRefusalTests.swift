@@ -145,16 +145,19 @@ import WorkbenchTestSupport
         #expect(refusal(luma, shrink: 2)?.reason == "corrupt-data")
     }
 
-    /// Garbage in a luma AC scan at 1/8 changes nothing libjpeg outputs at that scale (its 1×1
-    /// IDCT reads the DC alone), and libjpeg only warns: the decoder gives libjpeg's very pixels.
-    @Test func corruptDataInAScanThisScaleDoesNotReadDecodesAsLibjpeg() throws {
+    /// Garbage in a luma AC scan at 1/8, whose coefficients that scale does not keep: libjpeg
+    /// warns for each bad code, and libvips gives up after 100 warnings, so the scan is decoded
+    /// anyway and the damage found. (fuzz-jpeg-libvips found the file below when such scans were
+    /// stepped over: the decoder made an image of it, libvips refused it.)
+    @Test func corruptDataInAScanThisScaleKeepsNothingOf() throws {
         let data = try sound()
         let ac = try #require(JPEGSegments(data).acScan(of: 1, in: data))
         var damaged = data
         for offset in 0..<40 { damaged[ac.body + ac.length - 2 + 10 + offset] = 0x3C }
-        let ours = try damaged.progressive(shrink: 8).get()
-        let theirs = try VipsImage.libjpegPixels(damaged, shrink: 8)
-        #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, theirs) == .infinity)
+        #expect(refusal(damaged, shrink: 8)?.reason == "corrupt-data")
+        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-hundred-warnings.jpg"))
+        #expect(libjpegRefuses(found, shrink: 8))
+        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "corrupt-data") }
     }
 
     /// A refinement that skips a bit: libjpeg warns and decodes on; left to it.

@@ -19,6 +19,18 @@ struct JPEGEntropyReader {
     var readPastEnd: Bool { padding > count }
 
     private mutating func fill() {
+        // Most of the data holds no 0xFF: take as many whole bytes as fit in one load.
+        if position + 8 <= data.count {
+            let word = UInt64(bigEndian: data.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            let inverted = ~word
+            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                let take = (64 - count) / 8
+                bits = bits << UInt64(8 * take) | word >> UInt64(64 - 8 * take)
+                count += 8 * take
+                position += take
+                return
+            }
+        }
         while count <= 56 {
             var byte: UInt8 = 0
             if position < data.count, data[position] != 0xFF {
@@ -41,6 +53,17 @@ struct JPEGEntropyReader {
         if count < n { fill() }
         count -= n
         return Int(truncatingIfNeeded: bits >> UInt64(count)) & (1 << n - 1)
+    }
+
+    /// Steps over `n` bits (any number).
+    @inline(__always)
+    mutating func skip(_ n: Int) {
+        var left = n
+        while left > 0 {
+            let step = min(left, 32)
+            _ = bits(step)
+            left -= step
+        }
     }
 
     /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up

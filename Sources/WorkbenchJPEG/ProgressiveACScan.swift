@@ -9,8 +9,9 @@ extension ProgressiveScan {
         guard let store = component.store, let table = members[0].ac, let slots = Self.slotsByScale[component.scale] else { return false }
         return table.lookup.withUnsafeBufferPointer { lookup in
             slots.withUnsafeBufferPointer { slots in
+                let keptMask = slots.enumerated().reduce(UInt64(0)) { $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 }
                 let context = ACContext(values: store.values, nonzero: store.nonzero, size: component.kept * component.kept,
-                                        slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table)
+                                        slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table, keptMask: keptMask)
                 var endOfBands = 0
                 var restarts = 0
                 var blockIndex = 0
@@ -41,6 +42,8 @@ extension ProgressiveScan {
         let slots: UnsafePointer<Int>
         let lookup: UnsafePointer<UInt16>
         let table: JPEGHuffmanTable
+        /// The zigzag positions whose values the block keeps.
+        let keptMask: UInt64
     }
 
     /// A block's first pass over the band: runs of zeros and new values.
@@ -58,9 +61,12 @@ extension ProgressiveScan {
             if bits != 0 {
                 k += run
                 guard k <= end else { return false }
-                let coefficient = reader.difference(category: bits) * one
                 mask |= 1 << UInt64(k)
-                if c.slots[k] >= 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: coefficient) }
+                if c.slots[k] >= 0 {
+                    value[c.slots[k]] = Int16(truncatingIfNeeded: reader.difference(category: bits) * one)
+                } else {
+                    reader.skip(bits)
+                }
                 k += 1
             } else if run == 15 {
                 k += 16
@@ -73,20 +79,17 @@ extension ProgressiveScan {
     }
 
     /// A block's refinement: the correction bit of every nonzero coefficient passed, and the
-    /// newly nonzero ones placed on the zeros.
+    /// newly nonzero ones placed on the zeros. Runs of zeros are found in the block's nonzero
+    /// mask, and the correction bits of coefficients this scale does not keep are stepped over
+    /// together.
     @inline(__always)
     private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
         let value = c.values + block * c.size
         var mask = c.nonzero[block]
         defer { c.nonzero[block] = mask }
         let one = 1 << low
+        let band = (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(start))
         var k = start
-        @inline(__always) func correct(_ k: Int) {
-            if reader.bits(1) != 0, c.slots[k] >= 0 {
-                let old = Int(value[c.slots[k]])
-                if old & one == 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: old >= 0 ? old + one : old - one) }
-            }
-        }
         if endOfBands == 0 {
             while k <= end {
                 guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
@@ -100,17 +103,15 @@ extension ProgressiveScan {
                     endOfBands = (1 << run) + reader.bits(run)
                     break
                 }
-                // Pass `run` zero coefficients (correcting nonzero ones on the way), then place
-                // the new one, if any, on the next zero.
-                while k <= end {
-                    if mask & (1 << UInt64(k)) != 0 {
-                        correct(k)
-                    } else {
-                        if run == 0 { break }
-                        run -= 1
-                    }
-                    k += 1
-                }
+                // Pass `run` zero coefficients, correcting the nonzero ones on the way, and stop
+                // on the next zero: the new coefficient's place, if there is one (after a run of
+                // 16 zeros, simply the next).
+                let ahead = band & (UInt64.max << UInt64(k))
+                var zeros = ~mask & ahead
+                while run > 0 && zeros != 0 { zeros &= zeros - 1; run -= 1 }
+                let stop = zeros == 0 ? end + 1 : zeros.trailingZeroBitCount
+                correct(mask & ahead & (stop > 63 ? UInt64.max : (1 << UInt64(stop)) - 1), &reader, value, c, one: one)
+                k = stop
                 if placed != 0 {
                     guard k <= end else { return false }
                     mask |= 1 << UInt64(k)
@@ -120,17 +121,29 @@ extension ProgressiveScan {
             }
         }
         if endOfBands > 0 {
-            // Only the nonzero ones from k to the band's end take a bit: visit their set bits
-            // rather than every position.
-            if k <= end {
-                var pending = mask & (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(k))
-                while pending != 0 {
-                    correct(pending.trailingZeroBitCount)
-                    pending &= pending - 1
-                }
-            }
+            // The rest of the band: only its nonzero coefficients take a bit.
+            if k <= end { correct(mask & band & (UInt64.max << UInt64(k)), &reader, value, c, one: one) }
             endOfBands -= 1
         }
         return true
+    }
+
+    /// Reads the correction bit of each coefficient in `pending` (a mask of zigzag positions, in
+    /// order) and adds it to those the block keeps: away from zero, as libjpeg does.
+    @inline(__always)
+    private func correct(_ pending: UInt64, _ reader: inout JPEGEntropyReader, _ value: UnsafeMutablePointer<Int16>, _ c: ACContext, one: Int) {
+        guard pending & c.keptMask != 0 else {
+            reader.skip(pending.nonzeroBitCount)
+            return
+        }
+        var pending = pending
+        while pending != 0 {
+            let k = pending.trailingZeroBitCount
+            pending &= pending - 1
+            if reader.bits(1) != 0, c.slots[k] >= 0 {
+                let old = Int(value[c.slots[k]])
+                if old & one == 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: old >= 0 ? old + one : old - one) }
+            }
+        }
     }
 }

@@ -36,47 +36,66 @@ enum ScaledIDCT {
         }
     }
 
+    /// Per n, for each zigzag position k: where its weights start in `products[n]` (k × n²), or
+    /// -1 when the position is not kept; and the zigzag positions kept, as a mask (DC left out).
+    private static let keptAC: [Int: UInt64] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
+        (n, slots(for: n).enumerated().reduce(UInt64(0)) { $1.offset > 0 && $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 })
+    })
+
+    /// Per n: products[k × n² + y × n + x] = w(y, v) w(x, u) for zigzag position k at (v, u):
+    /// what one unit of that coefficient adds to each sample (0 where k is not kept).
+    private static let products: [Int: [Float]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
+        let used = frequencies[n] ?? [], m = used.count, w = weights[n] ?? []
+        var table = [Float](repeating: 0, count: 64 * n * n)
+        for (k, natural) in JPEGZigzag.natural.enumerated() {
+            guard let v = used.firstIndex(of: natural / 8), let u = used.firstIndex(of: natural % 8) else { continue }
+            for y in 0..<n { for x in 0..<n { table[k * n * n + y * n + x] = Float(w[y * m + v] * w[x * m + u]) } }
+        }
+        return (n, table)
+    })
+
     /// The component's samples over the blocks that hold image (padding blocks included), row by
-    /// row, `blocksWide × n` a row; nil when the memory cannot be had.
+    /// row, `blocksWide × n` a row; nil when the memory cannot be had. A block's nonzero mask says
+    /// which coefficients to add in: most blocks hold a few, and a block with only its DC is one
+    /// value, rounded as libjpeg rounds it.
     static func samples(of component: ProgressiveFrame.Component, store: CoefficientStore) -> PixelBuffer? {
-        let n = component.scale, m = component.kept
+        let n = component.scale, m = component.kept, area = n * n
         let wide = component.blocksWide * n, high = component.blocksHigh * n
-        guard let plane = PixelBuffer(count: wide * high), let quant = component.quant, let weights = weights[n] else { return nil }
-        // The dequantisation factor of each kept position.
-        let used = frequencies[n] ?? []
-        let factors = (0..<(m * m)).map { Double(quant[zigzagOf[used[$0 / m] * 8 + used[$0 % m]]]) }
-        var block = [Double](repeating: 0, count: m * m), columns = [Double](repeating: 0, count: n * m)
-        let samples = plane.bytes, values = store.values
-        weights.withUnsafeBufferPointer { weights in
+        guard let plane = PixelBuffer(count: wide * high), let quant = component.quant,
+              let products = products[n], let kept = keptAC[n] else { return nil }
+        let slots = Self.slots(for: n)
+        // Each zigzag position's dequantisation factor.
+        let factors = (0..<64).map { Float(quant[$0]) }
+        var sums = [Float](repeating: 0, count: area)
+        let samples = plane.bytes.baseAddress!, values = store.values, nonzero = store.nonzero
+        products.withUnsafeBufferPointer { products in
         factors.withUnsafeBufferPointer { factors in
-        block.withUnsafeMutableBufferPointer { block in
-        columns.withUnsafeMutableBufferPointer { columns in
+        slots.withUnsafeBufferPointer { slots in
+        sums.withUnsafeMutableBufferPointer { sums in
             for by in 0..<component.blocksHigh {
                 for bx in 0..<component.blocksWide {
-                    let first = (by * component.stride + bx) * m * m
+                    let block = by * component.stride + bx
+                    let first = block * m * m
                     let origin = by * n * wide + bx * n
-                    var flat = true
-                    for index in 1..<(m * m) where values[first + index] != 0 { flat = false; break }
-                    if flat {
+                    var pending = nonzero[block] & kept
+                    if pending == 0 {
                         // Only the DC: every sample is the block's mean, (F·q + 4) >> 3 as libjpeg rounds it.
                         let mean = UInt8(clamping: (Int(values[first]) * quant[0] + 4) >> 3 + 128)
                         for y in 0..<n { for x in 0..<n { samples[origin + y * wide + x] = mean } }
                         continue
                     }
-                    for index in 0..<(m * m) { block[index] = Double(values[first + index]) * factors[index] }
-                    // Down the columns first: columns[y × m + u] = Σ_v w(y, v) F(v, u).
-                    for y in 0..<n {
-                        for u in 0..<m {
-                            var sum = 0.0
-                            for v in 0..<m { sum += weights[y * m + v] * block[v * m + u] }
-                            columns[y * m + u] = sum
-                        }
+                    let dc = Float(values[first]) * factors[0] / 8 + 128.5
+                    for index in 0..<area { sums[index] = dc }
+                    while pending != 0 {
+                        let k = pending.trailingZeroBitCount
+                        pending &= pending - 1
+                        let coefficient = Float(values[first + slots[k]]) * factors[k]
+                        let weights = products.baseAddress! + k * area
+                        for index in 0..<area { sums[index] += coefficient * weights[index] }
                     }
                     for y in 0..<n {
                         for x in 0..<n {
-                            var sum = 128.5
-                            for u in 0..<m { sum += weights[x * m + u] * columns[y * m + u] }
-                            samples[origin + y * wide + x] = UInt8(clamping: Int(sum.rounded(.down)))
+                            samples[origin + y * wide + x] = UInt8(clamping: Int(sums[y * n + x].rounded(.down)))
                         }
                     }
                 }

@@ -158,3 +158,25 @@ extension ProgressiveJPEGTests {
         #expect(psnr >= 40, "\(psnr) dB")
     }
 }
+
+extension ProgressiveJPEGTests {
+    /// Every EXIF orientation: the fused thumbnail comes out at libvips' own size, turned as
+    /// libvips turns it (our decoder reads only upright files; the others go to libvips whole).
+    @Test func everyOrientationAsLibvips() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("oriented-\(getpid()).jpg")
+        let plain = try ProgressiveFiles.cjpeg(try ProgressiveFiles.photo(width: 641, height: 203), ["-progressive", "-sample", "2x2"])
+        for orientation in 1...8 {
+            try plain.write(to: file)
+            try ProgressiveFiles.run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=\(orientation)", file.path])
+            let data = try Data(contentsOf: file)
+            let options = DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+            let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "oriented.jpg"), options).origin)
+            let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(80), "height": .int(ResizeStage.unbounded), "size": .string("down")],
+                                                              box: (80, ResizeStage.unbounded), fast: true))
+            let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(80), "height": .int(ResizeStage.unbounded)])
+            #expect(ours.width == theirs.width && ours.height == theirs.height, "orientation \(orientation)")
+            let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))
+            #expect(try difference.average() < 3, "orientation \(orientation)")
+        }
+    }
+}

@@ -97,7 +97,7 @@ enum VipsDecoding {
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
-        if let scaled = progressive(source, shrink: shrink, header: loaded) { loaded = scaled } else { try checkMemory(source) }
+        if let scaled = try progressive(source, shrink: shrink, header: loaded) { loaded = scaled } else { try checkMemory(source) }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         var origin = source
@@ -109,8 +109,10 @@ enum VipsDecoding {
     /// coefficients that scale needs (`ProgressiveJPEG`), with the metadata libvips read from its
     /// header; nil when that decoder does not take the file (libjpeg then decodes it, and the
     /// reason is logged at debug level: `--verbose`). Only when warnings may pass, as libjpeg's
-    /// do at these settings: the decoder refuses what libjpeg would warn of.
-    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) -> VipsImage? {
+    /// do at these settings: the decoder refuses what libjpeg would warn of. A file the decoder
+    /// finds cut short fails here, unless the decode accepts damage (`failOn` "none"): libjpeg
+    /// would make up the missing blocks, all of them for a huge header over a few bytes.
+    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) throws(VipsError) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
         let outcome = source.bytes.data.withUnsafeBytes { bytes in
             Result { () throws(ProgressiveRefusal) in
@@ -121,8 +123,11 @@ enum VipsDecoding {
         switch outcome {
         case .success(let image): scaled = image
         case .failure(let refusal):
+            if refusal.reason == "truncated" && source.options.failOn != .none {
+                throw .decodeFailed(origin: source.bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
+            }
             if refusal.reason != "not-progressive" {
-                VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): decoded by libjpeg, not workbench's progressive decoder: \(refusal)")
+                VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): left to libjpeg by workbench's progressive decoder: \(refusal)")
             }
             return nil
         }

@@ -34,6 +34,22 @@ import Foundation
 /// each scale, and counts the refusals by reason (`swift run fuzz-jpeg PHOTO...`).
 @main struct JPEGFuzzReplay {
     static func main() {
+        // `--time N FILE…`: decode each file at 1/N ten times and print the median, for tuning.
+        if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--time", let shrink = Int(CommandLine.arguments[2]) {
+            var total = 0.0
+            for path in CommandLine.arguments.dropFirst(3) {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                let times = (0..<10).map { _ -> Double in
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = data.withUnsafeBytes { try? ProgressiveJPEG.decode($0, shrink: shrink) }
+                    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                }.sorted()
+                total += times[5]
+                print("\(path): \(String(format: "%.1f", times[5])) ms")
+            }
+            print(String(format: "total %.1f ms", total))
+            return
+        }
         var reasons: [String: Int] = [:]
         var decoded = 0
         for path in CommandLine.arguments.dropFirst() {

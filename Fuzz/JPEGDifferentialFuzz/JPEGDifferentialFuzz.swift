@@ -12,6 +12,7 @@ enum JPEGDifferentialFuzz {
     static let started: Bool = { VipsRuntime.tuneMemory(); return VipsIntrospection.operation("jpegload_buffer") != nil }()
 
     /// The PSNR of each decode against libjpeg's (infinity: identical), for the replay to print.
+    /// Unsynchronised on purpose: libFuzzer and the replay run one input at a time on one thread.
     nonisolated(unsafe) static var measured: [(shrink: Int, psnr: Double)] = []
 
     static func check(_ bytes: [UInt8]) {

@@ -61,11 +61,16 @@ extension ProgressiveScan {
             if bits != 0 {
                 k += run
                 guard k <= end else { return false }
-                mask |= 1 << UInt64(k)
-                if c.slots[k] >= 0 {
-                    value[c.slots[k]] = Int16(truncatingIfNeeded: reader.difference(category: bits) * one)
+                // The mask says which coefficients are nonzero as libjpeg's 16-bit values are: a
+                // huge value shifted by `low` can wrap to 0, and a refinement passes it as a zero.
+                let bit = UInt64(1) << UInt64(k)
+                if c.slots[k] >= 0 || bits + low >= 16 {
+                    let coefficient = Int16(truncatingIfNeeded: reader.difference(category: bits) * one)
+                    if c.slots[k] >= 0 { value[c.slots[k]] = coefficient }
+                    mask = coefficient != 0 ? mask | bit : mask & ~bit
                 } else {
                     reader.skip(bits)
+                    mask |= bit
                 }
                 k += 1
             } else if run == 15 {

@@ -15,7 +15,8 @@ extension ProgressiveFrame {
         let padsBottom = components.contains { [.fancyDown, .fancyBoth].contains($0.upsampling) }
         for index in components.indices {
             let component = components[index]
-            guard let store = component.store, let samples = ScaledIDCT.samples(of: component, store: store) else { throw noMemory }
+            guard let store = component.store else { throw .damaged("missing-component", "component \(component.id) is in no scan") }
+            let samples = try ScaledIDCT.samples(of: component, store: store)
             components[index].store = nil
             let wide = component.blocksWide * component.scale, high = component.blocksHigh * component.scale
             let upsampling = Upsampling(method: component.upsampling, samples: UnsafePointer(samples.bytes.baseAddress!), wide: wide, high: high,

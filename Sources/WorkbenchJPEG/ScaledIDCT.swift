@@ -58,11 +58,19 @@ enum ScaledIDCT {
     /// row, `blocksWide × n` a row; nil when the memory cannot be had. A block's nonzero mask says
     /// which coefficients to add in: most blocks hold a few, and a block with only its DC is one
     /// value, rounded as libjpeg rounds it.
-    static func samples(of component: ProgressiveFrame.Component, store: CoefficientStore) -> PixelBuffer? {
+    static func samples(of component: ProgressiveFrame.Component, store: CoefficientStore) throws(ProgressiveRefusal) -> PixelBuffer {
         let n = component.scale, m = component.kept, area = n * n
         let wide = component.blocksWide * n, high = component.blocksHigh * n
-        guard let plane = PixelBuffer(count: wide * high), let quant = component.quant,
-              let products = products[n], let kept = keptAC[n] else { return nil }
+        guard let quant = component.quant, let products = products[n], let kept = keptAC[n] else {
+            throw .damaged("missing-component", "component \(component.id) has no quantisation table")
+        }
+        guard let plane = PixelBuffer(count: wide * high) else {
+            throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the samples of component \(component.id)")
+        }
+        // libjpeg limits a sample through a table indexed modulo 1024 (`range_limit`), which
+        // clamps what lies within 384 of the range and wraps what lies further out: values that
+        // far out (only damaged or hand-made files have them) are left to libjpeg.
+        var outOfRange = false
         let slots = Self.slots(for: n)
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }
@@ -80,7 +88,9 @@ enum ScaledIDCT {
                     var pending = nonzero[block] & kept
                     if pending == 0 {
                         // Only the DC: every sample is the block's mean, (F·q + 4) >> 3 as libjpeg rounds it.
-                        let mean = UInt8(clamping: (Int(values[first]) * quant[0] + 4) >> 3 + 128)
+                        let centred = (Int(values[first]) * quant[0] + 4) >> 3
+                        if centred < -384 || centred > 511 { outOfRange = true }
+                        let mean = UInt8(clamping: centred + 128)
                         for y in 0..<n { for x in 0..<n { samples[origin + y * wide + x] = mean } }
                         continue
                     }
@@ -95,7 +105,9 @@ enum ScaledIDCT {
                     }
                     for y in 0..<n {
                         for x in 0..<n {
-                            samples[origin + y * wide + x] = UInt8(clamping: Int(sums[y * n + x].rounded(.down)))
+                            let sample = Int(sums[y * n + x].rounded(.down))
+                            if sample < -256 || sample > 639 { outOfRange = true }
+                            samples[origin + y * wide + x] = UInt8(clamping: sample)
                         }
                     }
                 }
@@ -103,6 +115,9 @@ enum ScaledIDCT {
         }
         }
         }
+        }
+        if outOfRange {
+            throw .damaged("out-of-range", "component \(component.id) has samples so far out of range that libjpeg wraps them")
         }
         return plane
     }

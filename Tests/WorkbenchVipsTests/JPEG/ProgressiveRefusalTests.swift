@@ -160,6 +160,17 @@ import WorkbenchTestSupport
         for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "corrupt-data") }
     }
 
+    /// A block whose samples lie far outside 0…255: libjpeg's range limit wraps them (modulo
+    /// 1024) where a clamp would not, so the decoder leaves the file to libjpeg; at scales where
+    /// the block stays in range it decodes as libjpeg does. (fuzz-jpeg-libvips found this file:
+    /// 16 dB against libjpeg at 1/2 before.)
+    @Test func samplesLibjpegWrapsAreLeftToIt() throws {
+        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-wrapped-samples.jpg"))
+        #expect(refusal(found, shrink: 2)?.reason == "out-of-range")
+        let ours = try found.progressive(shrink: 4).get()
+        #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 4)) >= 40)
+    }
+
     /// A refinement that skips a bit: libjpeg warns and decodes on; left to it.
     @Test func aScanOutOfOrder() throws {
         let data = try sound()

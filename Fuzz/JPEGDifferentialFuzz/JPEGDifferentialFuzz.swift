@@ -15,11 +15,11 @@ enum JPEGDifferentialFuzz {
     /// Unsynchronised on purpose: libFuzzer and the replay run one input at a time on one thread.
     nonisolated(unsafe) static var measured: [(shrink: Int, psnr: Double)] = []
 
-    static func check(_ bytes: [UInt8]) {
+    static func check(_ bytes: [UInt8], memoryLimit: Int = 4 << 20) {
         guard started else { fatalError("libvips did not start") }
         let data = Data(bytes)
         for shrink in [2, 4, 8] {
-            guard let ours = try? data.withUnsafeBytes({ try ProgressiveJPEG.decode($0, shrink: shrink, memoryLimit: 4 << 20) }) else { continue }
+            guard let ours = try? data.withUnsafeBytes({ try ProgressiveJPEG.decode($0, shrink: shrink, memoryLimit: memoryLimit) }) else { continue }
             let theirs: (pixels: [UInt8], width: Int, height: Int, bands: Int)
             do {
                 theirs = try VipsImage.libjpegPixels(data, shrink: shrink, failOn: "truncated")
@@ -52,14 +52,14 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 }
 #else
 /// Without the fuzzer: runs every file given once.
-/// Without the fuzzer: runs every file given once and prints the PSNR of each scale it decoded
-/// against libjpeg's (`swift run fuzz-jpeg-libvips PHOTO...`).
+/// Without the fuzzer: runs every file given once (photos of any size) and prints the PSNR of
+/// each scale it decoded against libjpeg's (`swift run fuzz-jpeg-libvips PHOTO...`).
 @main struct JPEGDifferentialFuzzReplay {
     static func main() {
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot read"); continue }
             JPEGDifferentialFuzz.measured = []
-            JPEGDifferentialFuzz.check(Array(data))
+            JPEGDifferentialFuzz.check(Array(data), memoryLimit: ProgressiveJPEG.defaultMemoryLimit)
             let said = JPEGDifferentialFuzz.measured.map { "1/\($0.shrink) \($0.psnr.isFinite ? String(format: "%.1f dB", $0.psnr) : "identical")" }
             print("\(path): " + (said.isEmpty ? "not decoded by ours" : said.joined(separator: ", ")))
         }

@@ -101,8 +101,9 @@ struct ProgressiveFrame {
     /// Before a scan's data is read: latches the quantisation tables of components in their
     /// first scan (libjpeg's `latch_quant_tables`), and makes their stores, once the scan's data
     /// (`dataBytes`) is long enough to hold at least a bit for each of their blocks.
-    mutating func prepare(for scan: ProgressiveScan, quantisation tables: [[Int]?], dataBytes: Int, at offset: Int) throws(ProgressiveRefusal) {
-        let fresh = scan.members.map(\.component).filter { components[$0].store == nil }
+    mutating func prepare(for scan: ProgressiveScan, quantisation tables: [[Int]?], dataBytes: Int, at offset: Int,
+                          makingStores: Bool = true) throws(ProgressiveRefusal) {
+        let fresh = scan.members.map(\.component).filter { components[$0].quant == nil }
         guard !fresh.isEmpty else { return }
         for index in fresh {
             guard let table = tables[components[index].quantTable] else {
@@ -118,7 +119,7 @@ struct ProgressiveFrame {
         guard dataBytes * 8 >= coded else {
             throw .damaged("truncated", "scan \(scan.number) has \(dataBytes) bytes of data for \(coded) blocks", at: offset)
         }
-        for index in fresh {
+        for index in fresh where makingStores {
             let component = components[index]
             guard let store = CoefficientStore(blocks: component.blocks, kept: component.kept) else {
                 throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the coefficients of component \(component.id) (\(CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)) bytes)")

@@ -47,18 +47,31 @@ public struct ProgressiveJPEG {
                               memoryLimit: Int = defaultMemoryLimit) throws(ProgressiveRefusal) -> ProgressiveJPEG {
         guard [2, 4, 8].contains(shrink) else { throw .unsupported("scale", "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
         guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
-        var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit)
+        var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true)
         var frame = try walk.run()
         return try frame.render(keeping: size)
     }
 }
 
+extension ProgressiveJPEG {
+    /// Reads a progressive JPEG's markers and scan headers without decoding anything or taking
+    /// memory: throws what the checks of the structure find (a table, band or marker libjpeg
+    /// refuses, a scan whose data cannot hold its blocks: `truncated`). For a decode libjpeg will
+    /// do, to fail a file cut short before libjpeg makes up its missing pixels.
+    public static func checkStructure(_ data: UnsafeRawBufferPointer) throws(ProgressiveRefusal) {
+        guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
+        var walk = MarkerWalk(data: data, shrink: 8, memoryLimit: .max, decodes: false)
+        _ = try walk.run()
+    }
+}
+
 /// The file read marker by marker as libjpeg's `read_markers` does, with the scans decoded as
-/// they come.
+/// they come (or, `decodes` false, only their headers checked and their data measured).
 private struct MarkerWalk {
     let data: UnsafeRawBufferPointer
     let shrink: Int
     let memoryLimit: Int
+    let decodes: Bool
     var quant = [[Int]?](repeating: nil, count: 4)
     var dcTables = [JPEGHuffmanTable?](repeating: nil, count: 4)
     var acTables = [JPEGHuffmanTable?](repeating: nil, count: 4)
@@ -68,10 +81,11 @@ private struct MarkerWalk {
     var adobeTransform: Int?
     var scans = 0
 
-    init(data: UnsafeRawBufferPointer, shrink: Int, memoryLimit: Int) {
+    init(data: UnsafeRawBufferPointer, shrink: Int, memoryLimit: Int, decodes: Bool) {
         self.data = data
         self.shrink = shrink
         self.memoryLimit = memoryLimit
+        self.decodes = decodes
     }
 
     mutating func run() throws(ProgressiveRefusal) -> ProgressiveFrame {
@@ -180,11 +194,11 @@ private struct MarkerWalk {
             throw .damaged("truncated", "the file ends inside scan \(scans)", at: end)
         }
         try scan.advancePrecision(of: &current)
-        try current.prepare(for: scan, quantisation: quant, dataBytes: scanEnd - end, at: at)
+        try current.prepare(for: scan, quantisation: quant, dataBytes: scanEnd - end, at: at, makingStores: decodes)
         frame = nil // `current` holds the coefficients alone: changed in place, not copied
         // Every scan is decoded, also one whose coefficients this scale does not keep: libjpeg
         // warns of damage in it, and libvips gives up on a file after 100 warnings.
-        try scan.decode(data, from: end, until: scanEnd, into: current)
+        if decodes { try scan.decode(data, from: end, until: scanEnd, into: current) }
         frame = current
         return scanEnd
     }

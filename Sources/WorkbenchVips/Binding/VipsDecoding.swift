@@ -139,6 +139,17 @@ enum VipsDecoding {
         return image.map { VipsImage(owning: $0) }
     }
 
+    /// Fails a progressive JPEG whose scans cannot hold its blocks before libjpeg decodes it
+    /// whole: libjpeg would make up every missing block (100 MP of grey for a 233-byte file),
+    /// which only a decode that accepts damage (`failOn` "none") asks for.
+    static func checkProgressiveData(_ bytes: Bytes, _ options: DecodeOptions) throws(VipsError) {
+        guard options.failOn != .none, bytes.data.withUnsafeBytes({ JPEGFrameHeader($0)?.buffersCoefficients }) == true else { return }
+        let outcome = bytes.data.withUnsafeBytes { data in Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.checkStructure(data) } }
+        if case .failure(let refusal) = outcome, refusal.reason == "truncated" {
+            throw .decodeFailed(origin: bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
+        }
+    }
+
     /// Refuses a JPEG whose decode by libjpeg would take more memory than the decode's
     /// `maxMemory` (a progressive JPEG: every coefficient of the image, whatever the scale).
     static func checkMemory(_ source: DecodedSource) throws(VipsError) {
@@ -167,6 +178,7 @@ enum VipsDecoding {
         if !deferMemoryCheck {
             try checkMemory(DecodedSource(bytes: bytes, options: options, colourManaged: false, orientation: 1, storedWidth: storedWidth,
                                           storedHeight: storedHeight, node: node))
+            try checkProgressiveData(bytes, options)
         }
         // Turning an image reads it out of order: decode for random access then.
         let orientation = options.autorotate ? image.metadata(int: "orientation") ?? 1 : 1

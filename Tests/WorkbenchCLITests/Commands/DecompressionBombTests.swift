@@ -55,3 +55,20 @@ import WorkbenchTestSupport
         #expect(result.lines.contains { $0.contains("(1600×900, a progressive JPEG) needs 4 MiB to decode, more than the limit of 1 MiB") }, "\(result.lines)")
     }
 }
+
+extension DecompressionBombTests {
+    /// Without a resize to fuse with, libjpeg decodes the file whole; the bomb is failed before
+    /// it gets there (libjpeg would make up 100 million grey pixels), unless damage is accepted.
+    @Test func aFullDecodeFailsTheBombToo() throws {
+        let folder = try Fixtures.temporaryDirectory("bomb-full")
+        try JPEGBomb.make(width: 10_000, height: 10_000).write(to: folder.appendingPathComponent("bomb-square.jpg"))
+        let preset = try Fixtures.writePreset(#"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "encode", "format": "jpeg"}, {"op": "write", "path": "{name}.jpg"}]}
+            """#, in: folder)
+        let result = try CLIProcess.run(["run", preset, folder.appendingPathComponent("bomb-square.jpg").path,
+                                         "--out", folder.appendingPathComponent("out").path, "--progress", "plain"])
+        #expect(result.status == 1)
+        #expect(result.lines.contains { $0.hasPrefix("FAILED  bomb-square: decode: ") && $0.contains("the progressive JPEG is cut short: scan 1 has 64 bytes of data for 4687500 blocks") },
+                "\(result.lines)")
+    }
+}

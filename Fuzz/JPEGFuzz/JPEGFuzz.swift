@@ -2,12 +2,14 @@ import FuzzReplay
 import WorkbenchJPEG
 
 /// Fuzz target: arbitrary bytes through the progressive JPEG decoder alone, at 1/2, 1/4 and
-/// 1/8, with a memory limit of 64 MiB. A refusal is an answer; a crash, a hang, a read or write
+/// 1/8, with a memory limit of 64 MiB, and through its structure check. A refusal is an answer; a crash, a hang, a read or write
 /// outside a buffer (AddressSanitizer; every buffer comes from malloc) or an image whose size
 /// does not agree with itself is a finding.
 enum JPEGFuzz {
     static func check(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { data in
+            // The structure alone, as a full-size decode checks it before libjpeg reads the file.
+            _ = Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.checkStructure(data) }
             for shrink in [2, 4, 8] {
                 guard let image = try? ProgressiveJPEG.decode(data, shrink: shrink, memoryLimit: 64 << 20) else { continue }
                 let header = JPEGFrameHeader(data)

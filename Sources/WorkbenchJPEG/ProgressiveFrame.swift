@@ -63,6 +63,9 @@ struct ProgressiveFrame {
             guard q < 4 else { throw .damaged("bad-quantisation-table", "quantisation table \(q) (0…3)", at: at + 2) }
             sampling.append((data[at], h, v, q))
         }
+        guard Set(sampling.map(\.id)).count == count else {
+            throw .damaged("duplicate-component", "two components with the same id in the frame", at: body + 6)
+        }
         // A single component is never subsampled, whatever its factors say.
         if count == 1 { sampling[0].h = 1; sampling[0].v = 1 }
         self.shrink = shrink

@@ -53,6 +53,11 @@ struct ProgressiveScan {
             guard !members.contains(where: { $0.component == component }) else {
                 throw .damaged("duplicate-component", "scan \(number): component \(id) twice", at: at)
             }
+            // T.81 lists a scan's components in the frame's order; libjpeg refuses some other
+            // orders ("Invalid component ID"), so any other order is left to it.
+            guard members.last.map({ $0.component < component }) ?? true else {
+                throw .damaged("component-order", "scan \(number): component \(id) out of the frame's order", at: at)
+            }
             blocksInMCU += frame.components[component].h * frame.components[component].v
             // Only the tables this pass decodes with must exist and be sound.
             let dcTable = dc && high == 0 ? try Self.table(dcTables, Int(selectors >> 4), dc: true, scan: number, at: at + 1) : nil

@@ -108,6 +108,22 @@ import WorkbenchTestSupport
         #expect(refusal(damaged, shrink: 8)?.reason == "duplicate-component")
     }
 
+    /// Components listed out of the frame's order: libjpeg-turbo refuses [Cb, Y, Cr] ("Invalid
+    /// component ID 1 in SOS"); the decoder leaves any order but the frame's to it.
+    /// (fuzz-jpeg-libvips found the file below.)
+    @Test func componentsOutOfTheFramesOrder() throws {
+        let data = try sound("2x2")
+        let first = try #require(JPEGSegments(data).scans.first)
+        var damaged = data
+        damaged[first.body + 1] = data[first.body + 3]
+        damaged[first.body + 3] = data[first.body + 1]
+        #expect(refusal(damaged, shrink: 2)?.reason == "component-order")
+        #expect(libjpegRefuses(damaged, shrink: 2))
+        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-component-order.jpg"))
+        #expect(libjpegRefuses(found, shrink: 4))
+        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "component-order") }
+    }
+
     /// Luma 4×4 beside chroma in an interleaved DC scan: 18 blocks an MCU, libjpeg allows 10.
     @Test func anMCUOfMoreThanTenBlocks() throws {
         let data = try sound("2x2")

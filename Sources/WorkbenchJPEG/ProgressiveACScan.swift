@@ -2,11 +2,8 @@
 /// reads runs of zeros and new values, with end-of-band runs spanning blocks; a refinement adds
 /// a bit to each coefficient already nonzero and places the newly nonzero ones (±1).
 extension ProgressiveScan {
-    /// Where each zigzag position lives among a block's kept values at each IDCT size, or -1.
-    private static let slotsByScale: [Int: [Int]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { ($0, ScaledIDCT.slots(for: $0)) })
-
     func decodeAC(_ reader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> Bool {
-        guard let store = component.store, let table = members[0].ac, let slots = Self.slotsByScale[component.scale] else { return false }
+        guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByScale[component.scale] else { return false }
         return table.lookup.withUnsafeBufferPointer { lookup in
             slots.withUnsafeBufferPointer { slots in
                 let keptMask = slots.enumerated().reduce(UInt64(0)) { $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 }

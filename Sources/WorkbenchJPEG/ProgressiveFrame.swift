@@ -87,7 +87,7 @@ struct ProgressiveFrame {
             guard let upsampling = Upsampling.method(inAcross: s.h * scale / smallest, inDown: s.v * scale / smallest,
                                                      outAcross: maxH, outDown: maxV, fancy: smallest > 1,
                                                      downsampledWidth: downsampledWidth) else {
-                throw .damaged("fractional-sampling", "sampling \(s.h)×\(s.v) against \(maxH)×\(maxV) (libjpeg: fractional sampling not implemented)", at: body)
+                throw .damaged("fractional-sampling", "sampling \(s.h)×\(s.v) against \(maxH)×\(maxV) (libjpeg refuses fractional sampling)", at: body)
             }
             let component = Component(id: s.id, h: s.h, v: s.v, quantTable: s.q, stride: mcusWide * s.h, rows: mcusHigh * s.v,
                                       blocksWide: (samplesWide + 7) / 8, blocksHigh: (samplesHigh + 7) / 8, scale: scale,

@@ -36,6 +36,9 @@ enum ScaledIDCT {
         }
     }
 
+    /// `slots(for:)` for each IDCT size, made once.
+    static let slotsByScale: [Int: [Int]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { ($0, slots(for: $0)) })
+
     /// Per n, for each zigzag position k: where its weights start in `products[n]` (k × n²), or
     /// -1 when the position is not kept; and the zigzag positions kept, as a mask (DC left out).
     private static let keptAC: [Int: UInt64] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
@@ -71,7 +74,7 @@ enum ScaledIDCT {
         // clamps what lies within 384 of the range and wraps what lies further out: values that
         // far out (only damaged or hand-made files have them) are left to libjpeg.
         var outOfRange = false
-        let slots = Self.slots(for: n)
+        guard let slots = slotsByScale[n] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }
         var sums = [Float](repeating: 0, count: area)

@@ -16,8 +16,8 @@ struct Upsampling {
     }
 
     /// libjpeg's choice for a component whose samples come `inAcross`×`inDown` to every
-    /// `outAcross`×`outDown` output pixels (`h_in_group` and friends); nil where libjpeg stops with
-    /// "Fractional sampling not implemented yet".
+    /// `outAcross`×`outDown` output pixels (`h_in_group` and friends); nil where libjpeg refuses
+    /// the sampling as fractional (`JERR_FRACT_SAMPLE_NOTIMPL`).
     static func method(inAcross: Int, inDown: Int, outAcross: Int, outDown: Int, fancy: Bool, downsampledWidth: Int) -> Method? {
         if inAcross == outAcross && inDown == outDown { return .fullSize }
         if inAcross * 2 == outAcross && inDown == outDown {

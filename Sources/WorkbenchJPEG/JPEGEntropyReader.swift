@@ -59,11 +59,12 @@ struct JPEGEntropyReader {
     @inline(__always)
     mutating func skip(_ n: Int) {
         var left = n
-        while left > 0 {
-            let step = min(left, 32)
-            _ = bits(step)
-            left -= step
+        while left > count {
+            left -= count
+            count = 0
+            fill()
         }
+        count -= left
     }
 
     /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up

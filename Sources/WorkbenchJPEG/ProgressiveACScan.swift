@@ -2,8 +2,11 @@
 /// reads runs of zeros and new values, with end-of-band runs spanning blocks; a refinement adds
 /// a bit to each coefficient already nonzero and places the newly nonzero ones (±1).
 extension ProgressiveScan {
-    func decodeAC(_ reader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> Bool {
+    func decodeAC(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> Bool {
         guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByScale[component.scale] else { return false }
+        // A copy of the reader's own, so that it can stay in registers (see `JPEGEntropyReader.fill`).
+        var reader = scanReader
+        defer { scanReader = reader }
         return table.lookup.withUnsafeBufferPointer { lookup in
             slots.withUnsafeBufferPointer { slots in
               Self.setBitPositions.withUnsafeBufferPointer { setBits in
@@ -70,7 +73,7 @@ extension ProgressiveScan {
 
     /// A block's first pass over the band: runs of zeros and new values, or the start of an
     /// end-of-band run (`endOfBands`: the blocks after this one that it covers).
-    @inline(__always)
+    @inline(always)
     private func firstPass(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
         let value = c.values + block * c.size
         var mask = c.nonzero[block]
@@ -109,7 +112,7 @@ extension ProgressiveScan {
     /// newly nonzero ones placed on the zeros. Runs of zeros are found in the block's nonzero
     /// mask, and the correction bits of coefficients this scale does not keep are stepped over
     /// together.
-    @inline(__always)
+    @inline(always)
     private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int, keepsBand: Bool) -> Bool {
         let value = c.values + block * c.size
         var mask = c.nonzero[block]
@@ -134,7 +137,8 @@ extension ProgressiveScan {
             // on the next zero: the new coefficient's place, if there is one (after a run of
             // 16 zeros, simply the next).
             let ahead = c.band & (UInt64.max << UInt64(k))
-            let stop = min(end + 1, Self.position(ofSetBit: run, in: ~mask & ahead, c.setBits))
+            let found = Self.position(ofSetBit: run, in: ~mask & ahead, c.setBits)
+            let stop = found > end ? end + 1 : found
             correct(mask & ahead & ~(UInt64.max << UInt64(stop)), &reader, value, c, one: one, keepsBand: keepsBand)
             k = stop
             if placed != 0 {
@@ -149,6 +153,7 @@ extension ProgressiveScan {
 
     /// The refinement of `count` blocks from `blocks` inside an end-of-band run: a correction
     /// bit for each of their nonzero coefficients in the band.
+    @inline(always)
     private func correctRun(blocks: Int, count: Int, _ reader: inout JPEGEntropyReader, _ c: ACContext, keepsBand: Bool) {
         let one = 1 << low
         if keepsBand {
@@ -163,29 +168,40 @@ extension ProgressiveScan {
     }
 
     /// Reads the correction bit of each coefficient in `pending` (a mask of zigzag positions, in
-    /// order) and adds it to those the block keeps: away from zero, as libjpeg does.
-    @inline(__always)
+    /// order) and adds it to those the block keeps: away from zero, as libjpeg does. The bits
+    /// come off the reader together, and each kept coefficient finds its own by its rank among
+    /// `pending`: no branch on a bit's value, which is as good as random.
+    @inline(always)
     private func correct(_ pending: UInt64, _ reader: inout JPEGEntropyReader, _ value: UnsafeMutablePointer<Int16>, _ c: ACContext,
                          one: Int, keepsBand: Bool) {
+        let total = pending.nonzeroBitCount
         guard keepsBand, pending & c.keptMask != 0 else {
-            reader.skip(pending.nonzeroBitCount)
+            reader.skip(total)
             return
         }
-        var pending = pending
-        while pending != 0 {
-            let k = pending.trailingZeroBitCount
-            pending &= pending - 1
-            if reader.bits(1) != 0, c.slots[k] >= 0 {
-                let old = Int(value[c.slots[k]])
-                if old & one == 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: old >= 0 ? old + one : old - one) }
-            }
+        // At most 63 bits: the reader hands out up to 32 at a time.
+        let high = total > 32 ? reader.bits(total - 32) : 0
+        let lowCount = total > 32 ? 32 : total
+        let word = UInt64(truncatingIfNeeded: high) << UInt64(lowCount) | UInt64(truncatingIfNeeded: reader.bits(lowCount))
+        var kept = pending & c.keptMask
+        while kept != 0 {
+            let k = kept.trailingZeroBitCount
+            kept &= kept - 1
+            let rank = (pending & ~(UInt64.max << UInt64(k))).nonzeroBitCount
+            let bit = Int(truncatingIfNeeded: word >> UInt64(total - 1 - rank)) & 1
+            let slot = c.slots[k]
+            let old = Int(value[slot])
+            // One more bit of magnitude, away from zero, unless the value has that bit already.
+            let away = old >= 0 ? one : -one
+            let add = old & one == 0 ? away & -bit : 0
+            value[slot] = Int16(truncatingIfNeeded: old + add)
         }
     }
 
     /// Where set bit number `n` (from 0, lowest first) of `x` is, or 64 when `x` has no more
     /// than `n`: counted a byte at a time in one word, then looked up within its byte. No
     /// branch on `n`, whose value a processor cannot guess.
-    @inline(__always)
+    @inline(always)
     static func position(ofSetBit n: Int, in x: UInt64, _ withinByte: UnsafePointer<UInt8>) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var counts = x &- ((x >> 1) & 0x5555_5555_5555_5555)

@@ -18,31 +18,19 @@ struct JPEGEntropyReader {
     /// Whether every bit read so far came from the data (none from past the segment's end).
     var readPastEnd: Bool { padding > count }
 
-    /// Tops the bit buffer up to more than 56 bits. Inlined, with the rare bytes near an 0xFF
-    /// taken apart by a function that hands its state back: the reader then lives in registers
-    /// while a scan is decoded, where a call taking it `inout` would keep it in memory and put a
-    /// store and a load in the way of every symbol.
-    @inline(always)
     private mutating func fill() {
         // Most of the data holds no 0xFF: take as many whole bytes as fit in one load.
-        if position &+ 8 <= data.count {
+        if position + 8 <= data.count {
             let word = UInt64(bigEndian: data.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             let inverted = ~word
             if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
-                let take = (64 &- count) / 8
-                bits = bits << UInt64(8 &* take) | word >> UInt64(64 &- 8 &* take)
-                count &+= 8 &* take
-                position &+= take
+                let take = (64 - count) / 8
+                bits = bits << UInt64(8 * take) | word >> UInt64(64 - 8 * take)
+                count += 8 * take
+                position += take
                 return
             }
         }
-        (bits, count, position, padding) = Self.fillByteByByte(data, bits, count, position, padding)
-    }
-
-    @inline(never)
-    private static func fillByteByByte(_ data: UnsafeRawBufferPointer, _ bits: UInt64, _ count: Int, _ position: Int,
-                                       _ padding: Int) -> (UInt64, Int, Int, Int) {
-        var (bits, count, position, padding) = (bits, count, position, padding)
         while count <= 56 {
             var byte: UInt8 = 0
             if position < data.count, data[position] != 0xFF {
@@ -57,72 +45,60 @@ struct JPEGEntropyReader {
             bits = bits << 8 | UInt64(byte)
             count += 8
         }
-        return (bits, count, position, padding)
     }
 
-    @inline(always)
+    @inline(__always)
     mutating func bits(_ n: Int) -> Int {
         if n == 0 { return 0 }
         if count < n { fill() }
-        count &-= n
-        return Int(truncatingIfNeeded: bits >> UInt64(count)) & (1 &<< n &- 1)
+        count -= n
+        return Int(truncatingIfNeeded: bits >> UInt64(count)) & (1 << n - 1)
     }
 
     /// Steps over `n` bits (any number).
-    @inline(always)
+    @inline(__always)
     mutating func skip(_ n: Int) {
         var left = n
-        while left > count {
-            left &-= count
-            count = 0
-            fill()
+        while left > 0 {
+            let step = min(left, 32)
+            _ = bits(step)
+            left -= step
         }
-        count &-= left
     }
 
     /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up
     /// in a table's `lookup`), else nil with nothing read.
-    @inline(always)
+    @inline(__always)
     mutating func shortSymbol(_ lookup: UnsafePointer<UInt16>) -> Int? {
         if count < 16 { fill() }
         let lookupBits = JPEGHuffmanTable.lookupBits
-        let entry = lookup[Int(truncatingIfNeeded: bits >> UInt64(count &- lookupBits)) & (1 << lookupBits - 1)]
+        let entry = lookup[Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)]
         guard entry != 0 else { return nil }
-        count &-= Int(entry >> 8)
+        count -= Int(entry >> 8)
         return Int(entry & 0xFF)
     }
 
-    /// The next Huffman-coded symbol, or nil for a code the table does not have (damage). For
-    /// codes longer than a look-up: rare, and decoded on a copy of the reader (see `fill`).
-    @inline(always)
+    /// The next Huffman-coded symbol, or nil for a code the table does not have (damage).
     mutating func symbol(_ table: JPEGHuffmanTable) -> Int? {
-        let (reader, symbol) = Self.longSymbol(self, table)
-        self = reader
-        return symbol
-    }
-
-    @inline(never)
-    private static func longSymbol(_ reader: JPEGEntropyReader, _ table: JPEGHuffmanTable) -> (JPEGEntropyReader, Int?) {
-        var reader = reader
-        if reader.count < 16 { reader.fill() }
+        if count < 16 { fill() }
         let lookupBits = JPEGHuffmanTable.lookupBits
-        let prefix = Int(truncatingIfNeeded: reader.bits >> UInt64(reader.count - lookupBits)) & (1 << lookupBits - 1)
+        let prefix = Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)
         let entry = table.lookup[prefix]
         if entry != 0 {
-            reader.count -= Int(entry >> 8)
-            return (reader, Int(entry & 0xFF))
+            count -= Int(entry >> 8)
+            return Int(entry & 0xFF)
         }
         var code = Int32(prefix)
-        reader.count -= lookupBits
+        count -= lookupBits
         for length in (lookupBits + 1)...16 {
-            code = code << 1 | Int32(reader.bits(1))
-            if let symbol = table.symbol(code: code, length: length) { return (reader, Int(symbol)) }
+            code = code << 1 | Int32(bits(1))
+            if let symbol = table.symbol(code: code, length: length) { return Int(symbol) }
         }
-        return (reader, nil)
+        return nil
     }
 
     /// A DC difference of `category` bits (JPEG's EXTEND: the top bit clear means negative).
-    @inline(always)
+    @inline(__always)
     mutating func difference(category: Int) -> Int {
         let value = bits(category)
         return category > 0 && value < 1 << (category - 1) ? value - (1 << category) + 1 : value
@@ -130,7 +106,6 @@ struct JPEGEntropyReader {
 
     /// Steps over the marker RST`number` (0…7) at a restart interval's end: false when the
     /// interval was short of bits or another marker is there (damage).
-    @inline(always)
     mutating func restart(number: Int) -> Bool {
         guard !readPastEnd, position + 1 < data.count, data[position] == 0xFF,
               data[position + 1] == 0xD0 + UInt8(number & 7) else { return false }

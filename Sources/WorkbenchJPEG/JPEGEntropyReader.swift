@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads the bits of one entropy-coded segment: bytes stuffed after 0xFF are dropped, and a
 /// marker ends the data (past it the reader gives zero bits and counts them, so a segment that
 /// ends too early is noticed rather than read into the next one).
@@ -119,9 +121,12 @@ struct JPEGEntropyReader {
     /// Where the marker that ends the entropy-coded data starting at `start` begins, skipping
     /// stuffed bytes, fill bytes and restart markers; nil if the data runs out first.
     static func end(of data: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = data.baseAddress else { return nil }
         var index = start
         while index + 1 < data.count {
-            if data[index] != 0xFF { index += 1; continue }
+            // Only an 0xFF can start a marker: memchr finds the next one many bytes a step.
+            guard let found = memchr(base + index, 0xFF, data.count - 1 - index) else { return nil }
+            index = base.distance(to: UnsafeRawPointer(found))
             let next = data[index + 1]
             if next == 0 || next == 0xFF || (0xD0...0xD7).contains(next) { index += next == 0xFF ? 1 : 2; continue }
             return index

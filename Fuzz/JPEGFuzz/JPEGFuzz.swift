@@ -36,7 +36,7 @@ import Foundation
 /// each scale, and counts the refusals by reason (`swift run fuzz-jpeg PHOTO...`).
 @main struct JPEGFuzzReplay {
     static func main() {
-        // `--time N FILE…`: decode each file at 1/N ten times and print the median, for tuning.
+        // `--time N FILE…`: decode each file at 1/N ten times and print the median and a checksum of the pixels, for tuning.
         if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--time", let shrink = Int(CommandLine.arguments[2]) {
             var total = 0.0
             for path in CommandLine.arguments.dropFirst(3) {
@@ -47,7 +47,10 @@ import Foundation
                     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 }.sorted()
                 total += times[5]
-                print("\(path): \(String(format: "%.1f", times[5])) ms")
+                // A checksum of the pixels too: a change made for speed must not change them.
+                let pixels = data.withUnsafeBytes { try? ProgressiveJPEG.decode($0, shrink: shrink) }?.pixels ?? []
+                let checksum = pixels.reduce(into: UInt64(14_695_981_039_346_656_037)) { $0 = ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+                print("\(path): \(String(format: "%.1f", times[5])) ms, pixels \(String(checksum, radix: 16))")
             }
             print(String(format: "total %.1f ms", total))
             return

@@ -49,7 +49,7 @@ struct JPEGEntropyReader {
         }
     }
 
-    @inline(__always)
+    @inline(always)
     mutating func bits(_ n: Int) -> Int {
         if n == 0 { return 0 }
         if count < n { fill() }
@@ -58,7 +58,7 @@ struct JPEGEntropyReader {
     }
 
     /// Steps over `n` bits (any number).
-    @inline(__always)
+    @inline(always)
     mutating func skip(_ n: Int) {
         var left = n
         while left > 0 {
@@ -70,7 +70,7 @@ struct JPEGEntropyReader {
 
     /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up
     /// in a table's `lookup`), else nil with nothing read.
-    @inline(__always)
+    @inline(always)
     mutating func shortSymbol(_ lookup: UnsafePointer<UInt16>) -> Int? {
         if count < 16 { fill() }
         let lookupBits = JPEGHuffmanTable.lookupBits
@@ -100,7 +100,7 @@ struct JPEGEntropyReader {
     }
 
     /// A DC difference of `category` bits (JPEG's EXTEND: the top bit clear means negative).
-    @inline(__always)
+    @inline(always)
     mutating func difference(category: Int) -> Int {
         let value = bits(category)
         return category > 0 && value < 1 << (category - 1) ? value - (1 << category) + 1 : value

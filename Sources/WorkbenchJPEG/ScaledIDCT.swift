@@ -62,7 +62,7 @@ enum ScaledIDCT {
     /// which coefficients to add in: most blocks hold a few, and a block with only its DC is one
     /// value, rounded as libjpeg rounds it.
     static func samples(of component: ProgressiveFrame.Component, store: CoefficientStore) throws(ProgressiveRefusal) -> PixelBuffer {
-        let n = component.scale, m = component.kept, area = n * n
+        let n = component.scale, m = component.kept
         let wide = component.blocksWide * n, high = component.blocksHigh * n
         guard let quant = component.quant, let products = products[n], let kept = keptAC[n] else {
             throw .damaged("missing-component", "component \(component.id) has no quantisation table")
@@ -77,12 +77,10 @@ enum ScaledIDCT {
         guard let slots = slotsByScale[n] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }
-        var sums = [Float](repeating: 0, count: area)
         let samples = plane.bytes.baseAddress!, values = store.values, nonzero = store.nonzero
         products.withUnsafeBufferPointer { products in
         factors.withUnsafeBufferPointer { factors in
         slots.withUnsafeBufferPointer { slots in
-        sums.withUnsafeMutableBufferPointer { sums in
             for by in 0..<component.blocksHigh {
                 for bx in 0..<component.blocksWide {
                     let block = by * component.stride + bx
@@ -98,24 +96,21 @@ enum ScaledIDCT {
                         continue
                     }
                     let dc = Float(values[first]) * factors[0] / 8 + 128.5
-                    for index in 0..<area { sums[index] = dc }
-                    while pending != 0 {
-                        let k = pending.trailingZeroBitCount
-                        pending &= pending - 1
-                        let coefficient = Float(values[first + slots[k]]) * factors[k]
-                        let weights = products.baseAddress! + k * area
-                        for index in 0..<area { sums[index] += coefficient * weights[index] }
-                    }
-                    for y in 0..<n {
-                        for x in 0..<n {
-                            let sample = Int(sums[y * n + x].rounded(.down))
-                            if sample < -256 || sample > 639 { outOfRange = true }
-                            samples[origin + y * wide + x] = UInt8(clamping: sample)
-                        }
+                    let base = products.baseAddress!
+                    // The sums of a block in one vector: 4 samples at 1/4, 16 at 1/2.
+                    switch n {
+                    case 2:
+                        let sums = blockSums(SIMD4<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        Self.write(sums, n: 2, into: samples + origin, wide: wide, outOfRange: &outOfRange)
+                    case 4:
+                        let sums = blockSums(SIMD16<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        Self.write(sums, n: 4, into: samples + origin, wide: wide, outOfRange: &outOfRange)
+                    default:
+                        let sums = blockSums(SIMD64<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        Self.write(sums, n: 8, into: samples + origin, wide: wide, outOfRange: &outOfRange)
                     }
                 }
             }
-        }
         }
         }
         }
@@ -123,6 +118,40 @@ enum ScaledIDCT {
             throw .damaged("out-of-range", "component \(component.id) has samples so far out of range that libjpeg wraps them")
         }
         return plane
+    }
+
+    /// A block's samples before rounding: the DC's level plus, for each nonzero kept
+    /// coefficient, its dequantised value times what one unit of it adds to each sample.
+    @inline(always)
+    private static func blockSums<V: SIMD>(_: V.Type, dc: Float, _ pending: UInt64, _ values: UnsafeMutablePointer<Int16>,
+                                           _ slots: UnsafePointer<Int>, _ factors: UnsafePointer<Float>,
+                                           _ products: UnsafePointer<Float>) -> V where V.Scalar == Float {
+        var sums = V(repeating: dc)
+        var pending = pending
+        while pending != 0 {
+            let k = pending.trailingZeroBitCount
+            pending &= pending - 1
+            let coefficient = Float(values[slots[k]]) * factors[k]
+            sums += coefficient * UnsafeRawPointer(products + k * V.scalarCount).loadUnaligned(as: V.self)
+        }
+        return sums
+    }
+
+    /// Rounds a block's n×n sums down (as libjpeg's descaling does), notes any that libjpeg would
+    /// wrap rather than clamp, and writes them clamped.
+    @inline(always)
+    private static func write<V: SIMD>(_ sums: V, n: Int, into samples: UnsafeMutablePointer<UInt8>, wide: Int,
+                                       outOfRange: inout Bool) where V.Scalar == Float {
+        for y in 0..<n {
+            for x in 0..<n {
+                // Rounding down is truncation for the values that count; a negative value only
+                // matters as 0 or as one libjpeg would wrap.
+                let sum = sums[y &* n &+ x]
+                let sample = sum >= 0 ? Int(sum) : sum < -256 ? -257 : -1
+                if sample < -256 || sample > 639 { outOfRange = true }
+                samples[y &* wide &+ x] = UInt8(clamping: sample)
+            }
+        }
     }
 
     /// Where natural position (row × 8 + column) sits in zigzag order.

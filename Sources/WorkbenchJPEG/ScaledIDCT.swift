@@ -86,7 +86,7 @@ enum ScaledIDCT {
                     let block = by * component.stride + bx
                     let first = block * m * m
                     let origin = by * n * wide + bx * n
-                    var pending = nonzero[block] & kept
+                    let pending = nonzero[block] & kept
                     if pending == 0 {
                         // Only the DC: every sample is the block's mean, (F·q + 4) >> 3 as libjpeg rounds it.
                         let centred = (Int(values[first]) * quant[0] + 4) >> 3

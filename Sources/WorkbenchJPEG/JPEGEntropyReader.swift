@@ -51,21 +51,23 @@ struct JPEGEntropyReader {
 
     @inline(always)
     mutating func bits(_ n: Int) -> Int {
-        if n == 0 { return 0 }
+        // Masking shifts and wrapping arithmetic: n ≤ 32 and count ≤ 64 by construction, and the
+        // checks Swift's own would add are a third of a symbol's instructions.
         if count < n { fill() }
-        count -= n
-        return Int(truncatingIfNeeded: bits >> UInt64(count)) & (1 << n - 1)
+        count &-= n
+        return Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count)) & ((1 &<< n) &- 1)
     }
 
     /// Steps over `n` bits (any number).
     @inline(always)
     mutating func skip(_ n: Int) {
         var left = n
-        while left > 0 {
-            let step = min(left, 32)
-            _ = bits(step)
-            left -= step
+        while left > count {
+            left &-= count
+            count = 0
+            fill()
         }
+        count &-= left
     }
 
     /// The next symbol when its code is at most `JPEGHuffmanTable.lookupBits` long (one look-up
@@ -74,9 +76,9 @@ struct JPEGEntropyReader {
     mutating func shortSymbol(_ lookup: UnsafePointer<UInt16>) -> Int? {
         if count < 16 { fill() }
         let lookupBits = JPEGHuffmanTable.lookupBits
-        let entry = lookup[Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)]
+        let entry = lookup[Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count &- lookupBits)) & (1 << lookupBits - 1)]
         guard entry != 0 else { return nil }
-        count -= Int(entry >> 8)
+        count &-= Int(entry &>> 8)
         return Int(entry & 0xFF)
     }
 
@@ -103,7 +105,7 @@ struct JPEGEntropyReader {
     @inline(always)
     mutating func difference(category: Int) -> Int {
         let value = bits(category)
-        return category > 0 && value < 1 << (category - 1) ? value - (1 << category) + 1 : value
+        return category > 0 && value < 1 &<< (category &- 1) ? value &- (1 &<< category) &+ 1 : value
     }
 
     /// Steps over the marker RST`number` (0…7) at a restart interval's end: false when the

@@ -8,7 +8,8 @@ extension ProgressiveScan {
             slots.withUnsafeBufferPointer { slots in
                 let keptMask = slots.enumerated().reduce(UInt64(0)) { $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 }
                 let context = ACContext(values: store.values, nonzero: store.nonzero, size: component.kept * component.kept,
-                                        slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table, keptMask: keptMask)
+                                        slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table, keptMask: keptMask,
+                                        band: (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(start)))
                 var endOfBands = 0
                 var restarts = 0
                 var blockIndex = 0
@@ -41,6 +42,8 @@ extension ProgressiveScan {
         let table: JPEGHuffmanTable
         /// The zigzag positions whose values the block keeps.
         let keptMask: UInt64
+        /// The scan's zigzag positions.
+        let band: UInt64
     }
 
     /// A block's first pass over the band: runs of zeros and new values.
@@ -86,46 +89,50 @@ extension ProgressiveScan {
     /// together.
     @inline(__always)
     private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
-        let value = c.values + block * c.size
+        // Wrapping arithmetic and masking shifts throughout: positions are below 64 by the
+        // scan's checks, and Swift's checked forms doubled the instructions of a symbol.
+        let value = c.values + block &* c.size
         var mask = c.nonzero[block]
         defer { c.nonzero[block] = mask }
-        let one = 1 << low
-        let band = (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(start))
+        let one = 1 &<< low
+        let band = c.band
         var k = start
         if endOfBands == 0 {
             while k <= end {
                 guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
-                var run = symbol >> 4
+                var run = symbol &>> 4
                 let bits = symbol & 15
                 var placed = 0
                 if bits != 0 {
                     guard bits == 1 else { return false }
                     placed = reader.bits(1) != 0 ? one : -one
                 } else if run != 15 {
-                    endOfBands = (1 << run) + reader.bits(run)
+                    endOfBands = (1 &<< run) &+ reader.bits(run)
                     break
                 }
                 // Pass `run` zero coefficients, correcting the nonzero ones on the way, and stop
                 // on the next zero: the new coefficient's place, if there is one (after a run of
                 // 16 zeros, simply the next).
-                let ahead = band & (UInt64.max << UInt64(k))
+                let ahead = band & (UInt64.max &<< UInt64(truncatingIfNeeded: k))
                 var zeros = ~mask & ahead
-                while run > 0 && zeros != 0 { zeros &= zeros - 1; run -= 1 }
-                let stop = zeros == 0 ? end + 1 : zeros.trailingZeroBitCount
-                correct(mask & ahead & (stop > 63 ? UInt64.max : (1 << UInt64(stop)) - 1), &reader, value, c, one: one)
+                while run > 0 && zeros != 0 { zeros &= zeros &- 1; run &-= 1 }
+                let stop = zeros == 0 ? end &+ 1 : zeros.trailingZeroBitCount
+                let before = stop > 63 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: stop)) &- 1
+                correct(mask & ahead & before, &reader, value, c, one: one)
                 k = stop
                 if placed != 0 {
                     guard k <= end else { return false }
-                    mask |= 1 << UInt64(k)
-                    if c.slots[k] >= 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: placed) }
+                    mask |= 1 &<< UInt64(truncatingIfNeeded: k)
+                    let slot = c.slots[k]
+                    if slot >= 0 { value[slot] = Int16(truncatingIfNeeded: placed) }
                 }
-                k += 1
+                k &+= 1
             }
         }
         if endOfBands > 0 {
             // The rest of the band: only its nonzero coefficients take a bit.
-            if k <= end { correct(mask & band & (UInt64.max << UInt64(k)), &reader, value, c, one: one) }
-            endOfBands -= 1
+            if k <= end { correct(mask & band & (UInt64.max &<< UInt64(truncatingIfNeeded: k)), &reader, value, c, one: one) }
+            endOfBands &-= 1
         }
         return true
     }
@@ -141,10 +148,11 @@ extension ProgressiveScan {
         var pending = pending
         while pending != 0 {
             let k = pending.trailingZeroBitCount
-            pending &= pending - 1
-            if reader.bits(1) != 0, c.slots[k] >= 0 {
-                let old = Int(value[c.slots[k]])
-                if old & one == 0 { value[c.slots[k]] = Int16(truncatingIfNeeded: old >= 0 ? old + one : old - one) }
+            pending &= pending &- 1
+            let slot = c.slots[k]
+            if reader.bits(1) != 0, slot >= 0 {
+                let old = Int(value[slot])
+                if old & one == 0 { value[slot] = Int16(truncatingIfNeeded: old >= 0 ? old &+ one : old &- one) }
             }
         }
     }

@@ -45,6 +45,7 @@ public struct ProgressiveJPEG {
     /// that claims a huge image over a few bytes costs nothing.
     public static func decode(_ data: UnsafeRawBufferPointer, shrink: Int, keeping size: (width: Int, height: Int)? = nil,
                               memoryLimit: Int = defaultMemoryLimit) throws(ProgressiveRefusal) -> ProgressiveJPEG {
+        guard ProcessorSupport.runsDecoder else { throw .unsupported("processor", "this processor has no POPCNT instruction") }
         guard [2, 4, 8].contains(shrink) else { throw .unsupported("scale", "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
         guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
         var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true)

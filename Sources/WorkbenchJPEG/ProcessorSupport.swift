@@ -12,8 +12,9 @@ enum ProcessorSupport {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 8192)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
-            if text.hasPrefix("flags") { return text.split(separator: " ").contains { $0 == "popcnt" || $0 == "popcnt\n" } }
+            let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if text.hasPrefix("flags") { return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains("popcnt") }
         }
         return false
         #else

@@ -109,7 +109,8 @@ struct ProgressiveScan {
     }
 
     /// DC bands: interleaved MCU by MCU, or for one component block by block over the blocks
-    /// that hold image; a first pass decodes differences from the previous block's value.
+    /// that hold image; a first pass decodes differences from the previous block's value, a
+    /// refinement adds one bit to each.
     private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> Bool {
         let single = members.count == 1
         let components = members.map { frame.components[$0.component] }
@@ -117,46 +118,60 @@ struct ProgressiveScan {
         guard stores.count == components.count else { return false }
         let across = single ? components[0].blocksWide : frame.mcusWide
         let down = single ? components[0].blocksHigh : frame.mcusHigh
-        let layout = components.indices.map { (h: single ? 1 : components[$0].h, v: single ? 1 : components[$0].v,
-                                               stride: components[$0].stride, size: components[$0].kept * components[$0].kept,
-                                               values: stores[$0].values) }
+        // Each member's blocks of one MCU, as offsets into its values from the MCU's first
+        // block, and where the MCU at (x, y) starts: one flat list for the whole scan.
+        var blocks: [(values: UnsafeMutablePointer<Int16>, slot: Int, offset: Int)] = []
+        var steps: [(x: Int, y: Int)] = []
+        for (slot, component) in components.enumerated() {
+            let (h, v) = single ? (1, 1) : (component.h, component.v)
+            let size = component.kept * component.kept
+            for by in 0..<v { for bx in 0..<h { blocks.append((stores[slot].values, slot, (by * component.stride + bx) * size)) } }
+            steps.append((h * size, v * component.stride * size))
+        }
         // The short codes' look-up tables side by side, read through one pointer: handing the
         // tables themselves to the reader block by block costs more than the decoding.
         let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
         return lookups.withUnsafeBufferPointer { lookups in
-            var predictions = [Int](repeating: 0, count: members.count)
-            var restarts = 0
-            let bit = Int16(truncatingIfNeeded: 1 << low)
-            var (x, y) = (0, 0)
-            for mcu in 0..<(across * down) {
-                if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
-                    guard reader.restart(number: restarts) else { return false }
-                    restarts += 1
-                    for slot in predictions.indices { predictions[slot] = 0 }
-                }
-                for slot in layout.indices {
-                    let (h, v, stride, size, values) = layout[slot]
-                    for by in 0..<v {
-                        let row = (y * v + by) * stride + x * h
-                        for bx in 0..<h {
-                            let value = values + (row + bx) * size
+            blocks.withUnsafeBufferPointer { blocks in
+                steps.withUnsafeBufferPointer { steps in
+                    var predictions = (0, 0, 0, 0)
+                    var restarts = 0
+                    let bit = Int16(truncatingIfNeeded: 1 &<< low)
+                    var (x, y) = (0, 0)
+                    for mcu in 0..<(across &* down) {
+                        if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                            guard reader.restart(number: restarts) else { return false }
+                            restarts &+= 1
+                            predictions = (0, 0, 0, 0)
+                        }
+                        for block in blocks {
+                            let step = steps[block.slot]
+                            let offset: Int = block.offset &+ x &* step.x &+ y &* step.y
+                            let value = block.values + offset
                             if high != 0 {
                                 if reader.bits(1) != 0 { value.pointee |= bit }
                                 continue
                             }
-                            let short = reader.shortSymbol(lookups.baseAddress! + slot << JPEGHuffmanTable.lookupBits)
-                            guard let category = short ?? members[slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
-                            predictions[slot] += reader.difference(category: category)
+                            let short = reader.shortSymbol(lookups.baseAddress! + block.slot &<< JPEGHuffmanTable.lookupBits)
+                            guard let category = short ?? members[block.slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
+                            let difference = reader.difference(category: category)
                             // libjpeg keeps the running value in an int and refuses one that leaves it.
-                            guard predictions[slot] >= Int(Int32.min), predictions[slot] <= Int(Int32.max) else { return false }
-                            value.pointee = Int16(truncatingIfNeeded: predictions[slot] << low)
+                            let prediction: Int
+                            switch block.slot {
+                            case 0: predictions.0 &+= difference; prediction = predictions.0
+                            case 1: predictions.1 &+= difference; prediction = predictions.1
+                            case 2: predictions.2 &+= difference; prediction = predictions.2
+                            default: predictions.3 &+= difference; prediction = predictions.3
+                            }
+                            guard prediction >= Int(Int32.min), prediction <= Int(Int32.max) else { return false }
+                            value.pointee = Int16(truncatingIfNeeded: prediction &<< low)
                         }
+                        x &+= 1
+                        if x == across { x = 0; y &+= 1 }
                     }
+                    return true
                 }
-                x += 1
-                if x == across { x = 0; y += 1 }
             }
-            return true
         }
     }
 }

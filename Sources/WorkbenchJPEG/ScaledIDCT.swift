@@ -75,6 +75,7 @@ enum ScaledIDCT {
         // far out (only damaged or hand-made files have them) are left to libjpeg.
         var outOfRange = false
         guard let slots = slotsByScale[n] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
+        let dcQuant = quant[0]
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }
         let samples = plane.bytes.baseAddress!, values = store.values, nonzero = store.nonzero
@@ -83,16 +84,20 @@ enum ScaledIDCT {
         slots.withUnsafeBufferPointer { slots in
             for by in 0..<component.blocksHigh {
                 for bx in 0..<component.blocksWide {
-                    let block = by * component.stride + bx
-                    let first = block * m * m
-                    let origin = by * n * wide + bx * n
+                    let block = by &* component.stride &+ bx
+                    let first = block &* m &* m
+                    let origin = by &* n &* wide &+ bx &* n
                     let pending = nonzero[block] & kept
                     if pending == 0 {
                         // Only the DC: every sample is the block's mean, (F·q + 4) >> 3 as libjpeg rounds it.
-                        let centred = (Int(values[first]) * quant[0] + 4) >> 3
+                        let centred = (Int(values[first]) &* dcQuant &+ 4) &>> 3
                         if centred < -384 || centred > 511 { outOfRange = true }
-                        let mean = UInt8(clamping: centred + 128)
-                        for y in 0..<n { for x in 0..<n { samples[origin + y * wide + x] = mean } }
+                        let mean = UInt8(clamping: centred &+ 128)
+                        if n == 1 {
+                            samples[origin] = mean
+                        } else {
+                            for y in 0..<n { for x in 0..<n { samples[origin &+ y &* wide &+ x] = mean } }
+                        }
                         continue
                     }
                     let dc = Float(values[first]) * factors[0] / 8 + 128.5

@@ -20,19 +20,30 @@ struct JPEGEntropyReader {
     /// Whether every bit read so far came from the data (none from past the segment's end).
     var readPastEnd: Bool { padding > count }
 
+    /// Tops the bit buffer up to more than 56 bits. Inlined, with the bytes near an 0xFF taken
+    /// apart by a function that is handed the reader's parts and hands them back: a call given
+    /// the reader itself would take it by address and keep it in memory through a whole scan.
+    @inline(always)
     private mutating func fill() {
         // Most of the data holds no 0xFF: take as many whole bytes as fit in one load.
-        if position + 8 <= data.count {
+        if position &+ 8 <= data.count {
             let word = UInt64(bigEndian: data.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             let inverted = ~word
             if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
-                let take = (64 - count) / 8
-                bits = bits << UInt64(8 * take) | word >> UInt64(64 - 8 * take)
-                count += 8 * take
-                position += take
+                let take = (64 &- count) / 8
+                bits = bits << UInt64(8 &* take) | word >> UInt64(64 &- 8 &* take)
+                count &+= 8 &* take
+                position &+= take
                 return
             }
         }
+        (bits, count, position, padding) = Self.fillByteByByte(data, bits, count, position, padding)
+    }
+
+    @inline(never)
+    private static func fillByteByByte(_ data: UnsafeRawBufferPointer, _ bits: UInt64, _ count: Int, _ position: Int,
+                                       _ padding: Int) -> (UInt64, Int, Int, Int) {
+        var (bits, count, position, padding) = (bits, count, position, padding)
         while count <= 56 {
             var byte: UInt8 = 0
             if position < data.count, data[position] != 0xFF {
@@ -47,6 +58,7 @@ struct JPEGEntropyReader {
             bits = bits << 8 | UInt64(byte)
             count += 8
         }
+        return (bits, count, position, padding)
     }
 
     @inline(always)
@@ -82,8 +94,26 @@ struct JPEGEntropyReader {
         return Int(entry & 0xFF)
     }
 
-    /// The next Huffman-coded symbol, or nil for a code the table does not have (damage).
+    /// The next Huffman-coded symbol, or nil for a code the table does not have (damage). For
+    /// codes longer than a look-up: rare, and decoded on a reader made of this one's parts (see
+    /// `fill`).
+    @inline(always)
     mutating func symbol(_ table: JPEGHuffmanTable) -> Int? {
+        let symbol: Int?
+        (bits, count, position, padding, symbol) = Self.longSymbol(data, bits, count, position, padding, table)
+        return symbol
+    }
+
+    @inline(never)
+    private static func longSymbol(_ data: UnsafeRawBufferPointer, _ bits: UInt64, _ count: Int, _ position: Int, _ padding: Int,
+                                   _ table: JPEGHuffmanTable) -> (UInt64, Int, Int, Int, Int?) {
+        var reader = JPEGEntropyReader(data, at: position)
+        (reader.bits, reader.count, reader.padding) = (bits, count, padding)
+        let symbol = reader.decodeLong(table)
+        return (reader.bits, reader.count, reader.position, reader.padding, symbol)
+    }
+
+    private mutating func decodeLong(_ table: JPEGHuffmanTable) -> Int? {
         if count < 16 { fill() }
         let lookupBits = JPEGHuffmanTable.lookupBits
         let prefix = Int(truncatingIfNeeded: bits >> UInt64(count - lookupBits)) & (1 << lookupBits - 1)
@@ -110,6 +140,7 @@ struct JPEGEntropyReader {
 
     /// Steps over the marker RST`number` (0…7) at a restart interval's end: false when the
     /// interval was short of bits or another marker is there (damage).
+    @inline(always)
     mutating func restart(number: Int) -> Bool {
         guard !readPastEnd, position + 1 < data.count, data[position] == 0xFF,
               data[position + 1] == 0xD0 + UInt8(number & 7) else { return false }

@@ -10,6 +10,9 @@ extension ProgressiveScan {
                 let context = ACContext(values: store.values, nonzero: store.nonzero, size: component.kept * component.kept,
                                         slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table, keptMask: keptMask,
                                         band: (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(start)))
+                if high != 0, context.band & keptMask == 0 {
+                    return countRefinement(&reader, component, context)
+                }
                 var endOfBands = 0
                 var restarts = 0
                 var blockIndex = 0
@@ -155,5 +158,65 @@ extension ProgressiveScan {
                 if old & one == 0 { value[slot] = Int16(truncatingIfNeeded: old >= 0 ? old &+ one : old &- one) }
             }
         }
+    }
+
+    /// A refinement of a band the scale keeps nothing of (every AC band at 1/8): the file is
+    /// still read as libjpeg reads it, but only the nonzero masks change and correction bits
+    /// are counted, not read. Its own function with a reader of its own, small enough for the
+    /// reader and the block's mask to stay in registers: these scans are most of a
+    /// progressive photo's bits, and at 1/8 most of its decoding.
+    @inline(never)
+    private func countRefinement(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+        var reader = scanReader
+        defer { scanReader = reader }
+        let band = c.band
+        var endOfBands = 0
+        var restarts = 0
+        var blockIndex = 0
+        for y in 0..<component.blocksHigh {
+            let row = y &* component.stride
+            for block in row..<(row &+ component.blocksWide) {
+                if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
+                    guard reader.restart(number: restarts) else { return false }
+                    restarts &+= 1
+                    endOfBands = 0
+                }
+                blockIndex &+= 1
+                var mask = c.nonzero[block]
+                if endOfBands > 0 {
+                    reader.skip((mask & band).nonzeroBitCount)
+                    endOfBands &-= 1
+                    continue
+                }
+                var k = start
+                while k <= end {
+                    guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
+                    var run = symbol &>> 4
+                    let bits = symbol & 15
+                    let ahead = band & (UInt64.max &<< UInt64(truncatingIfNeeded: k))
+                    if bits == 0, run != 15 {
+                        // End of band here and in the run's other blocks.
+                        endOfBands = (1 &<< run) &+ reader.bits(run) &- 1
+                        reader.skip((mask & ahead).nonzeroBitCount)
+                        break
+                    }
+                    guard bits <= 1 else { return false }
+                    // The sign of a new coefficient, then the zeros passed up to its place.
+                    reader.skip(bits)
+                    var zeros = ~mask & ahead
+                    while run > 0 && zeros != 0 { zeros &= zeros &- 1; run &-= 1 }
+                    let stop = zeros == 0 ? end &+ 1 : zeros.trailingZeroBitCount
+                    let before = stop > 63 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: stop)) &- 1
+                    reader.skip((mask & ahead & before).nonzeroBitCount)
+                    if bits != 0 {
+                        guard stop <= end else { return false }
+                        mask |= 1 &<< UInt64(truncatingIfNeeded: stop)
+                    }
+                    k = stop &+ 1
+                }
+                c.nonzero[block] = mask
+            }
+        }
+        return true
     }
 }

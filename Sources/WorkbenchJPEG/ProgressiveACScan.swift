@@ -10,29 +10,58 @@ extension ProgressiveScan {
                 let context = ACContext(values: store.values, nonzero: store.nonzero, size: component.kept * component.kept,
                                         slots: slots.baseAddress!, lookup: lookup.baseAddress!, table: table, keptMask: keptMask,
                                         band: (UInt64.max >> UInt64(63 - end)) & (UInt64.max << UInt64(start)))
-                if high != 0, context.band & keptMask == 0 {
-                    return countRefinement(&reader, component, context)
-                }
-                var endOfBands = 0
-                var restarts = 0
-                var blockIndex = 0
-                for y in 0..<component.blocksHigh {
-                    for x in 0..<component.blocksWide {
-                        if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
-                            guard reader.restart(number: restarts) else { return false }
-                            restarts += 1
-                            endOfBands = 0
-                        }
-                        blockIndex += 1
-                        let block = y * component.stride + x
-                        let decoded = high == 0 ? firstPass(&reader, block: block, context, endOfBands: &endOfBands)
-                                                : refinement(&reader, block: block, context, endOfBands: &endOfBands)
-                        guard decoded else { return false }
-                    }
-                }
-                return true
+                if high == 0 { return firstPasses(&reader, component, context) }
+                if context.band & keptMask == 0 { return countRefinement(&reader, component, context) }
+                return refinements(&reader, component, context)
             }
         }
+    }
+
+    // Each kind of pass has a function of its own with a reader of its own, small enough for
+    // the reader and the block's mask to stay in registers (see `JPEGEntropyReader.fill`).
+
+    @inline(never)
+    private func firstPasses(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+        var reader = scanReader
+        defer { scanReader = reader }
+        var endOfBands = 0
+        var restarts = 0
+        var blockIndex = 0
+        for y in 0..<component.blocksHigh {
+            let row = y &* component.stride
+            for block in row..<(row &+ component.blocksWide) {
+                if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
+                    guard reader.restart(number: restarts) else { return false }
+                    restarts &+= 1
+                    endOfBands = 0
+                }
+                blockIndex &+= 1
+                guard firstPass(&reader, block: block, c, endOfBands: &endOfBands) else { return false }
+            }
+        }
+        return true
+    }
+
+    @inline(never)
+    private func refinements(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+        var reader = scanReader
+        defer { scanReader = reader }
+        var endOfBands = 0
+        var restarts = 0
+        var blockIndex = 0
+        for y in 0..<component.blocksHigh {
+            let row = y &* component.stride
+            for block in row..<(row &+ component.blocksWide) {
+                if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
+                    guard reader.restart(number: restarts) else { return false }
+                    restarts &+= 1
+                    endOfBands = 0
+                }
+                blockIndex &+= 1
+                guard refinement(&reader, block: block, c, endOfBands: &endOfBands) else { return false }
+            }
+        }
+        return true
     }
 
     /// What a block's decoding reads and writes, gathered once a scan.
@@ -50,7 +79,7 @@ extension ProgressiveScan {
     }
 
     /// A block's first pass over the band: runs of zeros and new values.
-    @inline(__always)
+    @inline(always)
     private func firstPass(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
         if endOfBands > 0 { endOfBands -= 1; return true }
         let value = c.values + block * c.size
@@ -90,7 +119,7 @@ extension ProgressiveScan {
     /// newly nonzero ones placed on the zeros. Runs of zeros are found in the block's nonzero
     /// mask, and the correction bits of coefficients this scale does not keep are stepped over
     /// together.
-    @inline(__always)
+    @inline(always)
     private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
         // Wrapping arithmetic and masking shifts throughout: positions are below 64 by the
         // scan's checks, and Swift's checked forms doubled the instructions of a symbol.
@@ -142,7 +171,7 @@ extension ProgressiveScan {
 
     /// Reads the correction bit of each coefficient in `pending` (a mask of zigzag positions, in
     /// order) and adds it to those the block keeps: away from zero, as libjpeg does.
-    @inline(__always)
+    @inline(always)
     private func correct(_ pending: UInt64, _ reader: inout JPEGEntropyReader, _ value: UnsafeMutablePointer<Int16>, _ c: ACContext, one: Int) {
         guard pending & c.keptMask != 0 else {
             reader.skip(pending.nonzeroBitCount)

@@ -177,12 +177,19 @@ extension ProgressiveScan {
             reader.skip(pending.nonzeroBitCount)
             return
         }
-        var pending = pending
-        while pending != 0 {
-            let k = pending.trailingZeroBitCount
-            pending &= pending &- 1
-            let slot = c.slots[k]
-            if reader.bits(1) != 0, slot >= 0 {
+        // The bits come off the reader together (at most 63: two reads), and each kept
+        // coefficient finds its own by its rank among `pending`.
+        let total = pending.nonzeroBitCount
+        let first = total > 32 ? reader.bits(total &- 32) : 0
+        let rest = total > 32 ? 32 : total
+        let word = UInt64(truncatingIfNeeded: first) &<< UInt64(truncatingIfNeeded: rest) | UInt64(truncatingIfNeeded: reader.bits(rest))
+        var kept = pending & c.keptMask
+        while kept != 0 {
+            let k = kept.trailingZeroBitCount
+            kept &= kept &- 1
+            let rank = (pending & ((1 &<< UInt64(truncatingIfNeeded: k)) &- 1)).nonzeroBitCount
+            if word &>> UInt64(truncatingIfNeeded: total &- 1 &- rank) & 1 != 0 {
+                let slot = c.slots[k]
                 let old = Int(value[slot])
                 if old & one == 0 { value[slot] = Int16(truncatingIfNeeded: old >= 0 ? old &+ one : old &- one) }
             }

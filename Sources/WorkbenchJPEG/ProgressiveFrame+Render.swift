@@ -38,14 +38,16 @@ extension ProgressiveFrame {
                 continue
             }
             for band in 0..<3 { rows[band].row(y, width: keptWidth, into: row + band * keptWidth) }
-            var at = y * keptWidth * 3
+            let target = out + y &* keptWidth &* 3
+            let luma = row, blue = row + keptWidth, red = row + 2 &* keptWidth
             for x in 0..<keptWidth {
-                // JFIF's YCbCr → RGB, in 1/65536ths, as libjpeg's tables round it.
-                let luma = Int(row[x]) << 16 + 32768, cb = Int(row[keptWidth + x]) - 128, cr = Int(row[2 * keptWidth + x]) - 128
-                out[at] = UInt8(clamping: (luma + 91881 * cr) >> 16)
-                out[at + 1] = UInt8(clamping: (luma - 22554 * cb - 46802 * cr) >> 16)
-                out[at + 2] = UInt8(clamping: (luma + 116130 * cb) >> 16)
-                at += 3
+                // JFIF's YCbCr → RGB, in 1/65536ths, as libjpeg's tables round it (wrapping
+                // arithmetic: every term is far inside an Int).
+                let y = Int(luma[x]) &<< 16 &+ 32768, cb = Int(blue[x]) &- 128, cr = Int(red[x]) &- 128
+                let at = target + x &* 3
+                at[0] = UInt8(clamping: (y &+ 91881 &* cr) &>> 16)
+                at[1] = UInt8(clamping: (y &- 22554 &* cb &- 46802 &* cr) &>> 16)
+                at[2] = UInt8(clamping: (y &+ 116130 &* cb) &>> 16)
             }
         }
         withExtendedLifetime(planes) {}

@@ -36,6 +36,20 @@ import Foundation
 /// each scale, and counts the refusals by reason (`swift run fuzz-jpeg PHOTO...`).
 @main struct JPEGFuzzReplay {
     static func main() {
+        // `--ppm N FILE OUT`: the pixels at 1/N as a PPM (or PGM), to compare with `djpeg -scale 1/N`.
+        if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--ppm", let shrink = Int(CommandLine.arguments[2]),
+           let data = FileManager.default.contents(atPath: CommandLine.arguments[3]) {
+            do {
+                let image = try data.withUnsafeBytes { (bytes) throws(ProgressiveRefusal) in try ProgressiveJPEG.decode(bytes, shrink: shrink) }
+                let header = "\(image.bands == 3 ? "P6" : "P5")\n\(image.width) \(image.height)\n255\n"
+                if !FileManager.default.createFile(atPath: CommandLine.arguments[4], contents: Data(header.utf8) + Data(image.pixels)) {
+                    print("cannot write \(CommandLine.arguments[4])")
+                }
+            } catch {
+                print("refused: \(error)")
+            }
+            return
+        }
         // `--time N FILE…`: decode each file at 1/N ten times and print the median and a checksum of the pixels, for tuning.
         if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "--time", let shrink = Int(CommandLine.arguments[2]) {
             var total = 0.0

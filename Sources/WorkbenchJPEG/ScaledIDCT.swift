@@ -72,8 +72,12 @@ enum ScaledIDCT {
         }
         // libjpeg limits a sample through a table indexed modulo 1024 (`range_limit`), which
         // clamps what lies within 384 of the range and wraps what lies further out: values that
-        // far out (only damaged or hand-made files have them) are left to libjpeg.
+        // far out (only damaged or hand-made files have them) are left to libjpeg. Where the sum
+        // is computed here in floating point, libjpeg's integer transform can land a level or
+        // two either side, so a margin keeps a sample near the edge from wrapping in libjpeg
+        // alone (fuzz-jpeg-libvips found one at 638).
         var outOfRange = false
+        var overflowsSIMD = false
         guard let slots = slotsByScale[n] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
         let dcQuant = quant[0]
         // Each zigzag position's dequantisation factor.
@@ -105,14 +109,17 @@ enum ScaledIDCT {
                     // The sums of a block in one vector: 4 samples at 1/4, 16 at 1/2.
                     switch n {
                     case 2:
-                        let sums = blockSums(SIMD4<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        let (sums, magnitude) = blockSums(SIMD4<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
                         Self.write(sums, n: 2, into: samples + origin, wide: wide, outOfRange: &outOfRange)
+                        if magnitude > simdBudget { overflowsSIMD = true }
                     case 4:
-                        let sums = blockSums(SIMD16<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        let (sums, magnitude) = blockSums(SIMD16<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
                         Self.write(sums, n: 4, into: samples + origin, wide: wide, outOfRange: &outOfRange)
+                        if magnitude > simdBudget { overflowsSIMD = true }
                     default:
-                        let sums = blockSums(SIMD64<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
+                        let (sums, magnitude) = blockSums(SIMD64<Float>.self, dc: dc, pending, values + first, slots.baseAddress!, factors.baseAddress!, base)
                         Self.write(sums, n: 8, into: samples + origin, wide: wide, outOfRange: &outOfRange)
+                        if magnitude > simdBudget { overflowsSIMD = true }
                     }
                 }
             }
@@ -122,25 +129,43 @@ enum ScaledIDCT {
         if outOfRange {
             throw .damaged("out-of-range", "component \(component.id) has samples so far out of range that libjpeg wraps them")
         }
+        if overflowsSIMD {
+            throw .damaged("coefficient-range", "component \(component.id) has coefficients so large that libjpeg-turbo's SIMD inverse DCT overflows its 16-bit arithmetic, and gives other pixels than its own C code (and this decoder)")
+        }
         return plane
     }
+
+    /// Levels kept clear of where libjpeg's range limit starts to wrap (640), for the sums made
+    /// in floating point.
+    static let wrapMargin = 8
 
     /// A block's samples before rounding: the DC's level plus, for each nonzero kept
     /// coefficient, its dequantised value times what one unit of it adds to each sample.
     @inline(always)
     private static func blockSums<V: SIMD>(_: V.Type, dc: Float, _ pending: UInt64, _ values: UnsafeMutablePointer<Int16>,
                                            _ slots: UnsafePointer<Int>, _ factors: UnsafePointer<Float>,
-                                           _ products: UnsafePointer<Float>) -> V where V.Scalar == Float {
+                                           _ products: UnsafePointer<Float>) -> (sums: V, magnitude: Float) where V.Scalar == Float {
         var sums = V(repeating: dc)
+        // Σ |F·q| over the block, the DC's included (the caller's `dc` is that over 8, plus 128.5).
+        var magnitude = abs(dc - 128.5) * 8
         var pending = pending
         while pending != 0 {
             let k = pending.trailingZeroBitCount
             pending &= pending - 1
             let coefficient = Float(values[slots[k]]) * factors[k]
+            magnitude += abs(coefficient)
             sums += coefficient * UnsafeRawPointer(products + k * V.scalarCount).loadUnaligned(as: V.self)
         }
-        return sums
+        return (sums, magnitude)
     }
+
+    /// The most Σ |F·q| a block may hold for libjpeg-turbo's SIMD reduced and full inverse
+    /// DCTs (what libvips uses) to give the pixels of its C code, which this decoder matches:
+    /// they dequantise and carry the first pass in 16-bit lanes, which wrap or saturate on
+    /// coefficients far larger than any 8-bit image's (|F·q| ≤ 1024 + q/2 each; a sharp edge
+    /// sums to a few thousand: at most 2946 on the reference corpus). A block past it is left
+    /// to libjpeg, whole file (fuzz-jpeg-libvips found one: 15 dB apart).
+    static let simdBudget: Float = 4096
 
     /// Rounds a block's n×n sums down (as libjpeg's descaling does), notes any that libjpeg would
     /// wrap rather than clamp, and writes them clamped.
@@ -153,7 +178,7 @@ enum ScaledIDCT {
                 // matters as 0 or as one libjpeg would wrap.
                 let sum = sums[y &* n &+ x]
                 let sample = sum >= 0 ? Int(sum) : sum < -256 ? -257 : -1
-                if sample < -256 || sample > 639 { outOfRange = true }
+                if sample < -256 || sample > 639 - wrapMargin { outOfRange = true }
                 samples[y &* wide &+ x] = UInt8(clamping: sample)
             }
         }

@@ -187,6 +187,20 @@ import WorkbenchTestSupport
         #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 4)) >= 40)
     }
 
+    /// Coefficients far larger than an 8-bit image's: libjpeg-turbo's SIMD inverse DCT (what
+    /// libvips runs) wraps them in 16 bits where its C code and this decoder do not, so the file
+    /// is left to libjpeg at the scales whose transform would differ; at 1/8 (libjpeg's 1×1
+    /// transform is plain C) the pixels are libjpeg's. (fuzz-jpeg-libvips found this file:
+    /// 15 dB against libvips at 1/4 before.)
+    @Test func coefficientsLibjpegTurbosSIMDWrapsAreLeftToIt() throws {
+        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-simd-overflow.jpg"))
+        // At 1/2 a sample also lies where libjpeg's range limit wraps: that is said first.
+        #expect(["coefficient-range", "out-of-range"].contains(refusal(found, shrink: 2)?.reason))
+        #expect(refusal(found, shrink: 4)?.reason == "coefficient-range")
+        let ours = try found.progressive(shrink: 8).get()
+        #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 8)) >= 40)
+    }
+
     /// A refinement that skips a bit: libjpeg warns and decodes on; left to it.
     @Test func aScanOutOfOrder() throws {
         let data = try sound()

@@ -32,7 +32,7 @@ struct InitCommand: ParsableCommand {
             Terminal.error("Cannot write \(file): \(error.localizedDescription)")
             throw ExitCode(ExitStatus.badPreset)
         }
-        Terminal.out("Wrote \(file). It reads every *.jpg in this folder" + (template == .watermark ? " and lays logo.png (put yours here) on each" : "")
+        Terminal.out("Wrote \(file). It reads every JPEG in this folder (*.jpg, *.jpeg, any case)" + (template == .watermark ? " and lays logo.png (put yours here) on each" : "")
                      + "; try: workbench run \(file) --dry-run, then workbench run \(file)")
     }
 
@@ -87,7 +87,7 @@ struct InitCommand: ParsableCommand {
               "version": 1,
               "name": "\(template.rawValue)",
               "description": "\(description)",
-              "inputs": { "glob": "*.jpg" },
+              "inputs": { "glob": "*.{jpg,jpeg}" },
               "output": "\(template.rawValue)",
               "graph": [
             \(graph)

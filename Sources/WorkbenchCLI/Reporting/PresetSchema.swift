@@ -16,7 +16,7 @@ struct PresetSchema {
         let string: [String: Any] = ["type": "string"]
         let inputs: [String: Any] = ["oneOf": [
             ["type": "array", "items": string, "description": "URLs or paths, in order."],
-            object(["glob": string], required: ["glob"], "A glob pattern relative to the preset's folder."),
+            object(["glob": string], required: ["glob"], "A glob pattern relative to the preset's folder: *, ?, [...], {a,b}, ** for any folders; wildcard parts match either case."),
             object(["file": string], required: ["file"], "A text file with one URL or path per line, read as needed."),
             object(["map": ["type": "object", "additionalProperties": string]], required: ["map"], "Item name → URL or path."),
         ]]

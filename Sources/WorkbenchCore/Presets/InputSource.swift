@@ -2,7 +2,7 @@
 public enum InputSource: Sendable, Equatable {
     /// URLs or paths, in order.
     case list([String])
-    /// A glob pattern relative to the preset's folder.
+    /// A glob pattern relative to the preset's folder (`TreeGlob`: wildcard parts match either case).
     case glob(String)
     /// A text file with one URL or path per line (`#` starts a comment).
     case file(String)

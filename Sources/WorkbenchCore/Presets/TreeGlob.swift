@@ -1,9 +1,11 @@
 import Foundation
 
-/// A glob over a folder tree: `*`, `?` and `[…]` within one path part (fnmatch), and `**` for
-/// any number of folders (none included). Files and folders whose names start with "." are
-/// matched only by a pattern part that starts with "." too. Each match knows its folder
-/// relative to the pattern's fixed part (the root), for `{dir}`.
+/// A glob over a folder tree: `*`, `?` and `[…]` within one path part (fnmatch), `{jpg,jpeg}`
+/// for alternatives, and `**` for any number of folders (none included). A part with a wildcard
+/// matches names in either case — `*.jpg` takes a camera's `IMG_0001.JPG` — as people name
+/// their files; a part without one names its file or folder exactly. Files and folders whose
+/// names start with "." are matched only by a pattern part that starts with "." too. Each match
+/// knows its folder relative to the pattern's fixed part (the root), for `{dir}`.
 struct TreeGlob {
     let root: String
     let parts: [String]
@@ -17,7 +19,24 @@ struct TreeGlob {
         parts = Array(components.dropFirst(rootParts.count))
     }
 
-    static func isPattern(_ part: String) -> Bool { part.contains { "*?[".contains($0) } }
+    static func isPattern(_ part: String) -> Bool { part.contains { "*?[{".contains($0) } }
+
+    /// glibc's FNM_CASEFOLD, which Swift's Glibc module does not name.
+    private static let caseFold: Int32 = 1 << 4
+
+    /// Whether `name` matches the pattern part, any of its `{…,…}` alternatives, in either case.
+    static func matches(_ part: String, _ name: String) -> Bool {
+        alternatives(of: part).contains { fnmatch($0, name, caseFold) == 0 }
+    }
+
+    /// The part with its first `{a,b,…}` group expanded (and the groups after it, in turn);
+    /// a part without one is itself.
+    static func alternatives(of part: String) -> [String] {
+        guard let open = part.firstIndex(of: "{"), let close = part[open...].firstIndex(of: "}") else { return [part] }
+        let head = part[..<open], tail = String(part[part.index(after: close)...])
+        let choices = part[part.index(after: open)..<close].split(separator: ",", omittingEmptySubsequences: false)
+        return choices.flatMap { choice in alternatives(of: tail).map { head + choice + $0 } }
+    }
 
     /// Every matching file (not folder), sorted by path.
     func matches() -> [(path: String, directory: String)] {
@@ -45,7 +64,7 @@ struct TreeGlob {
         let names: [String]
         if Self.isPattern(part) {
             let all = (try? files.contentsOfDirectory(atPath: folder)) ?? []
-            names = all.filter { (!$0.hasPrefix(".") || part.hasPrefix(".")) && fnmatch(part, $0, 0) == 0 }
+            names = all.filter { (!$0.hasPrefix(".") || part.hasPrefix(".")) && Self.matches(part, $0) }
         } else {
             names = [part]
         }

@@ -150,6 +150,20 @@ import WorkbenchVips
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("contact-sheet/contact-sheet.jpg").path))
     }
 
+    /// A camera's folder: upper-case and four-letter extensions are JPEGs too.
+    @Test func initReadsEveryJPEGACameraNames() throws {
+        let folder = try Fixtures.temporaryDirectory("init-camera")
+        let photo = try #require(Fixtures.samplePhotos.first { $0.pathExtension.lowercased() == "jpg" })
+        for name in ["IMG_0001.JPG", "IMG_0002.jpeg", "IMG_0003.JPEG"] {
+            try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent(name))
+        }
+        let written = try CLIProcess.run(["init"], in: folder)
+        #expect(written.stdout.contains("every JPEG in this folder (*.jpg, *.jpeg, any case)"), "\(written.stdout)")
+        let dryRun = try CLIProcess.run(["run", "thumbnails.json", "--dry-run"], in: folder)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        for name in ["IMG_0001", "IMG_0002", "IMG_0003"] { #expect((dryRun.stdout + dryRun.stderr).contains(name)) }
+    }
+
     @Test func eventsOnStandardOutputAreOnlyJSON() throws {
         let folder = try Fixtures.temporaryDirectory("events-stdout")
         let preset = Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path

@@ -46,7 +46,7 @@ struct InitCommand: ParsableCommand {
                     { "id": "source", "op": "read" },
                     { "id": "image", "op": "decode" },
                     { "id": "thumb", "op": "thumbnail", "width": 400, "height": 400, "fit": "cover", "crop": "attention" },
-                    { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 82, "strip": true },
+                    { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 82 },
                     { "id": "save", "op": "write", "path": "{name}.jpg" }
                 """
         case .responsive:
@@ -55,7 +55,7 @@ struct InitCommand: ParsableCommand {
                     { "id": "source", "op": "read" },
                     { "id": "image", "op": "decode" },
                     { "id": "resized", "op": "thumbnail", "width": "{w}", "foreach": { "w": [480, 960, 1920] } },
-                    { "id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "strip": true, "foreach": { "fmt": ["webp", "jpeg"] } },
+                    { "id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "foreach": { "fmt": ["webp", "jpeg"] } },
                     { "id": "save", "op": "write", "path": "{name}-{w}.{fmt}" }
                 """
         case .watermark:

@@ -22,11 +22,15 @@ public struct ParameterSpec: Sendable {
     /// Left out of recipes while it has its default: a parameter added later whose default is
     /// how the op behaved before, so files made before it existed are still up to date.
     public let recipeOmitsDefault: Bool
+    /// What validation says, as a warning, when a preset gives this parameter: accepted, but
+    /// something else decides (libvips' `strip` beside workbench's `metadata`).
+    public let givenNotice: String?
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
                 deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, recipeOmitsDefault: Bool = false,
-                _ summary: String) {
+                givenNotice: String? = nil, _ summary: String) {
+        self.givenNotice = givenNotice
         self.recipeName = recipeName ?? name
         self.recipeOmitsDefault = recipeOmitsDefault
         self.passesDefault = passesDefault

@@ -209,6 +209,9 @@ struct GraphDecoder {
                 collector.warning(join(path, member.key), at: member.keyLocation,
                                   "parameter \"\(member.key)\" of \"\(spec.name)\" is deprecated and may be removed")
             }
+            if let notice = parameter.givenNotice {
+                collector.warning(join(path, member.key), at: member.keyLocation, notice)
+            }
             if let value = ParameterCoercion.coerce(member.value, to: parameter.type, path: join(path, member.key), collector) {
                 values[parameter.name] = value
             }

@@ -33,7 +33,8 @@ struct EncodeStage: Stage {
         return OpDefinition(spec) { p in
             let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
             var options: [String: VipsArgumentValue] = [:]
-            for argument in format.options {
+            // `metadata` decides what the file keeps; libvips' `strip` would take the ICC profile too.
+            for argument in format.options where argument.name != "strip" {
                 if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
                     options[argument.name] = converted
                 }
@@ -84,9 +85,13 @@ struct EncodeStage: Stage {
             return ParameterSpec(name, widest(variants.map(\.type)), default: sameDefault ? first.defaultValue : nil,
                                  passesDefault: false, aliases: name == "Q" ? ["quality"] + first.aliases : first.aliases,
                                  deprecated: variants.allSatisfy(\.isDeprecated),
+                                 givenNotice: name == "strip" ? Self.stripNotice : nil,
                                  "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(having.joined(separator: ", "))).")
         }
     }
+
+    /// What validation says of libvips' `strip`, which `metadata` overrules.
+    static let stripNotice = "\"strip\" is libvips' own and would drop the ICC colour profile too; \"metadata\" decides what the file keeps (its default, \"strip\", keeps only the ICC profile), so \"strip\" is ignored — to drop the profile as well, give \"metadata\": []"
 
     /// The saver options that name files (the ICC profile to embed) read only inside the preset's folder.
     private static func fileType(_ name: String) -> ParameterType? {

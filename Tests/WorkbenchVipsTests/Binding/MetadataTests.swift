@@ -168,6 +168,25 @@ import WorkbenchTestSupport
         #expect(entries.contains { $0.tag == "XResolution" && $0.value == "350" })
     }
 
+    /// libvips' `strip` beside `metadata` (the README's example once had both, and lost the
+    /// profile): `metadata` wins, validation says so, and an empty list drops the profile too.
+    @Test func libvipsStripDoesNotTakeTheProfileThatMetadataKeeps() async throws {
+        let harness = try PresetHarness("metadata-libvips-strip")
+        let input = try taggedPhoto(in: harness)
+        let preset = #"{"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"}, {"id": "jpeg", "op": "encode", "format": "jpeg", "strip": true}, {"id": "save", "op": "write", "path": "out.jpg"}]}"#
+        let warnings = try harness.load(preset).warnings.map(\.description)
+        #expect(warnings.contains { $0.contains("graph[2].strip") && $0.contains("\"metadata\" decides") }, "\(warnings)")
+        var (summary, _) = try await harness.run(preset, inputs: [input])
+        #expect(summary.succeeded == 1)
+        var groups = try Self.tags(harness.output("out.jpg")).groups
+        #expect(groups.contains("[ICC_Profile]"), "\(groups)")
+        #expect(!groups.contains("[XMP]") && !groups.contains("[IPTC]"), "\(groups)")
+        (summary, _) = try await harness.run(preset.replacingOccurrences(of: #""strip": true"#, with: #""metadata": []"#), inputs: [input])
+        #expect(summary.succeeded == 1)
+        groups = try Self.tags(harness.output("out.jpg")).groups
+        #expect(!groups.contains("[ICC_Profile]"), "\(groups)")
+    }
+
     @Test func aWrongMetadataValueIsRefused() throws {
         let harness = try PresetHarness("metadata-wrong")
         let errors = harness.errors(#"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "encode", "format": "jpeg", "metadata": "gps"}]}"#)

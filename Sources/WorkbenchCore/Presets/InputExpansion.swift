@@ -13,7 +13,8 @@ public enum InputExpansion {
         let base = preset.baseDirectory
         switch inputs {
         case .list(let sources):
-            return try source(of: sources, relativeTo: base)
+            // A listed file that has gone fails its item alone, as one of a glob's would.
+            return try packedItems(sources, relativeTo: base).source
         case .map(let entries):
             return .list(entries.enumerated().map { i, entry in
                 Item(index: i, name: entry.name, source: resolve(entry.source, relativeTo: base))
@@ -39,6 +40,7 @@ public enum InputExpansion {
     /// Items from command-line arguments: URLs, files, or folders (their images, sorted).
     /// Relative paths resolve against `directory`.
     public static func expand(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) -> [Item] {
+        try checkExist(sources, relativeTo: directory)
         let packed = try packedItems(sources, relativeTo: directory)
         return (0..<packed.count).map { packed[$0] }
     }
@@ -46,7 +48,20 @@ public enum InputExpansion {
     /// The same items, made one at a time as a run takes them: a folder of a million photos
     /// costs its names' bytes, not a million `Item`s.
     public static func source(of sources: [String], relativeTo directory: String) throws(WorkbenchError) -> ItemSource {
-        try packedItems(sources, relativeTo: directory).source
+        try checkExist(sources, relativeTo: directory)
+        return try packedItems(sources, relativeTo: directory).source
+    }
+
+    /// Inputs typed on a command line are there, or the run does not start: a mistyped folder
+    /// is the same mistake as a glob that matches nothing, and gets the same exit status.
+    private static func checkExist(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) {
+        for source in sources where !source.contains("://") {
+            let resolved = resolve(source, relativeTo: directory)
+            guard FileManager.default.fileExists(atPath: resolved) else {
+                throw .badInputs("No file or folder \"\(source)\"" + (source.hasPrefix("/") ? "" : " (looked for \(resolved))")
+                                 + "; give paths that exist, or URLs.")
+            }
+        }
     }
 
     static func packedItems(_ sources: [String], relativeTo directory: String) throws(WorkbenchError) -> PackedItems {

@@ -209,6 +209,15 @@ import WorkbenchVips
                                          "--out", file.appendingPathComponent("sub").path])
         #expect(badOut.status == 2)
         #expect(badOut.stderr.hasSuffix(": Not a directory. Choose another with --out.\n"), "\(badOut.stderr)")
+        // A mistyped input folder is the same mistake as a glob that matches nothing: exit 2,
+        // before anything runs, naming the path.
+        let sepia = Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path
+        let missingFolder = try CLIProcess.run(["run", sepia, "no-such-folder", "--out", folder.appendingPathComponent("out").path], in: folder)
+        #expect(missingFolder.status == 2, "\(missingFolder.stderr)")
+        #expect(missingFolder.stderr.contains("No file or folder \"no-such-folder\""), "\(missingFolder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+        let noMatch = try CLIProcess.run(["run", try Fixtures.writePreset(#"{"version": 1, "inputs": {"glob": "none/*.jpg"}, "graph": [{"op": "read"}]}"#, in: folder, name: "glob.json")])
+        #expect(noMatch.status == missingFolder.status)
     }
 
     @Test func watermarkSheetPreset() throws {

@@ -32,7 +32,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .unsupportedScheme(let url):
             return "\"\(url)\" is not an http or https URL; only those are downloaded (redirects to other schemes are refused)."
         case .transport(let url, let code, let message):
-            return "\(url) could not be fetched: \(message) (libcurl error \(code))."
+            return "\(url) could not be fetched: \(message) (libcurl error \(code))" + Self.hint(code: code, message: message) + "."
         case .cancelled(let url):
             return "The download of \(url) was cancelled."
         case .tooSlow(let url, let rate, let seconds):
@@ -41,6 +41,19 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
             return "\(url) redirected where it may not be followed: \(message)."
         case .missingCredential(let variable):
             return "The environment variable \(variable) (the download node's \"authorizationEnv\") is not set; export it with the Authorization header's value."
+        }
+    }
+
+    /// What the commonest libcurl failures mean for the person who typed the URL.
+    private static func hint(code: Int, message: String) -> String {
+        switch code {
+        case 6: return "; the host name is not known: check its spelling"
+        case 7: return "; nothing answered there: check that the server runs and the port is right"
+        case 35 where message.contains("wrong version number"):
+            return "; the server did not answer in TLS: it probably speaks plain http on that port, so use http:// or the server's https port"
+        case 35: return "; the TLS handshake failed: the server's TLS settings and ours do not meet"
+        case 60: return "; the server's certificate is not trusted here: check the host name, or install its authority's certificate"
+        default: return ""
         }
     }
 

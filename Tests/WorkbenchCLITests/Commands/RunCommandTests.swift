@@ -65,7 +65,7 @@ import WorkbenchVips
         #expect(failures.first == "FAILED  Credits: image: Cannot decode \"\(server.url("samples/ATTRIBUTION.md"))\": VipsForeignLoad: buffer is not in a known format. The file may be damaged or not an image.")
         // libcurl's message includes the milliseconds it took, so only its ends are fixed.
         #expect(failures.dropFirst().first?.hasPrefix("FAILED  Harbour: fetch: http://127.0.0.1:9/Harbour.jpg could not be fetched: Failed to connect to 127.0.0.1 port 9") == true)
-        #expect(failures.dropFirst().first?.hasSuffix("(libcurl error 7).") == true)
+        #expect(failures.dropFirst().first?.hasSuffix("(libcurl error 7); nothing answered there: check that the server runs and the port is right.") == true)
         #expect(failures.last == "FAILED  Lighthouse: fetch: \(server.url("samples/Lighthouse.jpg")) answered HTTP 404 Not Found; check the URL.")
         #expect(result.lines.last?.hasPrefix("9 items: 6 succeeded, 3 failed; ") == true)
         // Every URL was fetched exactly once.
@@ -190,6 +190,18 @@ import WorkbenchVips
         let run = try CLIProcess.run(["run", preset, "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Fixtures.files(in: folder).filter { !$0.hasSuffix(".json") } == ["out/copies/.._.._escape.jpg"])
+    }
+
+    /// https:// to a server that speaks plain http: OpenSSL's "wrong version number" is said in
+    /// words a person who typed the URL can act on.
+    @Test func httpsToAnHTTPPortSaysWhatItMeans() throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("https-to-http")
+        let url = server.url("samples/Bridge.jpg").replacingOccurrences(of: "http://", with: "https://")
+        let preset = try Fixtures.writePreset(#"{"version": 1, "inputs": ["\#(url)"], "graph": [{"op": "download"}, {"op": "write", "path": "{name}.jpg"}]}"#, in: folder)
+        let result = try CLIProcess.run(["run", preset, "--out", folder.appendingPathComponent("out").path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("the server did not answer in TLS: it probably speaks plain http on that port, so use http://"), "\(result.stdout)")
     }
 
     @Test func usageAndPresetErrorsExitWith2() throws {

@@ -42,6 +42,8 @@ import WorkbenchTestSupport
         let script = Fixtures.packageRoot.appendingPathComponent("packaging/build-image").path
         let built = try Self.shell([script, "--binary", CLIProcess.executable.path, "--output", archive.path])
         #expect(built.status == 0, "\(built.output)")
+        // Written elsewhere than here: the load command names where.
+        #expect(built.output.contains("podman load -i \(archive.path)"), "\(built.output)")
         let version = try CLIProcess.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let number = String(version.split(separator: " ").first ?? "")
 

@@ -37,7 +37,7 @@ public final class CLIProcess {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        exited = try process.runSignallingExit()
         // One reader thread per pipe, reading in order until end of file; `wait` joins them.
         for (pipe, isError) in [(stdoutPipe, false), (stderrPipe, true)] {
             let collected = self.collected, finished = self.finished
@@ -54,6 +54,7 @@ public final class CLIProcess {
     }
 
     private let finished = DispatchSemaphore(value: 0)
+    private var exited = DispatchSemaphore(value: 0)
 
     /// The tests' environment with a home folder of its own and no WORKBENCH_PLUGIN_PATH, so
     /// plugins the developer installed never show in a test.
@@ -94,7 +95,7 @@ public final class CLIProcess {
     public func interrupt() { kill(process.processIdentifier, SIGINT) }
 
     public func wait() -> Result {
-        process.waitUntilExit()
+        exited.wait()
         finished.wait()
         finished.wait()
         return Result(status: process.terminationStatus, stdout: collected.text(error: false),

@@ -67,8 +67,7 @@ extension Fixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", supportFile("make_grey.py").path, destination.path, "\(width)", "\(height)"]
-        try process.run()
-        process.waitUntilExit()
+        try process.runToExit()
         guard process.terminationStatus == 0 else { throw TestFailure("make_grey.py failed") }
     }
 }
@@ -83,8 +82,7 @@ extension Fixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
+        try process.runToExit()
         guard process.terminationStatus == 0 else { throw TestFailure("vips \(arguments.joined(separator: " ")) failed") }
     }
 }

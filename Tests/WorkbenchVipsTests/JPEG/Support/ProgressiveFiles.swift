@@ -64,10 +64,10 @@ enum ProgressiveFiles {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        let exited = try process.runSignallingExit()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        exited.wait()
         if !allowFailure && process.terminationStatus != 0 {
             throw ToolFailure(text: "\(tool) \(arguments.joined(separator: " ")): \(said)")
         }

@@ -1,10 +1,15 @@
 import Foundation
 import WorkbenchCore
 
-/// The page's controls, made from what each op declares: one panel per node of the preset's
-/// graph, one control per parameter that a control can set (numbers, integers, switches,
-/// choices, colours and other number lists, matrices). Paths, templates, references and file
-/// names are never offered: those stay in the editor.
+/// The page's controls, made from what each op declares: one panel per node as written in the
+/// preset's graph, one control per parameter that a control can set (numbers, integers,
+/// switches, choices, colours and other number lists, matrices). Paths, templates, references
+/// and file names are never offered: those stay in the editor.
+///
+/// A node written with `"foreach"` has one panel for all its copies: a control changes the
+/// written node (every copy), except for a parameter written as a repetition variable
+/// (`"width": "{w}"`), which has a control per copy, and a change to it changes that copy's
+/// value in the `foreach` list.
 struct NodeControls: Sendable {
     struct Control: Sendable {
         let name: String
@@ -18,10 +23,15 @@ struct NodeControls: Sendable {
         let value: String
         /// Changed on the page and not saved yet.
         let changed: Bool
+        /// The node a change goes to when it is one copy, not the panel's node; and which copy.
+        var node: String? = nil
+        var copy: String? = nil
     }
 
     let node: String
     let op: String
+    /// The copies the written node makes (empty when it is not repeated).
+    var copies: [String] = []
     let controls: [Control]
 
     /// The page's JSON for `nodes` (written by hand: values are JSON text already).
@@ -32,9 +42,12 @@ struct NodeControls: Sendable {
             let controls = panel.controls.map { c in
                 "{\"name\": \(quoted(c.name)), \"type\": \(quoted(c.type)), \"min\": \(number(c.min)), \"max\": \(number(c.max)), "
                     + "\"choices\": \(c.choices.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" } ?? "null"), "
-                    + "\"summary\": \(quoted(c.summary)), \"value\": \(c.value), \"changed\": \(c.changed)}"
+                    + "\"summary\": \(quoted(c.summary)), \"value\": \(c.value), \"changed\": \(c.changed), "
+                    + "\"node\": \(c.node.map(quoted) ?? "null"), \"copy\": \(c.copy.map(quoted) ?? "null")}"
             }
-            return "{\"node\": \(quoted(panel.node)), \"op\": \(quoted(panel.op)), \"controls\": [" + controls.joined(separator: ", ") + "]}"
+            return "{\"node\": \(quoted(panel.node)), \"op\": \(quoted(panel.op)), "
+                + "\"copies\": [" + panel.copies.map(quoted).joined(separator: ", ") + "], "
+                + "\"controls\": [" + controls.joined(separator: ", ") + "]}"
         }
         return "[" + panels.joined(separator: ",\n") + "]"
     }
@@ -44,34 +57,64 @@ struct NodeControls: Sendable {
 enum Controls {
     /// The controls of `preset`'s own graph nodes, with `draft`'s unsaved values.
     static func of(_ preset: Preset, draft: [PresetOverride]) -> [NodeControls] {
-        preset.nodes.filter(\.isTunable).map { node in
-            let controls = node.op.parameters.compactMap { spec -> NodeControls.Control? in
-                guard let kind = Self.kind(spec.type) else { return nil }
-                let unsaved = draft.last { $0.node == node.id && $0.key == spec.name }
-                let current = node.parameters[spec.name] ?? spec.defaultValue
-                let value = unsaved?.value ?? current.map(Self.json) ?? "null"
-                var range: ClosedRange<Double>?
-                if case .int(let r) = spec.type { range = Double(r.lowerBound)...Double(r.upperBound) }
-                if case .double(let r) = spec.type { range = r }
-                var choices: [String]?
-                if case .choice(let words) = spec.type { choices = words }
-                return NodeControls.Control(name: spec.name, type: kind, min: range.map(\.lowerBound), max: range.map(\.upperBound),
-                                            choices: choices, summary: spec.summary, value: value, changed: unsaved != nil)
+        written(preset).compactMap { group in
+            let first = group.copies[0]
+            let repeated = first.copy != nil
+            let controls = first.op.parameters.flatMap { spec -> [NodeControls.Control] in
+                guard let kind = Self.kind(spec.type) else { return [] }
+                func control(_ node: NodeSpec, target: String, copy: String?) -> NodeControls.Control {
+                    let unsaved = draft.last { $0.node == target && $0.key == spec.name }
+                    let current = node.parameters[spec.name] ?? spec.defaultValue
+                    let value = unsaved?.value ?? current.map(Self.json) ?? "null"
+                    var range: ClosedRange<Double>?
+                    if case .int(let r) = spec.type { range = Double(r.lowerBound)...Double(r.upperBound) }
+                    if case .double(let r) = spec.type { range = r }
+                    var choices: [String]?
+                    if case .choice(let words) = spec.type { choices = words }
+                    return NodeControls.Control(name: spec.name, type: kind, min: range.map(\.lowerBound), max: range.map(\.upperBound),
+                                                choices: choices, summary: spec.summary, value: value, changed: unsaved != nil,
+                                                node: copy == nil ? nil : target, copy: copy)
+                }
+                if first.copy?.variableParameters[spec.name] != nil {
+                    return group.copies.map { control($0, target: $0.id, copy: $0.copy?.label) }
+                }
+                // A value that differs between copies without being one variable ("© {w}") is the editor's.
+                if repeated, Set(group.copies.map { $0.parameters[spec.name].map(Self.json) ?? "" }).count > 1 { return [] }
+                return [control(first, target: group.id, copy: nil)]
             }
             // An op with many options (encode knows every format's) shows those the preset sets.
             let shown = controls.count <= 12 ? controls : controls.filter { control in
-                guard let spec = node.op.parameters.first(where: { $0.name == control.name }) else { return false }
-                return control.changed || spec.defaultValue == nil || node.parameters[spec.name].map { $0 != spec.defaultValue } ?? false
+                guard let spec = first.op.parameters.first(where: { $0.name == control.name }) else { return false }
+                return control.changed || spec.defaultValue == nil || first.parameters[spec.name].map { $0 != spec.defaultValue } ?? false
             }
-            return NodeControls(node: node.id, op: node.op.name, controls: shown)
-        }.filter { !$0.controls.isEmpty }
+            guard !shown.isEmpty else { return nil }
+            return NodeControls(node: group.id, op: first.op.name, copies: repeated ? group.copies.map(\.id) : [], controls: shown)
+        }
     }
 
-    /// Whether the page may set `key` on `node`: a parameter it shows a control for.
+    /// The tunable nodes grouped by the node they were written as, in the graph's order.
+    static func written(_ preset: Preset) -> [(id: String, copies: [NodeSpec])] {
+        var groups: [(id: String, copies: [NodeSpec])] = []
+        for node in preset.nodes where node.isTunable {
+            let id = node.copy?.declaredID ?? node.id
+            if let index = groups.firstIndex(where: { $0.id == id }) { groups[index].copies.append(node) } else { groups.append((id, [node])) }
+        }
+        return groups
+    }
+
+    /// Whether the page may set `key` on `node`: a parameter it shows a control for — on the
+    /// written node, or on one copy when the parameter is written as a repetition variable.
     static func offers(_ preset: Preset, node: String, key: String) -> Bool {
-        guard let spec = preset.nodes.first(where: { $0.id == node && $0.isTunable })?.op.parameters
-            .first(where: { $0.name == key }) else { return false }
-        return kind(spec.type) != nil
+        of(preset, draft: []).contains { panel in
+            panel.controls.contains { $0.name == key && ($0.node ?? panel.node) == node }
+        }
+    }
+
+    /// What `save` writes for a change to one copy: the copy's value in its `foreach` list.
+    static func repetitionValue(_ preset: Preset, node: String, key: String) -> NodeCopy.Value? {
+        guard let copy = preset.nodes.first(where: { $0.id == node })?.copy,
+              let variable = copy.variableParameters[key] else { return nil }
+        return copy.values.first { $0.name == variable }
     }
 
     private static func kind(_ type: ParameterType) -> String? {
@@ -102,8 +145,8 @@ enum Controls {
 }
 
 extension NodeSpec {
-    /// A node written in the preset's own `graph` (not one from an included filter or a
-    /// repetition), whose values a control can change in the file, that works on an image: a
+    /// A node written in the preset's own `graph` (not one from an included filter), or a copy
+    /// of one, whose values a control can change in the file, that works on an image: a
     /// filter or an encoder (reading, decoding and writing have nothing to tune by eye).
     var isTunable: Bool { op.input == .image && isOwnGraphNode }
 }

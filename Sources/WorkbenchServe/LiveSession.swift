@@ -64,7 +64,7 @@ public actor LiveSession {
     private var suspended: [Int: Date] = [:]
     /// Bumped when the preset is read again: item runs of an older one are over.
     private var generation = 0
-    private var presetStamp: String?
+    private var presetStamp: Data?
     /// The item part of a preset that gathers every item (a contact sheet), and the run of the
     /// whole preset that makes the sheet once every item is made.
     private var gathering: GatheringSplit?
@@ -307,6 +307,9 @@ public actor LiveSession {
     func setParameter(node: String, key: String, json: String) async -> String? {
         guard let preset else { return "The preset has errors; fix them in the editor first." }
         guard Controls.offers(preset, node: node, key: key) else {
+            if let copy = preset.nodes.first(where: { $0.id == node })?.copy {
+                return "\"\(node)\" is a copy of \"\(copy.declaredID)\" (\(copy.label)); its \"\(key)\" is the same in every copy: change it on \"\(copy.declaredID)\"."
+            }
             return "\"\(node)\" has no parameter \"\(key)\" the page can set."
         }
         guard let override = PresetOverride("\(node).\(key)=\(json)") else { return "Not a value: \(json)" }
@@ -346,7 +349,14 @@ public actor LiveSession {
                 return "Cannot read \(settings.presetPath)."
             }
             var text = [UInt8](bytes)
-            for change in draft { text = try PresetEdit.setting(change.key, to: change.value, node: change.node, in: text) }
+            for change in draft {
+                // One copy's value of a parameter written as a variable is that copy's value in the `foreach` list.
+                if let preset, let value = Controls.repetitionValue(preset, node: change.node, key: change.key) {
+                    text = try PresetEdit.settingRepetitionValue(value.name, index: value.index, to: change.value, node: value.declaredBy, in: text)
+                } else {
+                    text = try PresetEdit.setting(change.key, to: change.value, node: change.node, in: text)
+                }
+            }
             let writer = try AtomicFileWriter(destination: settings.presetPath)
             writer.write(Data(text))
             try writer.commit()
@@ -384,10 +394,10 @@ public actor LiveSession {
         board.send("draft", DraftState(changes: 0, note: nil))
     }
 
-    /// Modification time and size, to notice a saved file.
-    private static func stamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_size)"
+    /// The file's bytes, to notice a saved file. Not its modification time and size: two saves
+    /// of the same length within one tick of the kernel's coarse clock (4 ms) look the same, and
+    /// the second would never be read.
+    private static func stamp(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
     }
 }

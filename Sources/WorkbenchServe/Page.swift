@@ -254,21 +254,23 @@ enum Page {
     function control(panel, c) {
       const el = document.createElement("div");
       el.className = "control" + (c.changed ? " changed" : "");
-      el.dataset.node = panel.node;
+      // A parameter written as a repetition variable ("{w}") is set one copy at a time.
+      const node = c.node || panel.node;
+      el.dataset.node = node;
       el.dataset.key = c.name;
       const label = document.createElement("label");
-      label.textContent = c.name + (c.min != null && c.max != null ? ` (${c.min} … ${c.max})` : "");
+      label.textContent = c.name + (c.copy ? ` · copy ${c.copy}` : "") + (c.min != null && c.max != null ? ` (${c.min} … ${c.max})` : "");
       label.title = c.summary;
       el.appendChild(label);
       const problem = document.createElement("div");
       problem.className = "problem";
       let last = c.value;
       const send = (value) => {
-        history.push({ node: panel.node, key: c.name, from: last, to: value });
+        history.push({ node, key: c.name, from: last, to: value });
         future.length = 0;
         last = value;
         buttons();
-        setParameter(panel.node, c.name, value, problem);
+        setParameter(node, c.name, value, problem);
       };
       let input, wire;
       if (c.type === "number" || c.type === "integer") {
@@ -315,7 +317,10 @@ enum Page {
         const h = document.createElement("h2");
         h.innerHTML = "";
         h.textContent = panel.node + " ";
-        const small = document.createElement("small"); small.textContent = panel.op; h.appendChild(small);
+        const small = document.createElement("small");
+        small.textContent = panel.op + (panel.copies.length ? ` · ${panel.copies.length} copies (foreach): a control changes every copy unless it names one` : "");
+        small.title = panel.copies.join(", ");
+        h.appendChild(small);
         box.appendChild(h);
         for (const c of panel.controls) box.appendChild(control(panel, c));
       }
@@ -332,7 +337,10 @@ enum Page {
       img.src = q("preview/draft/" + index + "?g=" + drafts.get(index));
       out.dataset.key = "draft";
     }
+    // Values still on their way to the server (typing is one request per key) are saved too.
+    function idle() { return new Promise(done => { const check = () => (sending || waiting) ? setTimeout(check, 20) : done(); check(); }); }
     document.getElementById("save").addEventListener("click", async () => {
+      await idle();
       const response = await fetch(q("save"), { method: "POST" });
       if (!response.ok) document.getElementById("draftNote").textContent = await response.text();
     });

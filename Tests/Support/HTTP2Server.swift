@@ -41,7 +41,7 @@ public final class HTTP2Server {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Ready when it accepts a connection.
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var target = address

@@ -39,11 +39,16 @@ def main():
         time.sleep(0.5)
         first = driver.execute_script(VISIBLE)
         result["visibleAtStart"] = first
-        deadline = time.time() + 120
+        # Done when every card on screen *now* is done: cards change height as their pictures
+        # load, so what is on screen can change while we wait (a card pushed off screen is
+        # paused, rightly). The deadline only guards against a hang; a loaded machine may take
+        # minutes.
+        deadline = time.time() + 600
         done = False
         while time.time() < deadline:
             states = driver.execute_script(STATES)
-            if first and all(states.get(str(i)) in ("done", "upToDate") for i in first):
+            now = driver.execute_script(VISIBLE)
+            if now and all(states.get(str(i)) in ("done", "upToDate") for i in now):
                 done = True
                 break
             time.sleep(0.2)

@@ -4,10 +4,14 @@ the cards, drags the slider of `tone`'s `intensity` from its low value to the ri
 for the previews, and measures the mean R−B of the first card's output before and after (in
 the page, through a canvas). Then saves and takes a screenshot.
 
-usage: tuning_browser_test.py URL SCREENSHOT.png
+usage: tuning_browser_test.py URL SCREENSHOT.png [NODE:KEY:VALUE]
+
+With NODE:KEY:VALUE, also types VALUE into that control's number field before saving (for a
+preset with "foreach", NODE may be one copy, e.g. small-300:width:320).
 
 Prints one JSON object: rMinusBBefore, rMinusBAfter, previewShown, saveLabel, and saved
-(whether the Save button emptied the draft).
+(whether the Save button emptied the draft); with a field, also fieldLabel (the control's
+label) and panelNote (its panel's heading).
 """
 import json
 import sys
@@ -30,7 +34,9 @@ return [sum / (d.length / 4), img.className, img.src];
 """
 
 
-def wait(driver, script, limit=60):
+def wait(driver, script, limit=600):
+    """Polls `script` until it returns something; the limit only guards against a hang (a
+    loaded machine may take minutes)."""
     deadline = time.time() + limit
     while time.time() < deadline:
         value = driver.execute_script(script)
@@ -64,6 +70,18 @@ def main():
         after = wait(driver, "const r = (function(){" + R_MINUS_B + "})(); return r && r[1] === 'draft' ? r : null;")
         result["rMinusBAfter"] = after[0] if after else None
         result["previewShown"] = bool(after)
+        if len(sys.argv) > 3:
+            node, key, value = sys.argv[3].split(":")
+            selector = f'.control[data-node="{node}"][data-key="{key}"]'
+            control = wait(driver, f"return document.querySelector('{selector}');")
+            result["fieldLabel"] = control.find_element(By.TAG_NAME, "label").text if control else None
+            result["panelNote"] = driver.execute_script(
+                "const h = Array.from(document.querySelectorAll('#controls h2')).filter(h => h.compareDocumentPosition(arguments[0]) & 4).pop();"
+                "return h ? h.textContent : null;", control) if control else None
+            field = control.find_element(By.CSS_SELECTOR, "input[type=number]")
+            field.clear()
+            field.send_keys(value)
+            wait(driver, f"return document.querySelector('{selector}').classList.contains('changed');")
         result["saveLabel"] = driver.find_element(By.ID, "save").text
         driver.save_screenshot(shot)
         driver.find_element(By.ID, "save").click()

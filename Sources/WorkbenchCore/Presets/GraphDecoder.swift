@@ -5,10 +5,13 @@ struct GraphDecoder {
     let collector: DiagnosticCollector
     /// The preset's own filters (named sub-graphs).
     var filters: [String: GraphFilter] = [:]
+    /// `--set` values (and the live page's), applied to the nodes they name.
+    var overrides: [PresetOverride] = []
 
     static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay", "foreach"]
 
-    func decode(_ value: JSONValue?, documentLocation: SourceLocation) -> [NodeSpec] {
+    func decode(_ written: JSONValue?, documentLocation: SourceLocation) -> [NodeSpec] {
+        let (value, left) = PresetOverride.applyToWritten(overrides, to: written)
         guard let value else {
             collector.error("graph", at: documentLocation, "missing required key \"graph\" (a list of nodes)")
             return []
@@ -25,11 +28,13 @@ struct GraphDecoder {
         var previous: [NodeScope: String] = [:]
         let composed = PresetFilters(registry: registry, collector: collector)
             .expand(elements.enumerated().map { ($1, $0) }, filters)
-        let expanded = GraphRepetition(registry: registry, collector: collector).expand(composed)
+        var expanded = GraphRepetition(registry: registry, collector: collector).expand(composed)
+        PresetOverride.applyToCopies(overrides, left: left, to: &expanded, collector)
         var unavailable: [String: String?] = [:]
         for (index, element) in expanded.enumerated() {
-            let draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous,
+            var draft = decodeNode(element.value, index: index, sourceIndex: element.sourceIndex, previous: previous,
                                    unavailable: &unavailable)
+            draft?.copy = element.copy
             if let draft { previous[draft.scope] = draft.id }
             if let draft { drafts.append(draft) }
         }
@@ -246,6 +251,7 @@ struct NodeDraft {
     let timeout: Double?
     let retry: NodeRetry
     let location: SourceLocation
+    var copy: NodeCopy?
     var path: String { "graph[\(sourceIndex)]" }
 
     /// Upstream node ids: `from` first, then referenced ids.

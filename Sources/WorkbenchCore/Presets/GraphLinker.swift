@@ -44,7 +44,7 @@ struct GraphLinker {
             return NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, scope: draft.scope,
                             from: draft.from.map(\.id), inputs: inputs, parameters: draft.parameters,
                             timeout: draft.timeout, retry: draft.retry,
-                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path)
+                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path, copy: draft.copy)
         }
     }
 

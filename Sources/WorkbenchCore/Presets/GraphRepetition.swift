@@ -12,13 +12,16 @@ struct GraphRepetition {
     let registry: OpRegistry
     let collector: DiagnosticCollector
 
-    /// One variable of a repetition and its values, in file order.
-    typealias Variable = (name: String, values: [JSONValue])
+    /// One variable of a repetition, its values in file order, and the written node whose
+    /// `foreach` lists them.
+    typealias Variable = (name: String, values: [JSONValue], declaredBy: String)
 
-    /// A node of the expanded graph and the index of the node it was written as.
+    /// A node of the expanded graph, the index of the node it was written as, and, for a
+    /// copy, what it is a copy of.
     struct Expanded {
-        let value: JSONValue
+        var value: JSONValue
         let sourceIndex: Int
+        var copy: NodeCopy? = nil
     }
 
     private struct Copy {
@@ -64,7 +67,7 @@ struct GraphRepetition {
             // Variables: inherited from repeated upstream nodes (in order), then its own.
             var own: [Variable] = []
             if let foreach = element["foreach"] {
-                own = decodeForeach(foreach, path: join(path, "foreach"))
+                own = decodeForeach(foreach, path: join(path, "foreach"), declaredBy: writtenID)
                 members.removeAll { $0.key == "foreach" }
             }
             var all: [Variable] = []
@@ -113,14 +116,15 @@ struct GraphRepetition {
                     copy.append((key: "from", keyLocation: location, value: .string(target, location)))
                 }
                 made.append(Copy(id: id, binding: binding))
-                result.append(Expanded(value: .object(copy, location), sourceIndex: index))
+                result.append(Expanded(value: .object(copy, location), sourceIndex: index,
+                                       copy: Self.copy(of: writtenID, members: members, variables: all, binding: binding)))
             }
             copies[writtenID] = made
         }
         return result
     }
 
-    private func decodeForeach(_ value: JSONValue, path: String) -> [Variable] {
+    private func decodeForeach(_ value: JSONValue, path: String, declaredBy: String) -> [Variable] {
         guard case .object(let members, _) = value, !members.isEmpty else {
             collector.error(path, at: value.location, "\"foreach\" takes an object of names to lists, e.g. {\"w\": [480, 960]}")
             return []
@@ -146,9 +150,41 @@ struct GraphRepetition {
                                 "integers are exact only within ±9007199254740992 (2^53) and this one is past that; write it as a string (\"…\") to use it as text")
             }
             // Kept all the same, so the nodes that use it are not reported for it again.
-            variables.append((name, values))
+            variables.append((name, values, declaredBy))
         }
         return variables
+    }
+
+    /// What a copy is: its written node, its values and where each is listed, and the parameters
+    /// written as one variable.
+    private static func copy(of writtenID: String, members: [(key: String, keyLocation: SourceLocation, value: JSONValue)],
+                             variables: [Variable], binding: [String: JSONValue]) -> NodeCopy {
+        let values = variables.map { variable in
+            let value = text(binding[variable.name])
+            return NodeCopy.Value(name: variable.name, json: jsonText(binding[variable.name]),
+                                  declaredBy: variable.declaredBy, index: variable.values.firstIndex { text($0) == value } ?? 0)
+        }
+        var parameters: [String: String] = [:]
+        for member in members {
+            guard case .string(let s, _) = member.value else { continue }
+            if let variable = variables.first(where: { s == "{\($0.name)}" }) { parameters[member.key] = variable.name }
+        }
+        return NodeCopy(declaredID: writtenID, values: values, variableParameters: parameters)
+    }
+
+    /// A repetition value (a string, number or boolean) as JSON text.
+    static func jsonText(_ value: JSONValue?) -> String {
+        guard case .string(let s, _)? = value else { return value == nil ? "null" : text(value) }
+        var quoted = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case _ where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 
     /// Every combination of the variables' values, the last varying fastest.

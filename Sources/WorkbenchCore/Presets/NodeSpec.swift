@@ -44,4 +44,6 @@ public struct NodeSpec: Sendable {
     public let stage: any Stage
     /// The JSON path of the node, e.g. `graph[2]`.
     public let path: String
+    /// Set when the node is a copy made by `"foreach"`.
+    public var copy: NodeCopy? = nil
 }

@@ -77,7 +77,8 @@ public struct PresetLoader: Sendable {
         // Plugins' sub-graphs, under the preset's own.
         graph.filters = Dictionary(registry.graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             .merging(own) { _, mine in mine }
-        let nodes = graph.decode(PresetOverride.apply(overrides, to: root["graph"], collector), documentLocation: root.location)
+        graph.overrides = overrides
+        let nodes = graph.decode(root["graph"], documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         return Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,

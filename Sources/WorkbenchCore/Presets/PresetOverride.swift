@@ -38,30 +38,47 @@ public struct PresetOverride: Sendable, Equatable {
         }
     }
 
-    /// `graph` with the overrides applied to the nodes they name (by written id, or by op when a
-    /// node has no id); an override naming no node is reported.
-    static func apply(_ overrides: [PresetOverride], to graph: JSONValue?, _ collector: DiagnosticCollector) -> JSONValue? {
-        guard !overrides.isEmpty, case .array(var nodes, let location)? = graph else { return graph }
+    /// `graph` with the overrides that name a node as written (by id, or by op when it has no
+    /// id) applied to it, and so to every copy `"foreach"` makes of it. The others are returned
+    /// by their place in `overrides`: they may name a copy (`resized-480`), which exists only
+    /// once the graph is expanded (`applyToCopies`).
+    static func applyToWritten(_ overrides: [PresetOverride], to graph: JSONValue?) -> (graph: JSONValue?, left: [Int]) {
+        guard !overrides.isEmpty, case .array(var nodes, let location)? = graph else { return (graph, Array(overrides.indices)) }
+        var left: [Int] = []
         for (index, override) in overrides.enumerated() {
             var found = false
-            for (n, node) in nodes.enumerated() {
-                guard case .object(var members, let nodeLocation) = node else { continue }
-                let id = node["id"]?.stringValue ?? node["op"]?.stringValue
-                guard id == override.node else { continue }
+            for (n, node) in nodes.enumerated() where (node["id"]?.stringValue ?? node["op"]?.stringValue) == override.node {
                 found = true
-                members.removeAll { $0.key == override.key }
-                let keyLocation = SourceLocation(line: 0, column: index + 1)
-                members.append((key: override.key, keyLocation: keyLocation, value: override.json(index: index)))
-                nodes[n] = .object(members, nodeLocation)
+                nodes[n] = override.set(on: node, index: index)
             }
-            if !found {
-                let ids = nodes.compactMap { $0["id"]?.stringValue ?? $0["op"]?.stringValue }
-                collector.error("", at: SourceLocation(line: 0, column: index + 1),
-                                "no node \"\(override.node)\" in the graph" + DidYouMean.hint(for: override.node, among: ids)
-                                + " (nodes: " + ids.joined(separator: ", ") + ")")
-            }
+            if !found { left.append(index) }
         }
-        return .array(nodes, location)
+        return (.array(nodes, location), left)
+    }
+
+    /// The overrides `applyToWritten` left, applied to the copies they name; one naming no node
+    /// at all is reported with the ids there are (those `validate` and `graph` print).
+    static func applyToCopies(_ overrides: [PresetOverride], left: [Int], to nodes: inout [GraphRepetition.Expanded],
+                              _ collector: DiagnosticCollector) {
+        for index in left {
+            let override = overrides[index]
+            if let n = nodes.firstIndex(where: { $0.value["id"]?.stringValue == override.node }) {
+                nodes[n].value = override.set(on: nodes[n].value, index: index)
+                continue
+            }
+            let ids = nodes.compactMap { $0.value["id"]?.stringValue ?? $0.value["op"]?.stringValue }
+            collector.error("", at: SourceLocation(line: 0, column: index + 1),
+                            "no node \"\(override.node)\" in the graph" + DidYouMean.hint(for: override.node, among: ids)
+                            + " (nodes: " + ids.joined(separator: ", ") + ")")
+        }
+    }
+
+    /// `node` with this override's key set (replacing the key's value if it has one).
+    private func set(on node: JSONValue, index: Int) -> JSONValue {
+        guard case .object(var members, let nodeLocation) = node else { return node }
+        members.removeAll { $0.key == key }
+        members.append((key: key, keyLocation: SourceLocation(line: 0, column: index + 1), value: json(index: index)))
+        return .object(members, nodeLocation)
     }
 
     /// Diagnostics about overridden values name the `--set` they came from instead of a place in the file.

@@ -44,10 +44,10 @@ final class LiveServerProcess {
 
     func rows() throws -> [[String: Any]] { try state()["rows"] as? [[String: Any]] ?? [] }
 
-    /// Polls the state until `condition` holds (or 90 s pass); returns the last state.
+    /// Polls the state until `condition` holds (or ten minutes pass: only a hang takes that long); returns the last state.
     @discardableResult
     func wait(until condition: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(90)
+        let deadline = Date().addingTimeInterval(600)
         var last: [String: Any] = [:]
         while Date() < deadline {
             last = try state()

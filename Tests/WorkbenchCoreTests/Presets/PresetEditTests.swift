@@ -36,6 +36,17 @@ import Testing
         #expect(edited == preset.replacingOccurrences(of: "\"op\": \"read\" }", with: "\"op\": \"read\", \"intensity\": 0.5 }"))
     }
 
+    @Test func oneCopysValueIsChangedInItsForeachList() throws {
+        let text = """
+            { "version": 1, "graph": [ { "op": "read" },
+              { "id": "small", "op": "thumbnail", "width": "{w}", "foreach": { "w": [ 480, 960 ,1920] } } ] }
+            """
+        let edited = String(decoding: try PresetEdit.settingRepetitionValue("w", index: 1, to: "1000", node: "small", in: Array(text.utf8)), as: UTF8.self)
+        #expect(edited == text.replacingOccurrences(of: "960 ,", with: "1000 ,"))
+        #expect(throws: WorkbenchError.self) { try PresetEdit.settingRepetitionValue("w", index: 3, to: "1", node: "small", in: Array(text.utf8)) }
+        #expect(throws: WorkbenchError.self) { try PresetEdit.settingRepetitionValue("h", index: 0, to: "1", node: "small", in: Array(text.utf8)) }
+    }
+
     @Test func aMissingNodeOrBrokenTextIsRefused() throws {
         #expect(throws: WorkbenchError.self) { try edit("x", "1", "nowhere") }
         #expect(throws: WorkbenchError.self) { try edit("x", "1", "tone", "{ \"graph\": [ ") }

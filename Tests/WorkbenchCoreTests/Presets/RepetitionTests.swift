@@ -37,6 +37,49 @@ import Testing
         #expect(preset.nodes.first { $0.id == "other" }?.from == ["read"])
     }
 
+    static let sizes = """
+        {"version": 1, "inputs": ["a.jpg"],
+         "graph": [{"op": "read"},
+                   {"id": "size", "op": "test.work", "ms": "{w}", "label": "fixed", "foreach": {"w": [1, 2]}},
+                   {"id": "kind", "op": "test.work", "ms": 0, "label": "{fmt}", "foreach": {"fmt": ["a", "b"]}},
+                   {"op": "write", "path": "{name}-{w}.{fmt}"}]}
+        """
+
+    @Test func setTakesTheIdsValidatePrintsAndTheWrittenOne() throws {
+        func load(_ sets: [String]) throws -> Preset {
+            try PresetLoader(registry: TestOps.registry()).load(json: Array(Self.sizes.utf8), file: "test.json", baseDirectory: "/tmp",
+                                                                 overrides: sets.compactMap(PresetOverride.init))
+        }
+        func label(_ preset: Preset, _ id: String) -> String? { preset.nodes.first { $0.id == id }?.parameters.string("label") }
+        func ms(_ preset: Preset, _ id: String) -> Int? { preset.nodes.first { $0.id == id }?.parameters.int("ms") }
+        // One copy, by the id `validate` prints: only that copy changes.
+        let one = try load(["kind-2-b.label=only", "size-1.ms=7"])
+        #expect(label(one, "kind-2-b") == "only" && label(one, "kind-2-a") == "a" && label(one, "kind-1-b") == "b")
+        #expect(ms(one, "size-1") == 7 && ms(one, "size-2") == 2)
+        // The written node: every copy; a copy's own value goes over it.
+        let all = try load(["size.label=every", "size-2.label=two"])
+        #expect(label(all, "size-1") == "every" && label(all, "size-2") == "two")
+        // A name that is neither lists the ids there are.
+        do {
+            _ = try load(["kind-9-b.label=x"])
+            Issue.record("an unknown copy was taken")
+        } catch {
+            #expect("\(error)".contains("--set kind-9-b.label=x") && "\(error)".contains("kind-1-b") && "\(error)".contains("no node \"kind-9-b\""), "\(error)")
+        }
+        // A copy's value is still checked by its parameter's rules.
+        #expect(throws: WorkbenchError.self) { try load(["size-1.ms=-5"]) }
+    }
+
+    @Test func aCopyKnowsItsWrittenNodeItsValuesAndItsVariableParameters() throws {
+        let preset = try TestOps.load(Self.sizes)
+        let copy = try #require(preset.nodes.first { $0.id == "kind-2-b" }?.copy)
+        #expect(copy.declaredID == "kind" && copy.label == "w = 2, fmt = b")
+        #expect(copy.values == [.init(name: "w", json: "2", declaredBy: "size", index: 1), .init(name: "fmt", json: "\"b\"", declaredBy: "kind", index: 1)])
+        #expect(copy.variableParameters == ["label": "fmt"])
+        #expect(preset.nodes.first { $0.id == "size-1" }?.copy?.variableParameters == ["ms": "w"])
+        #expect(preset.nodes.first { $0.id == "read" }?.copy == nil)
+    }
+
     @Test func mistakesInARepetitionAreReportedOnceWithTheirPlace() {
         let text = """
             {"version": 1, "inputs": ["a.jpg"],

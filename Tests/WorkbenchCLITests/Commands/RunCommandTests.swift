@@ -327,6 +327,34 @@ import WorkbenchVips
         #expect(malformed.status == 2 && malformed.stderr.contains("--set takes NODE.PARAM=VALUE"))
     }
 
+    /// The responsive preset's copies by the ids `validate` prints, and its written nodes.
+    @Test func setTakesAForeachCopysIdOrItsWrittenNode() throws {
+        let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
+        let out = try Fixtures.temporaryDirectory("set-copies")
+        let photo = Fixtures.samplePhotos[0]
+        let name = photo.deletingPathExtension().lastPathComponent
+        let listed = try CLIProcess.run(["validate", preset])
+        #expect(listed.stdout.contains("encoded-480-jpeg"), "\(listed.stdout)")
+        let run = try CLIProcess.run(["run", preset, "--out", out.path, "-q", photo.path,
+                                      "--set", "encoded-480-jpeg.Q=20", "--set", "resized.height=100", "--set", "resized-960.height=50"])
+        #expect(run.status == 0, "\(run.stderr)")
+        func size(_ file: String) -> Int { (try? Data(contentsOf: out.appendingPathComponent(file)).count) ?? 0 }
+        // Q 20 against 80: that copy's file is much smaller than without the --set; the others are the same.
+        let reference = try Fixtures.temporaryDirectory("set-copies-reference")
+        #expect(try CLIProcess.run(["run", preset, "--out", reference.path, "-q", photo.path, "--set", "resized.height=100"]).status == 0)
+        func referenceSize(_ file: String) -> Int { (try? Data(contentsOf: reference.appendingPathComponent(file)).count) ?? 0 }
+        #expect(size("\(name)-480.jpeg") * 4 < referenceSize("\(name)-480.jpeg") * 3)
+        #expect(size("\(name)-1920.jpeg") == referenceSize("\(name)-1920.jpeg") && size("\(name)-480.webp") == referenceSize("\(name)-480.webp"))
+        // The written node's height reached every copy; the copy's own went over it in resized-960 alone.
+        #expect(try decode(out.appendingPathComponent("\(name)-1920.webp")).height == 100)
+        #expect(try decode(out.appendingPathComponent("\(name)-480.jpeg")).height == 100)
+        #expect(try decode(out.appendingPathComponent("\(name)-960.webp")).height == 50)
+        #expect(try decode(out.appendingPathComponent("\(name)-960.jpeg")).height == 50)
+
+        let wrong = try CLIProcess.run(["validate", preset, "--set", "encoded-480-gif.Q=20"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("no node \"encoded-480-gif\"") && wrong.stderr.contains("encoded-480-jpeg"), "\(wrong.stderr)")
+    }
+
     @Test func aPresetExtendsAnotherAndChangesItByNodeID() throws {
         let folder = try Fixtures.temporaryDirectory("extends")
         let baseFolder = folder.appendingPathComponent("base")

@@ -182,6 +182,60 @@ import WorkbenchTestSupport
         #expect((try? Data(contentsOf: shot))?.count ?? 0 > 20_000)
     }
 
+    /// The browser test's result for `preset` (and a field typed into, `NODE:KEY:VALUE`).
+    private func tuneInBrowser(_ server: LiveServerProcess, screenshot: URL, field: String? = nil) throws -> [String: Any] {
+        let browser = Process(), output = Pipe(), errors = Pipe()
+        browser.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        browser.arguments = [Fixtures.packageRoot.appendingPathComponent("Tests/Support/tuning_browser_test.py").path, server.url, screenshot.path]
+            + (field.map { [$0] } ?? [])
+        browser.standardOutput = output
+        browser.standardError = errors
+        try browser.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        #expect(browser.terminationStatus == 0, "\(complaint)")
+        return try JSONSerialization.jsonObject(with: printed) as? [String: Any] ?? [:]
+    }
+
+    /// What `init responsive` makes: one written thumbnail repeated over widths, everything
+    /// after it repeated with it.
+    @Test func aForeachPresetIsTunedInTheBrowserAndSaveChangesTheRightBytes() throws {
+        let (folder, preset) = try project("tune-foreach")
+        let original = try String(contentsOfFile: preset, encoding: .utf8)
+            .replacingOccurrences(of: #""width": 400 }"#, with: #""width": "{w}", "foreach": { "w": [300, 400] } }"#)
+            .replacingOccurrences(of: #""{name}.jpg""#, with: #""{name}-{w}.jpg""#)
+        try original.write(toFile: preset, atomically: true, encoding: .utf8)
+        let server = try LiveServerProcess([preset])
+        defer { _ = server.stop() }
+
+        // One panel per written node; the width, written as {w}, has a control per copy.
+        let panels = try json(server.request("/controls")) as? [[String: Any]] ?? []
+        #expect(panels.map { $0["node"] as? String ?? "" } == ["small", "tone", "jpeg"], "\(panels)")
+        #expect(panels.first?["copies"] as? [String] == ["small-300", "small-400"])
+        let widths = (panels.first?["controls"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == "width" }
+        #expect(widths.map { $0["node"] as? String ?? "" } == ["small-300", "small-400"] && widths.map { $0["copy"] as? String ?? "" } == ["w = 300", "w = 400"])
+        let same = try change(server, "tone-300", "intensity", "0.5")
+        #expect(same.status == 422 && same.text.contains("is a copy of \"tone\""), "\(same.text)")
+
+        let seen = try tuneInBrowser(server, screenshot: folder.appendingPathComponent("tuning.png"), field: "small-300:width:320")
+        // The written node's control changed every copy: the preview is warmer.
+        let before = seen["rMinusBBefore"] as? Double ?? 0, after = seen["rMinusBAfter"] as? Double ?? 0
+        #expect(seen["previewShown"] as? Bool == true && after > before + 20, "\(seen)")
+        #expect((seen["fieldLabel"] as? String)?.contains("copy w = 300") == true, "\(seen)")
+        #expect((seen["panelNote"] as? String)?.contains("2 copies") == true, "\(seen)")
+        #expect(seen["saved"] as? Bool == true, "\(seen)")
+        // Saved: the sepia value, and the copy's width in the foreach list; nothing else.
+        let text = try String(contentsOfFile: preset, encoding: .utf8)
+        #expect(text == original.replacingOccurrences(of: "\"intensity\": 0.2", with: "\"intensity\": 1")
+            .replacingOccurrences(of: "[300, 400]", with: "[320, 400]"), "\(text)")
+        // The saved preset is read again and makes the new copy's files.
+        _ = try server.request("/viewport", method: "POST", body: "{\"visible\": [0]}")
+        try server.wait { server.states($0).first == "done" }
+        let name = Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(name)-320.jpg").path))
+    }
+
     @Test func pixelSizesAreScaledToThePreviewCopies() throws {
         let (_, preset) = try project("tune-scale")
         // A blur before the resize acts on the photo at full size: on a copy half as large it

@@ -32,7 +32,7 @@ enum PreviewScale {
             let factor = copyEdge / fullEdge
             guard factor < 0.999 else { continue }
             for spec in node.op.parameters where spec.measuresPixels {
-                guard let value = node.parameters[spec.name] else { continue }
+                guard let value = node.parameters[spec.name], spec.unusedWith.map({ node.parameters[$0] == nil }) ?? true else { continue }
                 switch (value, spec.type) {
                 case (.int(let n), .int(let range)):
                     let to = min(range.upperBound, max(range.lowerBound, Int((Double(n) * factor).rounded())))

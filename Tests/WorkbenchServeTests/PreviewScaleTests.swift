@@ -33,4 +33,23 @@ import WorkbenchVips
         // A copy as large as the photo scales nothing.
         #expect(PreviewScale.overrides(preset, copy: 4000, original: 4000).isEmpty)
     }
+
+    /// A logo or text laid by `watermark` has its own pixels: on a copy it is made smaller by the
+    /// copy's scale, so it covers as much of the preview as of the file. One sized relative to
+    /// the image needs nothing.
+    @Test func aWatermarksOverlayShrinksWithTheCopy() throws {
+        let graph = """
+            [{"id": "logo-file", "op": "read", "scope": "run", "path": "logo.png"},
+             {"id": "logo", "op": "decode", "scope": "run", "from": "logo-file"},
+             {"id": "in", "op": "read"}, {"id": "image", "op": "decode"},
+             {"id": "fit", "op": "thumbnail", "width": 1200},
+             {"id": "marked", "op": "watermark", "overlay": "@logo", "margin": 12%@},
+             {"id": "jpeg", "op": "encode", "format": "jpeg"}, {"id": "save", "op": "write", "path": "{name}.jpg"}]
+            """
+        let fixed = PreviewScale.overrides(try load(graph.replacingOccurrences(of: "%@", with: "")), copy: 512, original: 4000)
+        let byNode = Dictionary(uniqueKeysWithValues: fixed.map { ("\($0.node).\($0.key)", $0.to) })
+        #expect(byNode["marked.scale"] == "0.427" && byNode["marked.margin"] == "5", "\(fixed)")    // 512/1200
+        let relative = PreviewScale.overrides(try load(graph.replacingOccurrences(of: "%@", with: #", "size": 0.2"#)), copy: 512, original: 4000)
+        #expect(!relative.contains { $0.key == "scale" || $0.key == "size" }, "\(relative)")
+    }
 }

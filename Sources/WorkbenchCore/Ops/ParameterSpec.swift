@@ -25,12 +25,16 @@ public struct ParameterSpec: Sendable {
     /// What validation says, as a warning, when a preset gives this parameter: accepted, but
     /// something else decides (libvips' `strip` beside workbench's `metadata`).
     public let givenNotice: String?
+    /// Another parameter that, when given, makes this one unused (a watermark's `scale` beside
+    /// its `size`): validation warns when a preset gives both, and previews leave it alone.
+    public let unusedWith: String?
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
                 deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, recipeOmitsDefault: Bool = false,
-                givenNotice: String? = nil, _ summary: String) {
+                givenNotice: String? = nil, unusedWith: String? = nil, _ summary: String) {
         self.givenNotice = givenNotice
+        self.unusedWith = unusedWith
         self.recipeName = recipeName ?? name
         self.recipeOmitsDefault = recipeOmitsDefault
         self.passesDefault = passesDefault

@@ -217,6 +217,10 @@ struct GraphDecoder {
             if let notice = parameter.givenNotice {
                 collector.warning(join(path, member.key), at: member.keyLocation, notice)
             }
+            if let other = parameter.unusedWith, members.contains(where: { $0.key == other }) {
+                collector.warning(join(path, member.key), at: member.keyLocation,
+                                  "\"\(member.key)\" is unused when \"\(other)\" is given; remove one")
+            }
             if let value = ParameterCoercion.coerce(member.value, to: parameter.type, path: join(path, member.key), collector) {
                 values[parameter.name] = value
             }

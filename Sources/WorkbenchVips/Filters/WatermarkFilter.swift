@@ -10,20 +10,37 @@ enum WatermarkFilter {
             ParameterSpec("left", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"top\")."),
             ParameterSpec("top", .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"left\")."),
             ParameterSpec("opacity", .double(0...1), default: .double(1), "0 invisible, 1 as opaque as the overlay is."),
+            ParameterSpec("size", .double(0.001...1),
+                          "The overlay's width as a fraction of the image's (0.2: a fifth), whatever size the image is; it keeps its shape."),
+            // A length in pixels to the preview: the live page multiplies it by the copy's scale,
+            // so a logo of fixed pixels is as large on a preview as on the file.
+            ParameterSpec("scale", .double(0.001...1000), default: .double(1), pixels: true, recipeOmitsDefault: true, unusedWith: "size",
+                          "Resizes the overlay by this factor (unused with \"size\")."),
             ParameterSpec("mode", .choice(["over", "multiply", "screen", "overlay", "darken", "lighten", "soft-light", "hard-light", "difference"]),
                           default: .string("over"), "How the colours blend (libvips' blend modes)."),
         ], check: { p in
             (p.int("left") == nil) != (p.int("top") == nil) ? "give both \"left\" and \"top\", or neither" : nil
         }) { p in
-            let opacity = p.number("opacity")
+            let opacity = p.number("opacity"), size = p.double("size"), scale = p.double("scale") ?? 1
             return { image, inputs, context in
                 guard case .image(let handle)? = inputs.reference("overlay"), var overlay = try (handle as? VipsImage)?.shallow(context) else {
                     throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image for \"overlay\"")
                 }
-                // An overlay that does not say what its bands are (libvips' generators make such
-                // images) is taken as grey or sRGB by its band count, so it can be blended.
+                // One band that says nothing of itself is a mask (what `vips.text` makes): white
+                // where it is set, clear elsewhere, so text needs no box behind it.
+                if overlay.interpretationName == "multiband", overlay.bands == 1 {
+                    let white = try FilterStage.vips("linear", overlay, ["a": .doubles([0]), "b": .doubles([255]), "uchar": .bool(true)])
+                    overlay = try FilterStage.vips("copy", try white.joined(with: overlay), ["interpretation": .string("b-w")])
+                }
+                // Other images that do not say what their bands are (libvips' generators make
+                // such images) are taken as grey or sRGB by their band count, so they can be blended.
                 if overlay.interpretationName == "multiband" {
                     overlay = try FilterStage.vips("copy", overlay, ["interpretation": .string(overlay.bands < 3 ? "b-w" : "srgb")])
+                }
+                // Relative to the image (the same fraction at every output width), or by a factor.
+                let width = size.map { max(1, ($0 * Double(image.width)).rounded()) } ?? Double(overlay.width) * scale
+                if abs(width - Double(overlay.width)) >= 0.5 {
+                    overlay = try FilterStage.vips("resize", overlay, ["scale": .double(width / Double(overlay.width))])
                 }
                 // The overlay gets an alpha band if it has none, scaled by the opacity.
                 if !overlay.hasAlpha { overlay = try FilterStage.vips("bandjoin_const", overlay, ["c": .doubles([255])]) }

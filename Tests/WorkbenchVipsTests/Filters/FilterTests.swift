@@ -115,6 +115,24 @@ import WorkbenchTestSupport
         for band in 0..<3 { #expect(abs(half[band] - original[band] / 2) <= 1.5, "\(half) vs \(original)") }
     }
 
+    @Test func aWatermarkSizedRelativeToTheImageOrScaledByAFactor() async throws {
+        let logo = #"{"id": "logo", "op": "vips.black", "scope": "run", "width": 40, "height": 20, "bands": 3}, "#
+        // A quarter of the 320 px image's width: 80×40, 5 px from the corner.
+        let (before, quarter) = try await apply(#"{"op": "watermark", "overlay": "@logo", "margin": 5, "size": 0.25}"#, extraNodes: logo)
+        #expect(quarter.width == 320)
+        #expect(try pixel(quarter, 320 - 5 - 80, 180 - 5 - 40) == [0, 0, 0])
+        #expect(try pixel(quarter, 320 - 5 - 80 - 3, 180 - 5 - 20) == pixel(before, 320 - 5 - 80 - 3, 180 - 5 - 20))
+        #expect(try pixel(quarter, 320 - 5 - 40, 180 - 5 - 40 - 3) == pixel(before, 320 - 5 - 40, 180 - 5 - 40 - 3))
+        // Text from vips.text (one band, a mask) is white on nothing: it only brightens.
+        let text = #"{"id": "credit", "op": "vips.text", "scope": "run", "text": "© 2026 Ana", "dpi": 150}, "#
+        let (_, credited) = try await apply(#"{"op": "watermark", "overlay": "@credit", "size": 0.5}"#, extraNodes: text)
+        #expect(try credited.average() > before.average() + 0.5 && credited.bands == before.bands)
+        // Half its own size: 20×10.
+        let (_, half) = try await apply(#"{"op": "watermark", "overlay": "@logo", "margin": 5, "scale": 0.5}"#, extraNodes: logo)
+        #expect(try pixel(half, 320 - 5 - 20, 180 - 5 - 10) == [0, 0, 0])
+        #expect(try pixel(half, 320 - 5 - 40, 180 - 5 - 20) == pixel(before, 320 - 5 - 40, 180 - 5 - 20))
+    }
+
     @Test func combinationsAreCheckedAtLoad() throws {
         let harness = try PresetHarness("filter-checks")
         func errors(_ node: String) -> String {
@@ -124,5 +142,7 @@ import WorkbenchTestSupport
         #expect(errors(#"{"op": "tint", "colour": [1, 2]}"#).contains(#"tint: "colour" needs three numbers"#))
         #expect(errors(#"{"op": "thumbnail", "width": 10, "fit": "cover"}"#).contains(#"fit "cover" needs both "width" and "height""#))
         #expect(errors(#"{"op": "watermark"}"#).contains(#"missing required parameter "overlay""#))
+        let both = try harness.load(#"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "watermark", "overlay": "@decode", "size": 0.2, "scale": 2}, {"op": "encode", "format": "png"}, {"op": "write", "path": "a.png"}]}"#)
+        #expect(both.warnings.map(\.message).contains(#""scale" is unused when "size" is given; remove one"#), "\(both.warnings)")
     }
 }

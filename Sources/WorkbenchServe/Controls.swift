@@ -26,6 +26,38 @@ struct NodeControls: Sendable {
         /// The node a change goes to when it is one copy, not the panel's node; and which copy.
         var node: String? = nil
         var copy: String? = nil
+        /// The slider's track, when it has one (`Slider`).
+        var slider: Slider? = nil
+        /// What applies while the preset leaves the parameter unset, as JSON (the declared
+        /// default), or nil when the op decides.
+        var unset: String? = nil
+    }
+
+    /// A slider over the useful part of a parameter's range: around its default and the value
+    /// it has, not the whole declared range (saturation's 0…10 would put 0…2 in a fifth of the
+    /// track). A factor (default 1, nothing below 0: brightness, saturation) moves linearly
+    /// from its low end to 1 in the left half and geometrically from 1 to its high end in the
+    /// right, so 1 sits in the middle and halving and doubling are the same distance. The
+    /// number field beside it takes the whole range.
+    struct Slider: Sendable, Equatable {
+        let low: Double
+        let high: Double
+        let centre: Double?
+
+        static func over(_ range: ClosedRange<Double>, integer: Bool, factor: Bool, default value: Double?, current: Double?) -> Slider? {
+            let reference = max(abs(value ?? 0), abs(current ?? 0))
+            if !integer, factor || value == 1, range.lowerBound >= 0, range.upperBound > 1, range.lowerBound < 1 {
+                let high = min(range.upperBound, max(4, (current ?? 1) * 1.5))
+                return Slider(low: range.lowerBound, high: high, centre: 1)
+            }
+            // Tight enough already (0…1, -100…100 around 0, an integer within 1000).
+            let span = range.upperBound - range.lowerBound
+            let near = max(4 * reference, integer ? 20 : 4)
+            if span <= 2.5 * near { return integer && span > 1000 ? nil : Slider(low: range.lowerBound, high: range.upperBound, centre: nil) }
+            let high = min(range.upperBound, max(near, (current ?? 0) * 1.5))
+            let low = max(range.lowerBound, range.lowerBound < 0 ? -high : range.lowerBound)
+            return Slider(low: low, high: high, centre: nil)
+        }
     }
 
     let node: String
@@ -43,7 +75,9 @@ struct NodeControls: Sendable {
                 "{\"name\": \(quoted(c.name)), \"type\": \(quoted(c.type)), \"min\": \(number(c.min)), \"max\": \(number(c.max)), "
                     + "\"choices\": \(c.choices.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" } ?? "null"), "
                     + "\"summary\": \(quoted(c.summary)), \"value\": \(c.value), \"changed\": \(c.changed), "
-                    + "\"node\": \(c.node.map(quoted) ?? "null"), \"copy\": \(c.copy.map(quoted) ?? "null")}"
+                    + "\"node\": \(c.node.map(quoted) ?? "null"), \"copy\": \(c.copy.map(quoted) ?? "null"), "
+                    + "\"slider\": \(c.slider.map { "{\"low\": \(number($0.low)), \"high\": \(number($0.high)), \"centre\": \(number($0.centre))}" } ?? "null"), "
+                    + "\"unset\": \(c.unset ?? "null")}"
             }
             return "{\"node\": \(quoted(panel.node)), \"op\": \(quoted(panel.op)), "
                 + "\"copies\": [" + panel.copies.map(quoted).joined(separator: ", ") + "], "
@@ -61,7 +95,8 @@ enum Controls {
             let first = group.copies[0]
             let repeated = first.copy != nil
             let controls = first.op.parameters.flatMap { spec -> [NodeControls.Control] in
-                guard let kind = Self.kind(spec.type) else { return [] }
+                // How a kernel runs (`engine`) is not how the picture looks.
+                guard let kind = Self.kind(spec.type), spec.name != "engine" else { return [] }
                 func control(_ node: NodeSpec, target: String, copy: String?) -> NodeControls.Control {
                     let unsaved = draft.last { $0.node == target && $0.key == spec.name }
                     let current = node.parameters[spec.name] ?? spec.defaultValue
@@ -71,9 +106,14 @@ enum Controls {
                     if case .double(let r) = spec.type { range = r }
                     var choices: [String]?
                     if case .choice(let words) = spec.type { choices = words }
+                    let slider = range.flatMap { r in
+                        NodeControls.Slider.over(r, integer: kind == "integer", factor: spec.isFactor, default: spec.defaultValue.flatMap(Self.number),
+                                                 current: Double(value) ?? current.flatMap(Self.number))
+                    }
                     return NodeControls.Control(name: spec.name, type: kind, min: range.map(\.lowerBound), max: range.map(\.upperBound),
                                                 choices: choices, summary: spec.summary, value: value, changed: unsaved != nil,
-                                                node: copy == nil ? nil : target, copy: copy)
+                                                node: copy == nil ? nil : target, copy: copy, slider: slider,
+                                                unset: spec.defaultValue.map(Self.json))
                 }
                 if first.copy?.variableParameters[spec.name] != nil {
                     return group.copies.map { control($0, target: $0.id, copy: $0.copy?.label) }
@@ -130,6 +170,14 @@ enum Controls {
         }
     }
 
+    private static func number(_ value: ParameterValue) -> Double? {
+        switch value {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
     /// A value as JSON text.
     static func json(_ value: ParameterValue) -> String {
         switch value {
@@ -146,7 +194,8 @@ enum Controls {
 
 extension NodeSpec {
     /// A node written in the preset's own `graph` (not one from an included filter), or a copy
-    /// of one, whose values a control can change in the file, that works on an image: a
-    /// filter or an encoder (reading, decoding and writing have nothing to tune by eye).
-    var isTunable: Bool { op.input == .image && isOwnGraphNode }
+    /// of one, whose values a control can change in the file, that works on an image or makes
+    /// one: a filter, an encoder, a generator such as a watermark's `vips.text` (reading,
+    /// decoding and writing have nothing to tune by eye).
+    var isTunable: Bool { (op.input == .image || (op.input == nil && op.output == .image)) && isOwnGraphNode }
 }

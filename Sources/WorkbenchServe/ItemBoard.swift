@@ -43,10 +43,13 @@ final class ItemBoard: Sendable {
         var preset: PresetState
         var rows: [Row]
         var queues: [Queue]
+        /// Rows in each final state now (an item made again counts once).
         var done: Int
         var failed: Int
         var upToDate: Int
         var bytesWritten: Int
+        /// Items made (not found up to date) per second of the time items were running, since
+        /// the preset was last read.
         var itemsPerSecond: Double
         /// Items in the order their first node started in this round.
         var startOrder: [Int]
@@ -59,13 +62,14 @@ final class ItemBoard: Sendable {
         var runScopeStarts: [String: Int] = [:]
     }
 
-    private struct State {
+    fileprivate struct State {
         var snapshot: Snapshot
         var dirty = Set<Int>()
         var totalsDirty = true
         var ops: [String: String] = [:]
-        var started = Date()
-        var finished = 0
+        /// Time items ran since the preset was last read, and when the current stretch began.
+        var busy: TimeInterval = 0
+        var busySince: Date?
         var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
     }
 
@@ -78,7 +82,7 @@ final class ItemBoard: Sendable {
             cancelledOnClose: [])))
     }
 
-    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+    var snapshot: Snapshot { state.withLock { s in s.recount(); return s.snapshot } }
 
     /// A new list of items (a preset was read): every row queued again.
     func reset(items: [Item], preset: PresetState, ops: [String: String]) {
@@ -93,8 +97,8 @@ final class ItemBoard: Sendable {
             }
             s.snapshot.preset = preset
             s.ops = ops
-            s.started = Date()
-            s.finished = 0
+            s.busy = 0
+            s.busySince = s.snapshot.running ? Date() : nil
             s.dirty.formUnion(s.snapshot.rows.indices)
             s.totalsDirty = true
         }
@@ -122,6 +126,7 @@ final class ItemBoard: Sendable {
         state.withLock { s in
             guard s.snapshot.running != running else { return }
             s.snapshot.running = running
+            if running { s.busySince = Date() } else if let since = s.busySince { s.busy += Date().timeIntervalSince(since); s.busySince = nil }
             if !running { for q in s.snapshot.queues.indices { s.snapshot.queues[q].running = 0; s.snapshot.queues[q].waiting = 0 } }
             s.totalsDirty = true
         }
@@ -187,9 +192,9 @@ final class ItemBoard: Sendable {
                 row.detail = nil
                 row.seconds = report.duration
                 switch report.status {
-                case .succeeded: row.state = .done; s.snapshot.done += 1
-                case .upToDate: row.state = .upToDate; s.snapshot.upToDate += 1
-                case .failed: row.state = .failed; s.snapshot.failed += 1
+                case .succeeded: row.state = .done
+                case .upToDate: row.state = .upToDate
+                case .failed: row.state = .failed
                 case .cancelled: row.state = s.snapshot.cancelledOffScreen.contains(i) ? .cancelled : .queued
                 }
                 if report.status != .cancelled {
@@ -197,9 +202,6 @@ final class ItemBoard: Sendable {
                     row.error = report.failure.map { "\($0.node): \($0.message)" }
                 }
                 s.snapshot.bytesWritten += report.bytesWritten
-                s.finished += 1
-                let elapsed = Date().timeIntervalSince(s.started)
-                s.snapshot.itemsPerSecond = elapsed > 0 ? Double(s.finished) / elapsed : 0
                 s.snapshot.rows[i] = row
                 s.dirty.insert(i)
                 s.totalsDirty = true
@@ -254,6 +256,7 @@ final class ItemBoard: Sendable {
     private func publish(full: Bool) {
         let (messages, listeners) = state.withLock { s -> ([String], [AsyncStream<String>.Continuation]) in
             var messages: [String] = []
+            s.recount()
             if full {
                 messages.append(Self.message("snapshot", s.snapshot))
             } else {
@@ -279,5 +282,26 @@ final class ItemBoard: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
         return "event: \(name)\ndata: \(json)\n\n"
+    }
+}
+
+extension ItemBoard.State {
+    /// The totals from the rows as they stand: an item made twice (the preset changed) or one
+    /// scrolled away and made again counts once.
+    mutating func recount() {
+        var done = 0, failed = 0, upToDate = 0
+        for row in snapshot.rows {
+            switch row.state {
+            case .done: done += 1
+            case .failed: failed += 1
+            case .upToDate: upToDate += 1
+            default: break
+            }
+        }
+        snapshot.done = done
+        snapshot.failed = failed
+        snapshot.upToDate = upToDate
+        let busy = self.busy + (busySince.map { Date().timeIntervalSince($0) } ?? 0)
+        snapshot.itemsPerSecond = busy > 0 ? Double(done) / busy : 0
     }
 }

@@ -28,6 +28,7 @@ enum Page {
     .pair div { background: #111; border-radius: 4px; display: flex; align-items: center; justify-content: center; overflow: hidden; }
     .pair img { max-width: 100%; max-height: 160px; }
     .name { font-weight: 600; margin-top: 6px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+    .item .files { display: block; width: 100%; margin-top: 4px; font-size: 12px; }
     .state { display: inline-block; padding: 1px 6px; border-radius: 10px; font-size: 12px; background: #333; }
     .state.done { background: var(--ok); color: #000; }
     .state.upToDate { background: var(--same); color: #000; }
@@ -44,6 +45,7 @@ enum Page {
     .control label { display: block; font-size: 12px; color: var(--dim); }
     .control.changed label { color: var(--run); }
     .control input[type=range] { width: 65%; vertical-align: middle; }
+    .control input[type=range].unset { opacity: 0.35; }
     .control input[type=number] { width: 30%; }
     .control input[type=text], .control select { width: 100%; }
     .control .grid { display: grid; gap: 2px; }
@@ -94,7 +96,10 @@ enum Page {
         el.innerHTML = '<div class="pair"><div class="in"></div><div class="out"></div>' +
           '<input class="cut" type="range" min="0" max="100" value="50" title="drag: before | after"></div>' +
           '<button class="mode" title="side by side, or one over the other with a handle">split</button>' +
-          '<div class="name"></div><span class="state"></span> <span class="meta"></span><div class="error"></div>';
+          '<div class="name"></div><span class="state"></span> <span class="meta"></span>' +
+          '<select class="files" title="the files this item makes: pick one to see it" hidden></select><div class="error"></div>';
+        // An item that makes several files (sizes, formats) shows the one picked here.
+        el.querySelector(".files").addEventListener("change", (e) => { el.chosen = e.target.value; draw(el.row); });
         // Before/after: side by side, or the output over the input cut where the handle is.
         el.querySelector(".mode").addEventListener("click", () => {
           const split = el.classList.toggle("split");
@@ -130,7 +135,15 @@ enum Page {
       }
       const out = el.querySelector(".out");
       if (drafts.has(row.index) && !document.getElementById("showSaved").checked) return;
-      const first = row.outputs[0];
+      const files = el.querySelector(".files");
+      files.hidden = row.outputs.length < 2 || !ItemState.showsOutputs(row.state);
+      if (files.dataset.list !== row.outputs.join("\n")) {
+        files.dataset.list = row.outputs.join("\n");
+        files.innerHTML = "";
+        for (const name of row.outputs) { const o = document.createElement("option"); o.value = name; o.textContent = name; files.appendChild(o); }
+      }
+      const first = row.outputs.includes(el.chosen) ? el.chosen : row.outputs[0];
+      if (first) files.value = first;
       const key = first ? first + "#" + row.state + (row.seconds || "") : "";
       if (out.dataset.key !== key) {
         out.dataset.key = key;
@@ -150,7 +163,7 @@ enum Page {
       document.getElementById("errors").textContent = s.preset.errors.join("\n");
       document.getElementById("graph").textContent = s.preset.graph;
       const all = cards.size;
-      document.getElementById("summary").textContent = `${s.done} done · ${s.upToDate} up to date · ${s.failed} failed · ${all} items · ${s.itemsPerSecond.toFixed(1)} items/s`;
+      document.getElementById("summary").textContent = `${s.done} done · ${s.upToDate} up to date · ${s.failed} failed · ${all} items` + (s.itemsPerSecond > 0 ? ` · ${s.itemsPerSecond.toFixed(1)} made/s while running` : "");
       document.getElementById("queues").textContent = s.queues.map(x => `${x.name} ${x.running} running${x.waiting ? ", " + x.waiting + " waiting" : ""}`).join(" · ");
     }
 
@@ -229,25 +242,51 @@ enum Page {
       change.problem.parentElement.classList.toggle("changed", response.ok);
       sendNext();
     }
+    // A slider over the useful part of the range (the server's `slider`): linear, or for a
+    // factor linear up to 1 in the left half and geometric after it. Positions run 0…1000.
+    function track(s, integer) {
+      const round = (v) => integer ? Math.round(v) : Number(v.toPrecision(3));
+      if (s.centre != null && s.high > s.centre) {
+        return {
+          value: (p) => round(p <= 500 ? s.low + (s.centre - s.low) * p / 500 : s.centre * Math.pow(s.high / s.centre, (p - 500) / 500)),
+          position: (v) => v <= s.centre ? 500 * (v - s.low) / (s.centre - s.low) : 500 + 500 * Math.log(v / s.centre) / Math.log(s.high / s.centre),
+        };
+      }
+      return { value: (p) => round(s.low + (s.high - s.low) * p / 1000), position: (v) => 1000 * (v - s.low) / (s.high - s.low) };
+    }
     function number(c, value, integer) {
       const wrap = document.createDocumentFragment();
       const field = document.createElement("input");
       field.type = "number";
-      field.value = value;
+      // Unset: the field is empty and says what applies; the slider waits at that value, dimmed.
+      field.value = value == null ? "" : value;
+      field.placeholder = c.unset != null ? `default ${c.unset}` : "not set: the op decides";
       field.step = integer ? 1 : "any";
-      let slider = null;
-      if (c.min != null && c.max != null && isFinite(c.min) && isFinite(c.max) && (!integer || c.max - c.min <= 1000)) {
+      if (c.min != null) field.min = c.min;
+      if (c.max != null) field.max = c.max;
+      let slider = null, scale = null;
+      if (c.slider) {
+        scale = track(c.slider, integer);
         slider = document.createElement("input");
         slider.type = "range";
-        slider.min = c.min; slider.max = c.max;
-        slider.step = integer ? 1 : (c.max - c.min) / 500;
-        slider.value = value;
+        slider.min = 0; slider.max = 1000; slider.step = 1;
+        const shown = value != null ? value : (c.unset != null ? c.unset : c.slider.low);
+        slider.value = Math.max(0, Math.min(1000, scale.position(shown)));
+        slider.classList.toggle("unset", value == null);
+        slider.title = `${c.slider.low} … ${c.slider.high} on the slider` + (c.slider.centre != null ? ", 1 in the middle" : "") + "; type any value the range allows";
         wrap.appendChild(slider);
       }
       wrap.appendChild(field);
       return [wrap, (send) => {
-        if (slider) slider.addEventListener("input", () => { field.value = slider.value; send(Number(slider.value)); });
-        field.addEventListener("input", () => { if (field.value !== "") { if (slider) slider.value = field.value; send(Number(field.value)); } });
+        if (slider) slider.addEventListener("input", () => {
+          const v = scale.value(Number(slider.value));
+          field.value = v; slider.classList.remove("unset"); send(v);
+        });
+        field.addEventListener("input", () => {
+          if (field.value === "") return;
+          if (slider) { slider.value = Math.max(0, Math.min(1000, scale.position(Number(field.value)))); slider.classList.remove("unset"); }
+          send(Number(field.value));
+        });
       }];
     }
     function hex(list) { return "#" + list.slice(0, 3).map(v => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join(""); }
@@ -281,8 +320,9 @@ enum Page {
       } else if (c.type === "choice") {
         input = document.createElement("select");
         for (const choice of c.choices) { const o = document.createElement("option"); o.textContent = choice; input.appendChild(o); }
-        input.value = c.value;
-        wire = (s) => input.addEventListener("change", () => s(input.value));
+        if (c.value == null) { const o = document.createElement("option"); o.value = ""; o.textContent = c.unset != null ? `default ${c.unset}` : "not set"; input.prepend(o); }
+        input.value = c.value == null ? "" : c.value;
+        wire = (s) => input.addEventListener("change", () => { if (input.value !== "") s(input.value); });
       } else if (c.type === "numbers" && Array.isArray(c.value) && c.value.length === 3 && c.value.every(v => v >= 0 && v <= 255) && !/mask|scale|offset/i.test(c.name)) {
         input = document.createElement("input"); input.type = "color"; input.value = hex(c.value);
         wire = (s) => input.addEventListener("input", () => { const v = input.value; s([1, 3, 5].map(i => parseInt(v.substr(i, 2), 16))); });
@@ -293,7 +333,8 @@ enum Page {
         wire = (s) => cells.flat().forEach(f => f.addEventListener("input", () => s(cells.map(row => row.map(x => Number(x.value))))));
       } else {
         input = document.createElement("input"); input.type = "text";
-        input.value = typeof c.value === "string" ? c.value : JSON.stringify(c.value);
+        input.value = c.value == null ? "" : typeof c.value === "string" ? c.value : JSON.stringify(c.value);
+        input.placeholder = c.unset != null ? `default ${c.unset}` : "not set: the op decides";
         wire = (s) => input.addEventListener("change", () => {
           if (c.type === "string") { s(input.value); return; }
           try { s(JSON.parse(input.value)); } catch (e) { problem.textContent = "Not JSON: " + e.message; }

@@ -21,6 +21,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 # The mean of R − B over the first card's output image, once it has loaded.
 R_MINUS_B = """
@@ -60,6 +61,15 @@ def main():
         wait(driver, "const e = document.querySelector('.item[data-index=\"0\"]'); return e && e.dataset.state === 'done';")
         before = wait(driver, R_MINUS_B)
         result["rMinusBBefore"] = before[0] if before else None
+        # An item that makes several files lists them; picking one shows it, then back to the first.
+        result["files"] = driver.execute_script(
+            "const f = document.querySelector('.item[data-index=\"0\"] .files'); return f.hidden ? [] : Array.from(f.options).map(o => o.value);")
+        if len(result["files"]) > 1:
+            Select(driver.find_element(By.CSS_SELECTOR, '.item[data-index="0"] .files')).select_by_index(len(result["files"]) - 1)
+            result["shownAfterPick"] = wait(driver, "const i = document.querySelector('.item[data-index=\"0\"] .out img'); "
+                                                    "return i && i.src.includes(encodeURIComponent(arguments[0])) ? i.src : null;".replace("arguments[0]", json.dumps(result["files"][-1])))
+            Select(driver.find_element(By.CSS_SELECTOR, '.item[data-index="0"] .files')).select_by_index(0)
+            before = wait(driver, "const r = (function(){" + R_MINUS_B + "})(); return r && r[2].includes(" + json.dumps(result["files"][0]) + ") ? r : null;")
         slider = wait(driver, "return document.querySelector('.control[data-node=\"tone\"][data-key=\"intensity\"] input[type=range]');")
         # Drag the handle from where it is to the right end, in steps, as a hand would.
         width = slider.size["width"]

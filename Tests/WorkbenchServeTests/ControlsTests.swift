@@ -33,4 +33,34 @@ import WorkbenchVips
         #expect(Controls.offers(preset, node: "tone", key: "intensity"))
         #expect(!Controls.offers(preset, node: "save", key: "path") && !Controls.offers(preset, node: "in", key: "path"))
     }
+
+    @Test func slidersCoverTheUsefulRangeAndUnsetValuesSayWhatApplies() throws {
+        let preset = try PresetLoader(registry: registry).load(json: Array(#"""
+            {"version": 1, "inputs": ["a.jpg"], "graph": [
+              {"id": "credit", "op": "vips.text", "scope": "run", "text": "© Ana", "dpi": 150},
+              {"id": "in", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "vivid", "op": "saturation", "amount": 1.1},
+              {"id": "tone", "op": "sepia", "intensity": 0.4},
+              {"id": "marked", "op": "watermark", "overlay": "@credit", "margin": 12},
+              {"id": "jpeg", "op": "encode", "format": "jpeg"},
+              {"id": "save", "op": "write", "path": "{name}.jpg"}]}
+            """#.utf8), file: "p.json", baseDirectory: "/tmp")
+        let panels = Controls.of(preset, draft: [])
+        func control(_ node: String, _ name: String) -> NodeControls.Control? {
+            panels.first { $0.node == node }?.controls.first { $0.name == name }
+        }
+        // A factor: 0 at the left, 1 in the middle, 4 at the right (its declared 0…10 in the field).
+        #expect(control("vivid", "amount")?.slider == .init(low: 0, high: 4, centre: 1))
+        #expect(control("vivid", "engine") == nil)
+        // Already a useful range: all of it.
+        #expect(control("tone", "intensity")?.slider == .init(low: 0, high: 1, centre: nil))
+        // Pixels out of 0…100000: around the value.
+        #expect(control("marked", "margin")?.slider == .init(low: 0, high: 48, centre: nil))
+        // The watermark's text is on the page; what the preset leaves unset says what applies.
+        #expect(control("credit", "text")?.value == #""© Ana""#)
+        let opacity = try #require(control("marked", "opacity"))
+        #expect(opacity.value == "1.0" && opacity.unset == "1.0", "\(opacity)")
+        let left = try #require(control("marked", "left"))
+        #expect(left.value == "null" && left.unset == nil)
+    }
 }

@@ -100,8 +100,9 @@ import WorkbenchVips
         try Self.preset.replacingOccurrences(of: "96", with: "80").write(toFile: path, atomically: true, encoding: .utf8)
         board = await Self.tick(session) { $0.preset.ok && $0.rows[0].state == .done }
         #expect(board.preset.ok && board.rows[0].state == .done, "\(board.rows[0].state)")
-        // Made again under the new preset (the broken one ran nothing).
+        // Made again under the new preset (the broken one ran nothing), and counted once.
         #expect(board.startOrder == [0, 0])
+        #expect(board.done == 1 && board.itemsPerSecond > 0, "\(board.done) done, \(board.itemsPerSecond) items/s")
         await session.finish()
     }
 

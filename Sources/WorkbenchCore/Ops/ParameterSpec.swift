@@ -28,11 +28,15 @@ public struct ParameterSpec: Sendable {
     /// Another parameter that, when given, makes this one unused (a watermark's `scale` beside
     /// its `size`): validation warns when a preset gives both, and previews leave it alone.
     public let unusedWith: String?
+    /// A multiplier whose neutral value is 1 (brightness, saturation): halving and doubling are
+    /// the same step, so the live page's slider is geometric above 1.
+    public let isFactor: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = false,
                 default defaultValue: ParameterValue? = nil, passesDefault: Bool = true, aliases: [String] = [],
                 deprecated: Bool = false, pixels: Bool = false, recipeName: String? = nil, recipeOmitsDefault: Bool = false,
-                givenNotice: String? = nil, unusedWith: String? = nil, _ summary: String) {
+                givenNotice: String? = nil, unusedWith: String? = nil, factor: Bool = false, _ summary: String) {
+        self.isFactor = factor
         self.givenNotice = givenNotice
         self.unusedWith = unusedWith
         self.recipeName = recipeName ?? name

@@ -14,7 +14,7 @@ enum WatermarkFilter {
                           "The overlay's width as a fraction of the image's (0.2: a fifth), whatever size the image is; it keeps its shape."),
             // A length in pixels to the preview: the live page multiplies it by the copy's scale,
             // so a logo of fixed pixels is as large on a preview as on the file.
-            ParameterSpec("scale", .double(0.001...1000), default: .double(1), pixels: true, recipeOmitsDefault: true, unusedWith: "size",
+            ParameterSpec("scale", .double(0.001...1000), default: .double(1), pixels: true, recipeOmitsDefault: true, unusedWith: "size", factor: true,
                           "Resizes the overlay by this factor (unused with \"size\")."),
             ParameterSpec("mode", .choice(["over", "multiply", "screen", "overlay", "darken", "lighten", "soft-light", "hard-light", "difference"]),
                           default: .string("over"), "How the colours blend (libvips' blend modes)."),

@@ -68,7 +68,7 @@ enum ColourKernelFilters {
     } })
 
     static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
-        ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is."),
+        ParameterSpec("amount", .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is."),
     ], unchanged: { $0.colourBands < 3 },
        swift: { p in KernelLibrary.saturation(p.number("amount")) },
        vips: { p in

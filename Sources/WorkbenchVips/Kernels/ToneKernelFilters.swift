@@ -74,7 +74,7 @@ enum ToneKernelFilters {
     })
 
     static let brightness = KernelFilter.define("brightness", "Scales every colour value: 0.5 halves the light, 2 doubles it.", [
-        ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is."),
+        ParameterSpec("amount", .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is."),
     ], swift: { p in ToneCurves.brightness(p.number("amount")) },
        vips: { p in
         let amount = p.number("amount")
@@ -82,7 +82,7 @@ enum ToneKernelFilters {
     })
 
     static let contrast = KernelFilter.define("contrast", "Spreads values away from mid-grey (above 1) or towards it (below 1).", [
-        ParameterSpec("amount", .double(0...10), required: true, "The factor; 1 leaves the image as it is, 0 is flat grey (128 of 255)."),
+        ParameterSpec("amount", .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is, 0 is flat grey (128 of 255)."),
     ], swift: { p in ToneCurves.contrast(p.number("amount")) },
        vips: { p in
         let amount = p.number("amount")

@@ -223,6 +223,10 @@ import WorkbenchTestSupport
         let before = seen["rMinusBBefore"] as? Double ?? 0, after = seen["rMinusBAfter"] as? Double ?? 0
         #expect(seen["previewShown"] as? Bool == true && after > before + 20, "\(seen)")
         #expect((seen["fieldLabel"] as? String)?.contains("copy w = 300") == true, "\(seen)")
+        // The card lists both files it makes and shows the one picked.
+        let name = Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent
+        #expect(seen["files"] as? [String] == ["\(name)-300.jpg", "\(name)-400.jpg"], "\(seen)")
+        #expect((seen["shownAfterPick"] as? String)?.contains("-400.jpg") == true, "\(seen)")
         #expect((seen["panelNote"] as? String)?.contains("2 copies") == true, "\(seen)")
         #expect(seen["saved"] as? Bool == true, "\(seen)")
         // Saved: the sepia value, and the copy's width in the foreach list; nothing else.
@@ -232,7 +236,6 @@ import WorkbenchTestSupport
         // The saved preset is read again and makes the new copy's files.
         _ = try server.request("/viewport", method: "POST", body: "{\"visible\": [0]}")
         try server.wait { server.states($0).first == "done" }
-        let name = Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(name)-320.jpg").path))
     }
 

@@ -260,7 +260,8 @@ enum Page {
       field.type = "number";
       // Unset: the field is empty and says what applies; the slider waits at that value, dimmed.
       field.value = value == null ? "" : value;
-      field.placeholder = c.unset != null ? `default ${c.unset}` : "not set: the op decides";
+      field.placeholder = c.unset != null ? `${c.unset}` : "auto";
+      field.title = value == null ? (c.unset != null ? `not set: ${c.unset}, the default, applies` : "not set: the op decides") : "";
       field.step = integer ? 1 : "any";
       if (c.min != null) field.min = c.min;
       if (c.max != null) field.max = c.max;
@@ -298,7 +299,9 @@ enum Page {
       el.dataset.node = node;
       el.dataset.key = c.name;
       const label = document.createElement("label");
-      label.textContent = c.name + (c.copy ? ` · copy ${c.copy}` : "") + (c.min != null && c.max != null ? ` (${c.min} … ${c.max})` : "");
+      // The declared range where the slider shows all of it; a huge one is the field's to enforce.
+      const whole = c.slider && c.slider.low === c.min && c.slider.high === c.max;
+      label.textContent = c.name + (c.copy ? ` · copy ${c.copy}` : "") + (whole ? ` (${c.min} … ${c.max})` : "");
       label.title = c.summary;
       el.appendChild(label);
       const problem = document.createElement("div");
@@ -335,6 +338,7 @@ enum Page {
         input = document.createElement("input"); input.type = "text";
         input.value = c.value == null ? "" : typeof c.value === "string" ? c.value : JSON.stringify(c.value);
         input.placeholder = c.unset != null ? `default ${c.unset}` : "not set: the op decides";
+        input.title = input.placeholder;
         wire = (s) => input.addEventListener("change", () => {
           if (c.type === "string") { s(input.value); return; }
           try { s(JSON.parse(input.value)); } catch (e) { problem.textContent = "Not JSON: " + e.message; }
@@ -359,8 +363,8 @@ enum Page {
         h.innerHTML = "";
         h.textContent = panel.node + " ";
         const small = document.createElement("small");
-        small.textContent = panel.op + (panel.copies.length ? ` · ${panel.copies.length} copies (foreach): a control changes every copy unless it names one` : "");
-        small.title = panel.copies.join(", ");
+        small.textContent = panel.op + (panel.copies.length ? ` · ${panel.copies.length} copies (foreach)` : "");
+        small.title = panel.copies.length ? `${panel.copies.join(", ")}: a control changes every copy, unless its label names one copy` : "";
         h.appendChild(small);
         box.appendChild(h);
         for (const c of panel.controls) box.appendChild(control(panel, c));

@@ -112,6 +112,7 @@ public actor LiveSession {
         let split: GatheringSplit?
         do {
             loaded = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath)
+            if let refusal = settings.inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw ServeError.badPreset(refusal + ".") }
             let source = settings.inputs.isEmpty ? try InputExpansion.source(of: loaded)
                 : .list(try InputExpansion.expand(settings.inputs, relativeTo: settings.workingDirectory))
             var all: [Item] = []

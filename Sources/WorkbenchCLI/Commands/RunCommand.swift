@@ -79,6 +79,7 @@ struct RunCommand: AsyncParsableCommand {
             loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
+            if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : try InputExpansion.source(of: inputs, relativeTo: cwd)
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)

@@ -19,3 +19,18 @@ public struct Preset: Sendable {
     /// The preset's own filters (named sub-graphs), as ops for listings: image in, image out.
     public var filters: [OpSpec] = []
 }
+
+extension Preset {
+    /// The item-scope `read` node that takes each item as a local file, if the preset has one.
+    var itemReader: NodeSpec? {
+        nodes.first { $0.op.name == "read" && $0.scope == .item && $0.parameters.string("path") == nil }
+    }
+
+    /// Why `source` cannot be an item of this preset — a URL, where items are read by `read` —
+    /// or nil. Found before the run, so the mistake is reported once and not per item.
+    public func refusal(ofInput source: String) -> String? {
+        guard Item.hasScheme(source), !source.hasPrefix("file://"), let reader = itemReader else { return nil }
+        return "\"\(source)\" is a URL, but \"\(reader.id)\" (\(reader.path)) is a \"read\", which takes local files; "
+            + "make it {\"op\": \"download\"}, which takes URLs and paths alike"
+    }
+}

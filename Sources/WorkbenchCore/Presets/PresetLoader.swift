@@ -81,9 +81,30 @@ public struct PresetLoader: Sendable {
         let nodes = graph.decode(root["graph"], documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
-        return Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
-                      output: output, queues: queues, nodes: nodes,
-                      warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters)
+        let preset = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
+                            output: output, queues: queues, nodes: nodes,
+                            warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters)
+        // URLs listed for a `read`: found here, not once per item at run time.
+        switch root["inputs"] {
+        case .array(let elements, _)?:
+            for (i, element) in elements.enumerated() {
+                if let source = element.stringValue, let refusal = preset.refusal(ofInput: source) {
+                    collector.error("inputs[\(i)]", at: element.location, refusal)
+                }
+            }
+        case .object(let members, _)?:
+            if case .object(let entries, _)? = members.first(where: { $0.key == "map" })?.value {
+                for entry in entries {
+                    if let source = entry.value.stringValue, let refusal = preset.refusal(ofInput: source) {
+                        collector.error("inputs.map.\(entry.key)", at: entry.value.location, refusal)
+                    }
+                }
+            }
+        default:
+            break
+        }
+        if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
+        return preset
     }
 
     private func decodeVersion(_ value: JSONValue?, at location: SourceLocation, _ c: DiagnosticCollector) {

@@ -230,6 +230,11 @@ import WorkbenchVips
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
         let noMatch = try CLIProcess.run(["run", try Fixtures.writePreset(#"{"version": 1, "inputs": {"glob": "none/*.jpg"}, "graph": [{"op": "read"}]}"#, in: folder, name: "glob.json")])
         #expect(noMatch.status == missingFolder.status)
+        // A URL for a preset that reads local files: said once, before anything runs.
+        let reads = try Fixtures.writePreset(#"{"version": 1, "graph": [{"id": "source", "op": "read"}, {"op": "decode"}, {"op": "encode", "format": "png"}, {"op": "write", "path": "{name}.png"}]}"#, in: folder, name: "reads.json")
+        let url = try CLIProcess.run(["run", reads, Fixtures.samplePhotos[0].path, "http://127.0.0.1:9/a.jpg", "--out", folder.appendingPathComponent("out").path])
+        #expect(url.status == 2 && url.stderr.contains("\"http://127.0.0.1:9/a.jpg\" is a URL, but \"source\" (graph[0]) is a \"read\""), "\(url.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
 
     @Test func watermarkSheetPreset() throws {

@@ -4,7 +4,7 @@ import Testing
 @Suite struct PresetLoaderTests {
     @Test func linearChainGetsDefaultEdgesAndQueues() throws {
         let preset = try TestOps.load("""
-            {"version": 1, "inputs": ["a.jpg", "https://example.org/b.png"],
+            {"version": 1, "inputs": ["a.jpg", "file:///example/b.png"],
              "queues": {"cpu": {"concurrency": 3, "qos": "utility"}, "extra": {"concurrency": "auto"}},
              "graph": [{"op": "read"}, {"id": "w", "op": "test.work", "ms": 1, "queue": "extra"},
                        {"op": "write", "path": "{name}.out"}]}
@@ -14,7 +14,7 @@ import Testing
         #expect(preset.nodes.map(\.queue) == ["disk", "extra", "disk"])
         #expect(preset.queues.first { $0.name == "cpu" } == QueueSpec(name: "cpu", concurrency: .fixed(3), qos: .utility))
         #expect(preset.queues.first { $0.name == "extra" }?.concurrency == .auto)
-        #expect(preset.inputs == .list(["a.jpg", "https://example.org/b.png"]))
+        #expect(preset.inputs == .list(["a.jpg", "file:///example/b.png"]))
         #expect(preset.nodes[1].parameters.int("ms") == 1)
     }
 
@@ -116,10 +116,21 @@ import Testing
     }
 
     @Test func inputsForms() throws {
-        let map = try TestOps.load(#"{"version": 1, "inputs": {"map": {"Bridge": "http://h/b.jpg"}}, "graph": [{"op": "read"}]}"#)
-        #expect(map.inputs == .map([.init(name: "Bridge", source: "http://h/b.jpg")]))
+        let map = try TestOps.load(#"{"version": 1, "inputs": {"map": {"Bridge": "file:///h/b.jpg"}}, "graph": [{"op": "read"}]}"#)
+        #expect(map.inputs == .map([.init(name: "Bridge", source: "file:///h/b.jpg")]))
         #expect(TestOps.diagnostics(#"{"version": 1, "inputs": {"glob": "*.jpg", "file": "x"}, "graph": [{"op": "read"}]}"#) == [
             #"test.json:1:26: error: inputs: give exactly one of "glob", "file" or "map" (found 2)"#,
         ])
+    }
+
+    @Test func aURLForAReadIsFoundByValidation() {
+        let text = """
+            {"version": 1, "inputs": ["a.jpg", "https://example.com/b.jpg", "file:///tmp/c.jpg"],
+             "graph": [{"id": "source", "op": "read"}, {"op": "write", "path": "{name}"}]}
+            """
+        let diagnostics = TestOps.diagnostics(text)
+        #expect(diagnostics.count == 1 && diagnostics[0].contains("inputs[1]: \"https://example.com/b.jpg\" is a URL, but \"source\" (graph[0]) is a \"read\""), "\(diagnostics)")
+        let map = #"{"version": 1, "inputs": {"map": {"b": "https://example.com/b.jpg"}}, "graph": [{"op": "read"}, {"op": "write", "path": "{name}"}]}"#
+        #expect(TestOps.diagnostics(map).first?.contains("inputs.map.b:") == true)
     }
 }

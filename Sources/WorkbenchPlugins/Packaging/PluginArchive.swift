@@ -90,6 +90,17 @@ struct PluginArchive {
             guard number(148, 8) == sum else { throw refuse("a header's checksum is wrong at byte \(at): the archive is damaged") }
             let name = field(0, 100), type = bytes[at + 156]
             guard field(345, 155).isEmpty else { throw refuse("\(name): long paths are not part of a plugin package") }
+            // The folder's own entry (what `tar -cf glow.wbplugin glow` writes first) says nothing more.
+            if type == UInt8(ascii: "5") {
+                let folderName = name.hasSuffix("/") ? String(name.dropLast()) : name
+                guard !folderName.isEmpty, !folderName.contains("/"), ![".", ".."].contains(folderName) else {
+                    throw refuse("\(name): a plugin package holds files directly in one folder")
+                }
+                if let folder, folder != folderName { throw refuse("it holds two folders, \(folder) and \(folderName)") }
+                folder = folderName
+                at += 512
+                continue
+            }
             guard type == UInt8(ascii: "0") || type == 0 else {
                 throw refuse("\(name) is not a plain file (links and folders are not part of a plugin package)")
             }

@@ -93,6 +93,12 @@ import WorkbenchTestSupport
         _ = try CLIProcess.run(["plugin", "pack", plugin.path, "--to", again.path])
         #expect(FileManager.default.contents(atPath: archive.path) == FileManager.default.contents(atPath: again.path + "/posterize-1.0.0.wbplugin"))
 
+        // Re-made by hand with tar from the unpacked folder (tar writes the folder's own entry first): installs the same.
+        let retarred = folder.appendingPathComponent("retarred.wbplugin")
+        try TestPlugins.compile(["tar", "-cf", retarred.path, "-C", unpacked.path, "posterize"])
+        let byHand = try CLIProcess.run(["plugin", "install", retarred.path, "--to", folder.appendingPathComponent("by-hand").path])
+        #expect(byHand.status == 0, "\(byHand.stderr)")
+
         let plugins = folder.appendingPathComponent("plugins")
         let install = try CLIProcess.run(["plugin", "install", archive.path, "--to", plugins.path])
         #expect(install.status == 0, "\(install.stderr)")

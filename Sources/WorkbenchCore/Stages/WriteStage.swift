@@ -7,7 +7,7 @@ struct WriteStage: Stage {
         input: .bytes, output: .file, defaultQueue: "disk", execution: .io,
         parameters: [
             ParameterSpec("path", .pathTemplate, required: true,
-                          "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash}."),
+                          "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a \"foreach\" on this node or upstream ({w})."),
         ])
 
     static let definition = OpDefinition(spec) { WriteStage(template: $0.string("path") ?? "{name}") }

@@ -24,6 +24,10 @@ import WorkbenchTestSupport
         #expect(result.lines.contains { $0.hasPrefix("  x: an integer -10000000…10000000, default 0") })
         #expect(result.lines.contains { $0.hasPrefix("  compositing_space (or compositing-space): one of") })
 
+        // Every variable a write path takes is listed where users look it up.
+        let write = try CLIProcess.run(["filters", "write"])
+        #expect(write.stdout.contains("{dir}") && write.stdout.contains("foreach"), "\(write.stdout)")
+
         let unknown = try CLIProcess.run(["filters", "vips.gausblur"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains(#"No op is named "vips.gausblur"; did you mean "vips.gaussblur"?"#))

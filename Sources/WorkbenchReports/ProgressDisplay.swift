@@ -3,8 +3,9 @@ import Synchronization
 import WorkbenchCore
 
 /// A few lines at the bottom of a terminal, redrawn at most ten times a second while a run goes:
-/// done / failed / total with a bar, items per second, MB/s written, ETA; each queue's running
-/// and waiting nodes; the items in flight and what they are doing. Failures print above it as
+/// done / failed / total with a bar, items per second, what was written and how fast, ETA; each
+/// queue's running and waiting nodes; the items in flight, what they are doing and, past a
+/// second, for how long (an AVIF encode compresses for seconds after its pixels are all made). Failures print above it as
 /// they happen; at the end it is replaced by the failures grouped by cause, the run-scope files
 /// and the summary.
 ///
@@ -28,8 +29,8 @@ public final class ProgressDisplay: Reporter, Sendable {
         var bytes = 0
         var queues: [String: (running: Int, waiting: Int)] = [:]
         var queueOrder: [String] = []
-        /// Item index → (name, node now running (nil between nodes), its progress).
-        var inFlight: [Int: (name: String, node: String?, progress: String?)] = [:]
+        /// Item index → (name, node now running (nil between nodes), its progress, since when).
+        var inFlight: [Int: (name: String, node: String?, progress: String?, since: Date)] = [:]
         var failures = FailureGroups()
         var drawn: [String] = []
         var lastDraw = 0.0
@@ -62,7 +63,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 case .running:
                     queue.waiting -= 1
                     queue.running += 1
-                    if e.item.index >= 0 { s.inFlight[e.item.index] = (e.item.name, e.node, nil) }
+                    if e.item.index >= 0 { s.inFlight[e.item.index] = (e.item.name, e.node, nil, Date()) }
                 case .succeeded, .failed, .cancelled, .pending:
                     guard e.span != nil else { break }
                     queue.running = max(0, queue.running - 1)
@@ -134,7 +135,7 @@ public final class ProgressDisplay: Reporter, Sendable {
         guard force || time - s.lastDraw >= 0.1 else { return }
         s.lastDraw = time
         let width = max(20, screen.width())
-        let lines = Self.lines(s, elapsed: time, width: width).map { Self.cut($0, to: width - 1) }
+        let lines = Self.lines(s, elapsed: time, width: width, now: Date()).map { Self.cut($0, to: width - 1) }
         // No cursor blinking through the block (shown again at the end).
         let hide = s.cursorHidden ? "" : "\u{1B}[?25l"
         s.cursorHidden = true
@@ -161,7 +162,7 @@ public final class ProgressDisplay: Reporter, Sendable {
         return "\r" + String(repeating: "\u{1B}[1A", count: rows - 1) + "\u{1B}[J"
     }
 
-    private static func lines(_ s: State, elapsed: Double, width: Int) -> [String] {
+    private static func lines(_ s: State, elapsed: Double, width: Int, now: Date) -> [String] {
         let done = s.succeeded + s.failed + s.cancelled + s.upToDate
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var head = s.total.map { "\(done)/\($0)" } ?? "\(done)"
@@ -174,7 +175,10 @@ public final class ProgressDisplay: Reporter, Sendable {
         if s.failed > 0 { parts.append("\(s.failed) failed") }
         if s.upToDate > 0 { parts.append("\(s.upToDate) up to date") }
         parts.append(String(format: "%.1f items/s", rate))
-        parts.append(String(format: "%.1f MB/s", Double(s.bytes) / 1e6 / max(elapsed, 0.001)))
+        // Bytes arrive as items end: before the first, a rate would only say 0.0.
+        if s.bytes > 0 {
+            parts.append(Formatting.size(s.bytes) + " written, " + String(format: "%.1f MB/s", Double(s.bytes) / 1e6 / max(elapsed, 0.001)))
+        }
         if let total = s.total, rate > 0, done < total { parts.append("ETA " + Formatting.clock(Double(total - done) / rate)) }
         parts.append(Formatting.clock(elapsed) + " elapsed")
         let queues = s.queueOrder.compactMap { name -> String? in
@@ -182,7 +186,12 @@ public final class ProgressDisplay: Reporter, Sendable {
             return "\(name) \(q.running) running" + (q.waiting > 0 ? ", \(max(0, q.waiting)) waiting" : "")
         }
         let running = s.inFlight.sorted { $0.key < $1.key }.compactMap { _, f in
-            f.node.map { "\(f.name) (\($0)\(f.progress.map { " " + $0 } ?? ""))" }
+            f.node.map { node in
+                let seconds = Int(now.timeIntervalSince(f.since))
+                // All pixels made, the node still running: an encoder compressing them.
+                let progress = f.progress == "100%" ? " 100%, compressing" : f.progress.map { " " + $0 } ?? ""
+                return "\(f.name) (\(node)\(progress)\(seconds >= 1 ? " · \(Formatting.clock(Double(seconds)))" : ""))"
+            }
         }
         let between = s.inFlight.values.count { $0.node == nil }
         return [parts.joined(separator: " · "),

@@ -117,8 +117,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let token = CancellationToken()
         let display = reporters.display
+        let finished = FinishedItems()
         let trap = SignalTrap(token: token, notice: { line in display.map { $0.notice(line) } ?? Terminal.error(line) },
-                              beforeExit: { display?.restoreCursor() })
+                              beforeExit: { display?.restoreCursor(); Terminal.error(finished.quitLine) })
         let pluginsStop = token.onCancel { catalogue.cancel() }
         defer { token.removeHandler(pluginsStop) }
         let reporter = reporters.group
@@ -133,7 +134,10 @@ struct RunCommand: AsyncParsableCommand {
             timer.resume()
             return timer
         }
-        for await event in run.events { reporter.handle(event) }
+        for await event in run.events {
+            finished.note(event)
+            reporter.handle(event)
+        }
         ticker?.cancel()
         let summary = await run.result
         do {

@@ -223,6 +223,30 @@ import WorkbenchVips
         #expect(run.status == 0, "\(run.stderr)")
     }
 
+    /// A plugin trusted to run in-process cannot be stopped mid-call: the first Ctrl-C waits for
+    /// it, the second quits at once and says what was done.
+    @Test func aSecondCtrlCQuitsAtOnceAndSaysWhatWasDone() throws {
+        let folder = try Fixtures.temporaryDirectory("interrupt-twice")
+        let plugins = folder.appendingPathComponent("plugins"), input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestPlugins.cPlugin(in: plugins)
+        try TestPlugins.blackImages(widths: [10, 42], in: input)
+        let out = folder.appendingPathComponent("out")
+        let run = try CLIProcess(["run", try preset("testkit.hang", in: folder, extra: #", "isolation": "none""#), "--plugin-path", plugins.path,
+                                  "--trust-plugin", "testkit", "--out", out.path, "--progress", "plain"])
+        let deadline = Date().addingTimeInterval(120)
+        while !run.stdoutSoFar.contains("w10") && Date() < deadline { usleep(50_000) }
+        #expect(run.stdoutSoFar.contains("w10"), "the 10 px image was not made")
+        run.interrupt()
+        // The first waits for the plugin, which never returns.
+        usleep(500_000)
+        run.interrupt()
+        let result = run.wait()
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("Quit at once: 1 of 2 items done (1 succeeded); files written are kept"), "\(result.stderr)")
+        #expect(Fixtures.files(in: out).filter { $0.hasSuffix(".png") } == ["w10.png"])
+    }
+
     @Test func ctrlCWithAHelperRunningLeavesNoProcessBehind() throws {
         let folder = try Fixtures.temporaryDirectory("interrupt")
         let plugins = folder.appendingPathComponent("plugins"), input = folder.appendingPathComponent("in")

@@ -57,7 +57,7 @@ import Testing
     @Test func missingRequiredKeysAndParameters() {
         #expect(TestOps.diagnostics("{\"graph\": [{\"op\": \"read\"}, {\"op\": \"write\"}]}") == [
             #"test.json:1:1: error: version: missing required key "version"; add "version": 1"#,
-            #"test.json:1:28: error: graph[1].path: missing required parameter "path" for op "write" (a path template: Destination relative to the output root; may use {name} {stem} {ext} {index} {hash}.)"#,
+            #"test.json:1:28: error: graph[1].path: missing required parameter "path" for op "write" (a path template: Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a "foreach" on this node or upstream ({w}).)"#,
         ])
         #expect(TestOps.diagnostics("{\"version\": 2, \"graph\": [{\"id\": 3}]}") == [
             "test.json:1:13: error: version: unsupported version 2; this workbench reads version 1",

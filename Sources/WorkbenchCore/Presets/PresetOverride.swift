@@ -67,9 +67,12 @@ public struct PresetOverride: Sendable, Equatable {
                 continue
             }
             let ids = nodes.compactMap { $0.value["id"]?.stringValue ?? $0.value["op"]?.stringValue }
+            var written: [String] = []
+            for node in nodes { if let id = node.copy?.declaredID, !written.contains(id) { written.append(id) } }
             collector.error("", at: SourceLocation(line: 0, column: index + 1),
-                            "no node \"\(override.node)\" in the graph" + DidYouMean.hint(for: override.node, among: ids)
-                            + " (nodes: " + ids.joined(separator: ", ") + ")")
+                            "no node \"\(override.node)\" in the graph" + DidYouMean.hint(for: override.node, among: ids + written)
+                            + " (nodes: " + ids.joined(separator: ", ") + ")"
+                            + (written.isEmpty ? "" : "; or, for every copy, a node as written: " + written.joined(separator: ", ")))
         }
     }
 

@@ -65,6 +65,7 @@ import Testing
             Issue.record("an unknown copy was taken")
         } catch {
             #expect("\(error)".contains("--set kind-9-b.label=x") && "\(error)".contains("kind-1-b") && "\(error)".contains("no node \"kind-9-b\""), "\(error)")
+            #expect("\(error)".contains("or, for every copy, a node as written: size, kind, write"), "\(error)")
         }
         // A copy's value is still checked by its parameter's rules.
         #expect(throws: WorkbenchError.self) { try load(["size-1.ms=-5"]) }

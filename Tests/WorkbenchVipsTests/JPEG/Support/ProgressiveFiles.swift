@@ -33,7 +33,9 @@ enum ProgressiveFiles {
         try #require(image.width == width && image.height == height && image.bands == 3 && size == width * height * 3)
         var file = Data("P6\n\(width) \(height)\n255\n".utf8)
         file.append(Data(bytes: memory, count: size))
-        try file.write(to: url)
+        // Whole or not at all: tests running side by side ask for the same photo, and one found
+        // the file another had only begun to write (cjpeg: "Empty input file", under load).
+        try file.write(to: url, options: .atomic)
         return url
     }
 

@@ -33,7 +33,7 @@ def main():
     result = {}
     try:
         driver.get(url)
-        deadline = time.time() + 30
+        deadline = time.time() + 300
         while time.time() < deadline and not driver.execute_script("return document.querySelectorAll('.item').length"):
             time.sleep(0.1)
         time.sleep(0.5)

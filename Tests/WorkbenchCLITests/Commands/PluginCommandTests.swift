@@ -234,7 +234,7 @@ import WorkbenchVips
         let out = folder.appendingPathComponent("out")
         let run = try CLIProcess(["run", try preset("testkit.hang", in: folder, extra: #", "isolation": "none""#), "--plugin-path", plugins.path,
                                   "--trust-plugin", "testkit", "--out", out.path, "--progress", "plain"])
-        let deadline = Date().addingTimeInterval(120)
+        let deadline = Date().addingTimeInterval(300)  // only a hang waits this long
         while !run.stdoutSoFar.contains("w10") && Date() < deadline { usleep(50_000) }
         #expect(run.stdoutSoFar.contains("w10"), "the 10 px image was not made")
         run.interrupt()
@@ -263,7 +263,7 @@ import WorkbenchVips
                 return text.contains("plugin-helper") && text.contains(plugins.path)
             }
         }
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(300)  // only a hang waits this long
         while helpers().isEmpty && Date() < deadline { usleep(50_000) }
         #expect(!helpers().isEmpty, "no helper started")
         usleep(300_000)  // the hanging region is under way

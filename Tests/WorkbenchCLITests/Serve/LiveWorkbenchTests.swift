@@ -11,7 +11,7 @@ final class LiveServerProcess {
 
     init(_ arguments: [String]) throws {
         process = try CLIProcess(["serve"] + arguments)
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(300)
         var found: (Int, String)?
         while Date() < deadline, found == nil {
             usleep(50_000)

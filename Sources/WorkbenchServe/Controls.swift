@@ -115,8 +115,17 @@ enum Controls {
                                                 node: copy == nil ? nil : target, copy: copy, slider: slider,
                                                 unset: spec.defaultValue.map(Self.json))
                 }
-                if first.copy?.variableParameters[spec.name] != nil {
-                    return group.copies.map { control($0, target: $0.id, copy: $0.copy?.label) }
+                // Written as a variable: a control per value of it (`fmt = webp`), which is what
+                // Save changes in the foreach list; it reaches every copy made with that value.
+                if let variable = first.copy?.variableParameters[spec.name] {
+                    var seen: [String] = []
+                    return group.copies.compactMap { copy in
+                        guard let value = copy.copy?.values.first(where: { $0.name == variable }), !seen.contains(value.json) else { return nil }
+                        seen.append(value.json)
+                        let sharing = group.copies.count { $0.copy?.values.contains(value) == true }
+                        let label = "\(variable) = \(NodeCopy.text(of: value.json))" + (sharing > 1 ? ", \(sharing) copies" : "")
+                        return control(copy, target: copy.id, copy: label)
+                    }
                 }
                 // A value that differs between copies without being one variable ("© {w}") is the editor's.
                 if repeated, Set(group.copies.map { $0.parameters[spec.name].map(Self.json) ?? "" }).count > 1 { return [] }
@@ -145,8 +154,25 @@ enum Controls {
     /// Whether the page may set `key` on `node`: a parameter it shows a control for — on the
     /// written node, or on one copy when the parameter is written as a repetition variable.
     static func offers(_ preset: Preset, node: String, key: String) -> Bool {
-        of(preset, draft: []).contains { panel in
+        // Any copy made with a value stands for that value (the page sends the first one).
+        if let copy = preset.nodes.first(where: { $0.id == node && $0.isTunable }), copy.copy?.variableParameters[key] != nil,
+           let spec = copy.op.parameters.first(where: { $0.name == key }) {
+            return kind(spec.type) != nil
+        }
+        return of(preset, draft: []).contains { panel in
             panel.controls.contains { $0.name == key && ($0.node ?? panel.node) == node }
+        }
+    }
+
+    /// The loader's overrides for the page's changes: a change made on one copy to a parameter
+    /// written as a variable reaches every copy made with the same value of it, as the saved
+    /// change to the foreach list will.
+    static func overrides(_ draft: [PresetOverride], in preset: Preset) -> [PresetOverride] {
+        draft.flatMap { change -> [PresetOverride] in
+            guard let value = repetitionValue(preset, node: change.node, key: change.key),
+                  let written = preset.nodes.first(where: { $0.id == change.node })?.copy?.declaredID else { return [change] }
+            return preset.nodes.filter { $0.copy?.declaredID == written && $0.copy?.values.contains(value) == true }
+                .compactMap { PresetOverride("\($0.id).\(change.key)=\(change.value)") }
         }
     }
 

@@ -311,13 +311,17 @@ public actor LiveSession {
             if let copy = preset.nodes.first(where: { $0.id == node })?.copy {
                 return "\"\(node)\" is a copy of \"\(copy.declaredID)\" (\(copy.label)); its \"\(key)\" is the same in every copy: change it on \"\(copy.declaredID)\"."
             }
+            if let copy = preset.nodes.first(where: { $0.copy?.declaredID == node })?.copy, let variable = copy.variableParameters[key] {
+                return "\"\(key)\" of \"\(node)\" is written as {\(variable)}, one value per copy: change it for one value of \(variable), on a copy such as \"\(preset.nodes.first { $0.copy?.declaredID == node }?.id ?? node)\"."
+            }
             return "\"\(node)\" has no parameter \"\(key)\" the page can set."
         }
         guard let override = PresetOverride("\(node).\(key)=\(json)") else { return "Not a value: \(json)" }
         let candidate = draft.filter { !($0.node == node && $0.key == key) } + [override]
         let tuned: Preset
         do {
-            tuned = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath, overrides: candidate)
+            tuned = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath,
+                                                                         overrides: Controls.overrides(candidate, in: preset))
         } catch {
             // The validator's words, without the command-line framing of an override.
             if case .invalidPreset(let diagnostics) = error {
@@ -328,7 +332,7 @@ public actor LiveSession {
         }
         draft = candidate
         board.send("draft", DraftState(changes: draft.count, note: nil))
-        let board = self.board, registry = settings.registry, path = settings.presetPath, draft = self.draft
+        let board = self.board, registry = settings.registry, path = settings.presetPath, draft = Controls.overrides(self.draft, in: preset)
         await previews.start(tuned, items: items, indices: visible, variant: { scaled in
             // The page's values, then the pixel sizes scaled to the copies.
             let sizes = scaled.compactMap { PresetOverride("\($0.node).\($0.key)=\($0.to)") }

@@ -301,7 +301,7 @@ enum Page {
       const label = document.createElement("label");
       // The declared range where the slider shows all of it; a huge one is the field's to enforce.
       const whole = c.slider && c.slider.low === c.min && c.slider.high === c.max;
-      label.textContent = c.name + (c.copy ? ` · copy ${c.copy}` : "") + (whole ? ` (${c.min} … ${c.max})` : "");
+      label.textContent = c.name + (c.copy ? ` · for ${c.copy}` : "") + (whole ? ` (${c.min} … ${c.max})` : "");
       label.title = c.summary;
       el.appendChild(label);
       const problem = document.createElement("div");
@@ -364,7 +364,7 @@ enum Page {
         h.textContent = panel.node + " ";
         const small = document.createElement("small");
         small.textContent = panel.op + (panel.copies.length ? ` · ${panel.copies.length} copies (foreach)` : "");
-        small.title = panel.copies.length ? `${panel.copies.join(", ")}: a control changes every copy, unless its label names one copy` : "";
+        small.title = panel.copies.length ? `${panel.copies.join(", ")}: a control changes every copy, unless its label names a value ("for w = 480")` : "";
         h.appendChild(small);
         box.appendChild(h);
         for (const c of panel.controls) box.appendChild(control(panel, c));

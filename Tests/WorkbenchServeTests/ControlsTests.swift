@@ -63,4 +63,28 @@ import WorkbenchVips
         let left = try #require(control("marked", "left"))
         #expect(left.value == "null" && left.unset == nil)
     }
+
+    /// A parameter written as a foreach variable has a control per value of it; a change reaches
+    /// every copy made with that value, as Save's change to the foreach list will.
+    @Test func aVariableParameterHasAControlPerValueReachingEveryCopyWithIt() throws {
+        let preset = try PresetLoader(registry: registry).load(json: Array(#"""
+            {"version": 1, "inputs": ["a.jpg"], "graph": [
+              {"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "resized", "op": "thumbnail", "width": "{w}", "foreach": {"w": [480, 960, 1920]}},
+              {"id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "foreach": {"fmt": ["webp", "jpeg"]}},
+              {"id": "save", "op": "write", "path": "{name}-{w}.{fmt}"}]}
+            """#.utf8), file: "p.json", baseDirectory: "/tmp")
+        let panels = Controls.of(preset, draft: [])
+        let formats = try #require(panels.first { $0.node == "encoded" }).controls.filter { $0.name == "format" }
+        #expect(formats.map(\.copy) == ["fmt = webp, 3 copies", "fmt = jpeg, 3 copies"] && formats.map(\.node) == ["encoded-480-webp", "encoded-480-jpeg"])
+        #expect(panels.first { $0.node == "encoded" }?.controls.filter { $0.name == "Q" }.map(\.node) == [nil])
+        let widths = try #require(panels.first { $0.node == "resized" }).controls.filter { $0.name == "width" }
+        #expect(widths.map(\.copy) == ["w = 480", "w = 960", "w = 1920"])
+        // The change on one copy reaches the three made with webp, and no other.
+        let change = try #require(PresetOverride(#"encoded-480-webp.format="avif""#))
+        #expect(Controls.overrides([change], in: preset).map(\.node) == ["encoded-480-webp", "encoded-960-webp", "encoded-1920-webp"])
+        #expect(Controls.offers(preset, node: "encoded-960-webp", key: "format") && !Controls.offers(preset, node: "encoded", key: "format"))
+        let value = try #require(Controls.repetitionValue(preset, node: "encoded-960-webp", key: "format"))
+        #expect(value.name == "fmt" && value.json == #""webp""# && value.declaredBy == "encoded" && value.index == 0)
+    }
 }

@@ -23,7 +23,11 @@ public struct NodeCopy: Sendable, Equatable {
 
     /// `w = 480, fmt = avif`.
     public var label: String {
-        values.map { "\($0.name) = \($0.json.hasPrefix("\"") ? String($0.json.dropFirst().dropLast()) : $0.json)" }
-            .joined(separator: ", ")
+        values.map { "\($0.name) = \(Self.text(of: $0.json))" }.joined(separator: ", ")
+    }
+
+    /// A value's JSON as it reads in a label: `avif` for `"avif"`.
+    public static func text(of json: String) -> String {
+        json.hasPrefix("\"") && json.hasSuffix("\"") && json.count >= 2 ? String(json.dropFirst().dropLast()) : json
     }
 }

@@ -222,7 +222,7 @@ import WorkbenchTestSupport
         // The written node's control changed every copy: the preview is warmer.
         let before = seen["rMinusBBefore"] as? Double ?? 0, after = seen["rMinusBAfter"] as? Double ?? 0
         #expect(seen["previewShown"] as? Bool == true && after > before + 20, "\(seen)")
-        #expect((seen["fieldLabel"] as? String)?.contains("copy w = 300") == true, "\(seen)")
+        #expect((seen["fieldLabel"] as? String)?.contains("for w = 300") == true, "\(seen)")
         // The card lists both files it makes and shows the one picked.
         let name = Fixtures.samplePhotos[0].deletingPathExtension().lastPathComponent
         #expect(seen["files"] as? [String] == ["\(name)-300.jpg", "\(name)-400.jpg"], "\(seen)")

@@ -52,7 +52,9 @@ struct NodeControls: Sendable {
             }
             // Tight enough already (0…1, -100…100 around 0, an integer within 1000).
             let span = range.upperBound - range.lowerBound
-            let near = max(4 * reference, integer ? 20 : 4)
+            // Nothing to go by (unset, no default): an integer of a huge range is most often a
+            // size in pixels, for which 0…20 would be no help.
+            let near = max(4 * reference, integer ? (reference == 0 ? 1000 : 20) : 4)
             if span <= 2.5 * near { return integer && span > 1000 ? nil : Slider(low: range.lowerBound, high: range.upperBound, centre: nil) }
             let high = min(range.upperBound, max(near, (current ?? 0) * 1.5))
             let low = max(range.lowerBound, range.lowerBound < 0 ? -high : range.lowerBound)

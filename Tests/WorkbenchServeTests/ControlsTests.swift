@@ -62,6 +62,8 @@ import WorkbenchVips
         #expect(opacity.value == "1.0" && opacity.unset == "1.0", "\(opacity)")
         let left = try #require(control("marked", "left"))
         #expect(left.value == "null" && left.unset == nil)
+        // Unset, no default, a huge range of pixels: a track of a useful size.
+        #expect(left.slider == .init(low: -1000, high: 1000, centre: nil))
     }
 
     /// A parameter written as a foreach variable has a control per value of it; a change reaches

@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),
-        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit", "WorkbenchCore"], swiftSettings: optimizedInDebug),
+        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit"], swiftSettings: optimizedInDebug),
         // Progressive JPEGs decoded at 1/2, 1/4, 1/8 keeping only the coefficients that scale needs (no dependencies).
         .target(name: "WorkbenchJPEG", swiftSettings: jpegSettings),
         .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels", "WorkbenchJPEG",

@@ -16,7 +16,7 @@ let only = arguments.dropFirst(2).first.map { $0.split(separator: ",").map(Strin
 let (width, height) = (6000, 4000)
 
 func stage(_ op: String, _ parameters: [String: ParameterValue]) throws -> any Stage {
-    guard let definition = VipsStages.all.first(where: { $0.spec.name == op }) else { throw WorkbenchError.unexpectedInput(node: op, expected: "a filter of this name") }
+    guard let definition = VipsOps.all.first(where: { $0.spec.name == op }) else { throw WorkbenchError.unexpectedInput(node: op, expected: "a filter of this name") }
     var values: [String: ParameterValue] = [:]
     for parameter in definition.spec.parameters { values[parameter.name] = parameter.defaultValue }
     values.merge(parameters) { $1 }

@@ -20,7 +20,7 @@ enum GraphFuzz {
     /// An 8×6 RGB PNG.
     static let tinyPNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAGCAIAAABxZ0isAAAAY0lEQVR4nA3JIQEAQQhFQZKgCbEh0Jvky5cCTYgNgSbR3dgxM9w4xjVklPGMNcwCD05wAwUVvGDjj8STk9xESSUv2fxDuDjiCokST6z+aLw5zW3UVPOa7T8GH85wBw01vGGHD8x/PnFB5PEWAAAAAElFTkSuQmCC"
 
-    static let loader = PresetLoader(registry: OpRegistry(CoreOps.all, providers: [VipsStages.provider]))
+    static let loader = PresetLoader(registry: OpRegistry(CoreOps.all, providers: [VipsOps.provider]))
 
     /// Longest graph run: enough for a chain deeper than `VipsImage.deepestPipeline`, short
     /// enough that a run stays well under a second.

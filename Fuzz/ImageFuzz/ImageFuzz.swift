@@ -14,7 +14,7 @@ enum ImageFuzz {
             {"version": 1, "graph": [{"op": "read"}, {"op": "decode", "maxPixels": 4000000}, {"op": "thumbnail", "width": 64},
               {"op": "sepia"}, {"op": "encode", "format": "jpeg"}]}
             """#
-        let loader = PresetLoader(registry: OpRegistry(CoreOps.all, providers: [VipsStages.provider]))
+        let loader = PresetLoader(registry: OpRegistry(CoreOps.all, providers: [VipsOps.provider]))
         guard let preset = try? loader.load(json: Array(json.utf8), file: "image-fuzz.json", baseDirectory: "/") else { return [] }
         return Array(preset.nodes.dropFirst())
     }()

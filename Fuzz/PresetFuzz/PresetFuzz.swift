@@ -9,7 +9,7 @@ import WorkbenchVips
 /// A thrown error is the expected answer to bad input; a crash, a hang or a sanitizer report
 /// is a finding.
 enum PresetFuzz {
-    static let loader = PresetLoader(registry: OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider]))
+    static let loader = PresetLoader(registry: OpRegistry(CoreOps.all + NetOps.all, providers: [VipsOps.provider]))
     static let folder = FuzzInput.folder("preset-fuzz")
 
     static func check(_ bytes: [UInt8]) {

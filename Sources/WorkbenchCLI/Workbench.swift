@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WorkbenchCore
 import WorkbenchKernels
 import WorkbenchVips
 

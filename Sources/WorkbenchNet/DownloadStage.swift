@@ -106,8 +106,3 @@ struct DownloadStage: AsyncStage {
         }
     }
 }
-
-/// The ops this module provides.
-public enum NetStages {
-    public static let all: [OpDefinition] = [DownloadStage.definition]
-}

@@ -208,7 +208,7 @@ final class Transfer: @unchecked Sendable {
         // Preferences: a libcurl without them (no zlib, no nghttp2) still makes the same transfer,
         // uncompressed, over HTTP/1.1, without waiting to share a connection; so refusals pass.
         _ = ccurl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
-        _ = ccurl_setopt_string(handle, CURLOPT_USERAGENT, "FilterWorkbench/0.1 libcurl")
+        _ = ccurl_setopt_string(handle, CURLOPT_USERAGENT, "FilterWorkbench/\(Release.version) libcurl")
         // HTTP/2 where the server offers it (over TLS), so one connection carries many transfers.
         _ = ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Over TLS, a new transfer may wait for a connection being set up to learn whether it can

@@ -128,7 +128,7 @@ public actor LiveSession {
         }
         // Item runs of the old preset end first: their manifest lets its lock go.
         await stopAll()
-        try? manifest?.store.save()
+        saveManifest()
         manifest = nil
         do {
             let root = try OutputRoot(settings.out ?? loaded.outputFolder ?? settings.workingDirectory)
@@ -208,9 +208,19 @@ public actor LiveSession {
 
     /// Writes the manifest and lets its lock go (the server is stopping).
     public func finish() async {
-        try? manifest?.store.save()
+        saveManifest()
         manifest = nil
         await previews.remove()
+    }
+
+    /// Writes the manifest; a failure is said (the next run makes those files again), not dropped.
+    private func saveManifest() {
+        do {
+            try manifest?.store.save()
+        } catch {
+            logger.error("The manifest in \(root?.path ?? "the output folder") could not be written: \(error). The files made stay; the next run makes them again.")
+            board.send("notice", ["text": "The manifest could not be written: \(error)"])
+        }
     }
 
     private func stopAll() async {

@@ -431,6 +431,8 @@ enum Page {
     });
     events.addEventListener("rows", (e) => JSON.parse(e.data).forEach(draw));
     events.addEventListener("totals", (e) => totals(JSON.parse(e.data)));
+    // Something the server could not do that the page would not otherwise show (a manifest not written).
+    events.addEventListener("notice", (e) => { document.getElementById("errors").textContent = JSON.parse(e.data).text; });
     </script>
     </body>
     </html>

@@ -7,7 +7,7 @@ import WorkbenchTestSupport
 /// Downloads from presets against a local server that misbehaves on purpose: each case is
 /// reported with its cause, and the server's counts prove the retries.
 @Suite struct MisbehavingServerTests {
-    private let registry = OpRegistry(CoreOps.all + NetStages.all)
+    private let registry = OpRegistry(CoreOps.all + NetOps.all)
 
     /// Runs one `download` node (with `options`) over `paths` on the server; returns each item's
     /// failure message ("" for success) by item name, and the run's seconds.
@@ -158,6 +158,18 @@ import WorkbenchTestSupport
         #expect(failures["item0"]?.contains("could not be fetched") == true, "\(failures)")
         // A wrong Content-Type does not matter: decode sniffs the bytes.
         #expect(failures["item1"] == "")
+    }
+
+    @Test func theUserAgentNamesThisRelease() async throws {
+        let server = try TestServer()
+        let folder = try Fixtures.temporaryDirectory("agent")
+        let json = #"{"version": 1, "graph": [{"op": "download"}, {"op": "write", "path": "{index}.json"}]}"#
+        let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "a.json", baseDirectory: folder.path)
+        let out = folder.appendingPathComponent("out")
+        _ = await PresetRun.start(preset, items: .list([Item(index: 0, name: "echo", source: server.url("echo-headers"))]),
+                                  output: try OutputRoot(out.path)).result
+        let echoed = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("0.json"))) as? [String: String]
+        #expect(echoed?["User-Agent"] == "FilterWorkbench/\(Release.version) libcurl", "\(echoed ?? [:])")
     }
 
     @Test func headersAndCredentialsAreSentButNeverShown() async throws {

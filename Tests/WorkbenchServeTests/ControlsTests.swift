@@ -6,7 +6,7 @@ import WorkbenchVips
 /// The page's controls come from the ops' declarations: a kind per parameter type, the value in
 /// the file or the page's unsaved one, and nothing for paths, templates or references.
 @Suite struct ControlsTests {
-    private let registry = OpRegistry(CoreOps.all + VipsStages.all)
+    private let registry = OpRegistry(CoreOps.all + VipsOps.all)
 
     @Test func eachParameterGetsTheControlItsTypeCallsFor() throws {
         let preset = try PresetLoader(registry: registry).load(json: Array(#"""

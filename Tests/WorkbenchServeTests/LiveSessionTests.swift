@@ -31,7 +31,7 @@ import WorkbenchVips
         let photos = Fixtures.samplePhotos.prefix(4).map(\.path)
         let session = LiveSession(settings: .init(
             presetPath: path, inputs: photos, out: nil, workingDirectory: folder.path,
-            registry: { OpRegistry(CoreOps.all, providers: [VipsStages.provider]) }, versions: { _ in [:] },
+            registry: { OpRegistry(CoreOps.all, providers: [VipsOps.provider]) }, versions: { _ in [:] },
             concurrentItems: 1, offScreenGrace: grace, previewSize: 128))
         return (session, folder, path)
     }

@@ -6,7 +6,7 @@ import WorkbenchVips
 /// Lengths in pixels follow the preview copy: before a resize by the copy over the photo, after
 /// a resize to T by what the copy is there over T.
 @Suite struct PreviewScaleTests {
-    private let registry = OpRegistry(CoreOps.all + VipsStages.all)
+    private let registry = OpRegistry(CoreOps.all + VipsOps.all)
 
     private func load(_ graph: String) throws -> Preset {
         try PresetLoader(registry: registry).load(json: Array(#"{"version": 1, "inputs": ["a.jpg"], "graph": \#(graph)}"#.utf8),

@@ -5,7 +5,7 @@ import WorkbenchTestSupport
 
 /// Loads and runs presets with every op of the core and libvips modules, on real files.
 struct PresetHarness {
-    static let registry = OpRegistry(CoreOps.all + VipsStages.all, unavailable: VipsOperationOps.unavailable)
+    static let registry = OpRegistry(CoreOps.all + VipsOps.all, unavailable: VipsOperationOps.unavailable)
 
     let folder: URL
 

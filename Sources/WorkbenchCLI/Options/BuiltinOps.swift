@@ -5,10 +5,10 @@ import WorkbenchVips
 
 /// Every op this build of the CLI offers.
 enum BuiltinOps {
-    static let registry = OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider])
+    static let registry = OpRegistry(CoreOps.all + NetOps.all, providers: [VipsOps.provider])
 
     /// The built-in ops and the filters of the plugins in `plugins`.
     static func registry(plugins: PluginCatalogue) -> OpRegistry {
-        OpRegistry(CoreOps.all + NetStages.all, providers: [VipsStages.provider, plugins.provider])
+        OpRegistry(CoreOps.all + NetOps.all, providers: [VipsOps.provider, plugins.provider])
     }
 }

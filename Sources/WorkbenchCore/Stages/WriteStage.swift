@@ -36,8 +36,3 @@ struct WriteStage: Stage {
         return folder.isEmpty ? renamed : folder + "/" + renamed
     }
 }
-
-/// The ops Core itself provides.
-public enum CoreOps {
-    public static let all: [OpDefinition] = [ReadStage.definition, WriteStage.definition]
-}

@@ -9,7 +9,7 @@ import WorkbenchVips
 @Suite struct LibraryExampleTests {
     @Test func theReadmeExampleRuns() async throws {
         let out = try Fixtures.temporaryDirectory("library")
-        let registry = OpRegistry(CoreOps.all + NetStages.all + VipsStages.all)
+        let registry = OpRegistry(CoreOps.all + NetOps.all + VipsOps.all)
         let preset = try PresetLoader(registry: registry).load(file: Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path)
         let run = PresetRun.start(preset, items: try InputExpansion.source(of: preset), output: try OutputRoot(out.path),
                                   options: RunOptions(failFast: false, eventDetail: .items))
@@ -30,7 +30,7 @@ import WorkbenchVips
     }
 
     @Test func aPresetLoadsFromAString() throws {
-        let registry = OpRegistry(CoreOps.all + NetStages.all + VipsStages.all)
+        let registry = OpRegistry(CoreOps.all + NetOps.all + VipsOps.all)
         let text = #"{ "version": 1, "inputs": ["a.jpg"], "graph": [ { "id": "r", "op": "read" } ] }"#
         let inline = try PresetLoader(registry: registry).load(json: Array(text.utf8), file: "<inline>", baseDirectory: "/photos")
         #expect(inline.nodes.map(\.id) == ["r"])

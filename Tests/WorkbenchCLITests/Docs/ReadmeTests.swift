@@ -12,7 +12,7 @@ import WorkbenchVips
     @Test func everyOpAndParameterIsDocumented() throws {
         let reference = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/ops.md"), encoding: .utf8)
         // libvips' own operations are documented by libvips and listed by `workbench filters`.
-        for spec in (CoreOps.all + NetStages.all + VipsStages.all).map(\.spec) where !spec.name.hasPrefix("vips.") {
+        for spec in (CoreOps.all + NetOps.all + VipsOps.all).map(\.spec) where !spec.name.hasPrefix("vips.") {
             let section = reference.components(separatedBy: "\n### \(spec.name)\n").dropFirst().first?.components(separatedBy: "\n### ").first
             #expect(section != nil, "docs/ops.md lacks \(spec.name)")
             for parameter in spec.parameters {

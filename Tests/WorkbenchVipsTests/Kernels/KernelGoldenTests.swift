@@ -51,7 +51,7 @@ private typealias Image = KernelTestImage
 
     @Test(arguments: cases)
     func swiftEngineGivesLibvipsPixels(_ golden: Case) throws {
-        let definition = try #require(VipsStages.all.first { $0.spec.name == golden.op })
+        let definition = try #require(VipsOps.all.first { $0.spec.name == golden.op })
         for photo in ["Bridge.jpg", "Wine.jpg"] {
             // 400×300 (a multiple of pixelate's squares), so edge squares are whole on both engines.
             let eight = try KernelImages.photo(photo, width: 400, height: 300)
@@ -80,7 +80,7 @@ private typealias Image = KernelTestImage
         let mask = Self.matrix(rows)
         for (op, parameters, faster) in [("convolve", ["mask": mask], "vips"),
                                          ("sepia", ["intensity": ParameterValue.double(0.8)], "swift")] {
-            let definition = try #require(VipsStages.all.first { $0.spec.name == op })
+            let definition = try #require(VipsOps.all.first { $0.spec.name == op })
             let auto = try KernelImages.run(definition, parameters, engine: "auto", on: image)
             let fast = try KernelImages.run(definition, parameters, engine: faster, on: image)
             let slow = try KernelImages.run(definition, parameters, engine: faster == "vips" ? "swift" : "vips", on: image)
@@ -90,7 +90,7 @@ private typealias Image = KernelTestImage
     }
 
     @Test func curvesMapThroughTheirMonotoneCurve() throws {
-        let definition = try #require(VipsStages.all.first { $0.spec.name == "curves" })
+        let definition = try #require(VipsOps.all.first { $0.spec.name == "curves" })
         let points: [[Double]] = [[0, 10], [60, 40], [190, 220], [255, 250]]
         let curve = MonotoneCurve(points.map { ($0[0] / 255, $0[1] / 255) })
         for image in [try KernelImages.photo("Bridge.jpg", width: 400, height: 300)] {

@@ -29,13 +29,13 @@ import WorkbenchTestSupport
 
     @Test func theProviderKnowsItsNamesWithoutStartingLibvips() throws {
         // The names it claims from the name alone are exactly the module's non-libvips ops.
-        let builtIn = Set(VipsStages.all.map(\.spec.name).filter { !$0.hasPrefix("vips.") })
-        #expect(builtIn == VipsStages.builtInNames)
-        let registry = OpRegistry(CoreOps.all, providers: [VipsStages.provider])
+        let builtIn = Set(VipsOps.all.map(\.spec.name).filter { !$0.hasPrefix("vips.") })
+        #expect(builtIn == VipsOps.builtInNames)
+        let registry = OpRegistry(CoreOps.all, providers: [VipsOps.provider])
         #expect(registry["vips.gaussblur"]?.spec.name == "vips.gaussblur" && registry["watermark"] != nil)
         #expect(registry["read"] != nil && registry["nonsense"] == nil)
         #expect(registry.unavailableReason("vips.jpegsave")?.contains("filename") == true)
-        #expect(registry.names.count == CoreOps.all.count + VipsStages.all.count)
+        #expect(registry.names.count == CoreOps.all.count + VipsOps.all.count)
     }
 
     @Test func everyOfferedOperationValidatesWithItsRequiredArguments() throws {

@@ -96,7 +96,7 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     @Test func theRunPlanFusesADecodeWithTheResizeThatAloneReadsIt() throws {
-        let registry = OpRegistry(CoreOps.all + VipsStages.all)
+        let registry = OpRegistry(CoreOps.all + VipsOps.all)
         /// Whether the plan fused node "d" (a decode) with its reader.
         func fused(_ graph: String) throws -> Bool? {
             let json = #"{"version": 1, "graph": "# + graph + "}"

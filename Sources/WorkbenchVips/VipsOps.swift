@@ -1,7 +1,7 @@
 import WorkbenchCore
 
 /// The ops this module provides: the catalogue a registry reads.
-public enum VipsStages {
+public enum VipsOps {
     /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly
     /// filters; listing them loads every libvips module.
     public static var all: [OpDefinition] {

@@ -1,5 +1,0 @@
-/// The release, in one place: `--version`, manifests and run reports, the container image's
-/// labels and the install script all take it from here. A release is tagged `v` and this.
-enum Release {
-    static let version = "0.1.0"
-}

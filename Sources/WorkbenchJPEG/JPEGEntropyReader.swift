@@ -143,7 +143,7 @@ struct JPEGEntropyReader {
     @inline(always)
     mutating func restart(number: Int) -> Bool {
         guard !readPastEnd, position + 1 < data.count, data[position] == 0xFF,
-              data[position + 1] == 0xD0 + UInt8(number & 7) else { return false }
+              data[position + 1] == JPEGMarker.restarts.lowerBound + UInt8(number & 7) else { return false }
         bits = 0
         count = 0
         padding = 0
@@ -161,7 +161,8 @@ struct JPEGEntropyReader {
             guard let found = memchr(base + index, 0xFF, data.count - 1 - index) else { return nil }
             index = base.distance(to: UnsafeRawPointer(found))
             let next = data[index + 1]
-            if next == 0 || next == 0xFF || (0xD0...0xD7).contains(next) { index += next == 0xFF ? 1 : 2; continue }
+            // A stuffed zero, a fill byte or a restart marker: still inside the entropy-coded data.
+            if next == 0 || next == 0xFF || JPEGMarker.restarts.contains(next) { index += next == 0xFF ? 1 : 2; continue }
             return index
         }
         return nil

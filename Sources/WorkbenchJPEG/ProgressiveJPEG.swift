@@ -130,7 +130,7 @@ private struct MarkerWalk {
                 // libjpeg checks its values; a Huffman-coded file has no use for it.
                 throw .unsupported("arithmetic-conditioning", "an arithmetic conditioning segment", at: at)
             case JPEGMarker.applications, JPEGMarker.comment, JPEGMarker.numberOfLines:
-                if marker == 0xE0, length >= 16, Array(UnsafeRawBufferPointer(rebasing: data[body..<(body + 5)])) == Array("JFIF\0".utf8) { sawJFIF = true }
+                if marker == JPEGMarker.applications.lowerBound, length >= 16, Array(UnsafeRawBufferPointer(rebasing: data[body..<(body + 5)])) == Array("JFIF\0".utf8) { sawJFIF = true }
                 if marker == JPEGMarker.adobe, length >= 14, Array(UnsafeRawBufferPointer(rebasing: data[body..<(body + 5)])) == Array("Adobe".utf8) {
                     adobeTransform = Int(data[body + 11])
                 }

@@ -40,12 +40,20 @@ public final class ProgressDisplay: Reporter, Sendable {
 
     private let screen: Screen
     private let outputRoot: String
-    private let started = Date()
+    private let started: Date
+    /// The time now: the system's, or a test's clock.
+    private let clock: @Sendable () -> Date
     private let state = Mutex(State())
 
-    public init(screen: Screen, outputRoot: String) {
+    public convenience init(screen: Screen, outputRoot: String) {
+        self.init(screen: screen, outputRoot: outputRoot, clock: { Date() })
+    }
+
+    init(screen: Screen, outputRoot: String, clock: @escaping @Sendable () -> Date) {
         self.screen = screen
         self.outputRoot = outputRoot
+        self.clock = clock
+        started = clock()
     }
 
     public var detail: RunOptions.EventDetail { .nodes }
@@ -63,7 +71,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 case .running:
                     queue.waiting -= 1
                     queue.running += 1
-                    if e.item.index >= 0 { s.inFlight[e.item.index] = (e.item.name, e.node, nil, Date()) }
+                    if e.item.index >= 0 { s.inFlight[e.item.index] = (e.item.name, e.node, nil, clock()) }
                 case .succeeded, .failed, .cancelled, .pending:
                     guard e.span != nil else { break }
                     queue.running = max(0, queue.running - 1)
@@ -131,11 +139,12 @@ public final class ProgressDisplay: Reporter, Sendable {
 
     private func redraw(_ s: inout State, force: Bool) {
         guard !s.finished else { return }
-        let time = Date().timeIntervalSince(started)
+        let now = clock()
+        let time = now.timeIntervalSince(started)
         guard force || time - s.lastDraw >= 0.1 else { return }
         s.lastDraw = time
         let width = max(20, screen.width())
-        let lines = Self.lines(s, elapsed: time, width: width, now: Date()).map { Self.cut($0, to: width - 1) }
+        let lines = Self.lines(s, elapsed: time, width: width, now: now).map { Self.cut($0, to: width - 1) }
         // No cursor blinking through the block (shown again at the end).
         let hide = s.cursorHidden ? "" : "\u{1B}[?25l"
         s.cursorHidden = true

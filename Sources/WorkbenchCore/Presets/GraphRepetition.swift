@@ -1,3 +1,5 @@
+import Foundation
+
 /// `"foreach"`: a node repeated over values, before the graph is decoded.
 ///
 /// `{ "id": "thumb", "op": "thumbnail", "width": "{w}", "foreach": { "w": [480, 960] } }` becomes
@@ -175,16 +177,8 @@ struct GraphRepetition {
     /// A repetition value (a string, number or boolean) as JSON text.
     static func jsonText(_ value: JSONValue?) -> String {
         guard case .string(let s, _)? = value else { return value == nil ? "null" : text(value) }
-        var quoted = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case _ where scalar.value < 0x20: quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
+        let data = try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 
     /// Every combination of the variables' values, the last varying fastest.

@@ -66,7 +66,9 @@ let package = Package(
         // `workbench serve`: a run watched and steered from a browser (Hummingbird on 127.0.0.1).
         .target(name: "WorkbenchServe", dependencies: ["WorkbenchCore", "WorkbenchReports", "WorkbenchVips",
                                                        .product(name: "Hummingbird", package: "hummingbird"),
-                                                       .product(name: "Logging", package: "swift-log")]),
+                                                       .product(name: "Logging", package: "swift-log")],
+                // The live page, compiled into the binary as bytes (`Page`).
+                resources: [.embedInCode("Page/page.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js")]),
         .executableTarget(
             name: "WorkbenchCLI",
             dependencies: [

@@ -3,17 +3,12 @@ extension RunEngine {
     /// Stops the whole run. Waiting work is dropped in bulk (the ready heaps are swapped out, no
     /// node is visited under the lock); running bodies are told to stop and are then waited for.
     func stop(_ why: RunSummary.Ending) {
-        guard !stopping, !finished else { return }
+        guard !stopping, !tally.isFinished else { return }
         stopping = true
-        ending = why
-        var dropped: [QueueRuntime] = []
-        for q in queues.indices {
-            dropped.append(queues[q])
-            queues[q].cpuReady = ReadyQueue()
-            queues[q].ioReady = ReadyQueue()
-        }
+        tally.ending = why
+        let dropped = ready.dropAll()
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
-        for id in running { tokens[id]?.cancel() }
+        inFlight.cancelAll()
         lock.broadcast()
         checkDone()
         // `dropped` is freed here, after the heaps were detached; callers free it outside the lock
@@ -30,11 +25,11 @@ extension RunEngine {
     /// Cancels every unfinished node of the item with this index, if it is in the window.
     func cancelItem(_ index: Int) {
         lock.lock()
-        if !stopping, !finished, let s = slots.firstIndex(where: { $0.item?.index == index }) {
-            slots[s].cancelled = true
+        if !stopping, !tally.isFinished, let s = window.slot(holding: index) {
+            window.slots[s].cancelled = true
             for n in plan.itemNodes {
                 let id = s * nodeCount + n
-                if slots[s].item?.index == index && !instances[id].state.isTerminal { cancelNode(id, reason: "the item was cancelled") }
+                if window.slots[s].itemIndex == index && !instances[id].state.isTerminal { cancelNode(id, reason: "the item was cancelled") }
             }
             checkDone()
         }
@@ -44,9 +39,9 @@ extension RunEngine {
     func setSuspended(_ suspended: Bool, queue name: String?) {
         lock.lock()
         if let name {
-            for q in plan.queues.indices where plan.queues[q].name == name { queues[q].suspended = suspended }
+            for q in plan.queues.indices where plan.queues[q].name == name { ready.setSuspended(suspended, queue: q) }
         } else {
-            runSuspended = suspended
+            ready.suspended = suspended
         }
         if !suspended {
             startIO()
@@ -59,7 +54,7 @@ extension RunEngine {
     /// re-filed under the new priority at once.
     func prioritize(item index: Int, to qos: QoS) {
         lock.lock()
-        if let s = slots.firstIndex(where: { $0.item?.index == index }) {
+        if let s = window.slot(holding: index) {
             var targets = plan.itemNodes.map { s * nodeCount + $0 }
             for n in plan.itemNodes {
                 for edge in plan.nodes[n].inputs where edge.fromRunScope { targets.append(runInstance(edge.node)) }
@@ -67,8 +62,7 @@ extension RunEngine {
             for id in targets where instances[id].qos < qos.rank && !instances[id].state.isTerminal {
                 instances[id].qos = qos.rank
                 if instances[id].state == .ready {
-                    sequence += 1
-                    instances[id].version = sequence
+                    instances[id].version = ready.nextVersion()
                     push(id)
                 }
             }

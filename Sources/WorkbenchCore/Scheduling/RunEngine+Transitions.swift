@@ -4,27 +4,16 @@ import Foundation
 extension RunEngine {
     func makeReady(_ id: Int) {
         instances[id].state = .ready
-        // Versions come from one counter, so an entry left behind by a slot's previous item can
-        // never pass for the current one.
-        sequence += 1
-        instances[id].version = sequence
+        instances[id].version = ready.nextVersion()
         instances[id].readySince = recentNow
         instances[id].waitingForRetry = false
         // A result an earlier run made from the same recipe: taken, not made again (and never
         // queued, so no "ready" for it either).
         if let cache = options.resultCache, let key = resultKeys?.key(of: node(of: id), item: item(of: id)),
            let kept = cache.payload(for: key) {
-            // Taken one after another, not by recursion, so nodes end upstream first.
-            keptResults.append((id, kept))
-            guard !takingKept else { return }
-            takingKept = true
-            var next = 0
-            while next < keptResults.count {
-                succeed(keptResults[next].instance, with: keptResults[next].payload)
-                next += 1
+            if self.kept.add(id, kept) {
+                while let next = self.kept.take() { succeed(next.instance, with: next.payload) }
             }
-            keptResults.removeAll(keepingCapacity: true)
-            takingKept = false
             return
         }
         emitNode(id, .ready)
@@ -34,14 +23,13 @@ extension RunEngine {
     /// (Re)files a ready instance in its queue's heap under its current priority.
     func push(_ id: Int) {
         let node = plan.traits[node(of: id)]
-        let key = ReadyKey(qos: instances[id].qos, item: itemIndex(of: id), depth: node.depth,
+        let key = ReadyKey(qos: instances[id].qos, item: window.itemIndex(of: id), depth: node.depth,
                            instance: id, version: instances[id].version)
+        ready.file(key, queue: node.queue, io: node.isIO)
         if node.isIO {
-            queues[node.queue].ioReady.push(key)
             startIO()
-        } else {
-            queues[node.queue].cpuReady.push(key)
-            if idleWorkers > 0 { lock.signal() }
+        } else if idleWorkers > 0 {
+            lock.signal()
         }
     }
 
@@ -52,29 +40,17 @@ extension RunEngine {
         defer { endingSpan = nil }
         let n = node(of: id)
         let node = plan.traits[n]
-        if releasesPermit { queues[node.queue].running -= 1 }
-        let position = instances[id].runningIndex
-        if position >= 0 && position < running.count && running[position] == id {
-            let last = running.removeLast()
-            if position < running.count {
-                running[position] = last
-                instances[last].runningIndex = position
-            }
-        }
-        instances[id].runningIndex = -1
-        counts.nodesRun += 1
+        if releasesPermit { ready.release(node.queue) }
+        inFlight.end(id, recyclesToken: !stopping)
+        tally.nodesRun += 1
         if stopping {
             // Nothing moves on after a stop; a file already in place still counts.
-            if case .success(.file(let file)) = result, let s = slot(of: id), !slots.isEmpty {
-                slots[s].files.append(withRecipe(file, node: n, slot: s))
-                slots[s].bytes += file.bytes
+            if case .success(.file(let file)) = result, let s = slot(of: id), !window.slots.isEmpty {
+                window.slots[s].files.append(withRecipe(file, node: n, slot: s))
+                window.slots[s].bytes += file.bytes
             }
             checkDone()
             return
-        }
-        if let token = tokens[id] {
-            tokens[id] = nil
-            if token.isReusable { spareTokens.append(token) }
         }
         if node.isIO { startIO() }
         if instances[id].cancelRequested {
@@ -97,36 +73,39 @@ extension RunEngine {
         let n = node(of: id)
         if case .file(let file) = payload {
             if let s = slot(of: id) {
-                slots[s].files.append(withRecipe(file, node: n, slot: s))
-                slots[s].bytes += file.bytes
+                window.slots[s].files.append(withRecipe(file, node: n, slot: s))
+                window.slots[s].bytes += file.bytes
             } else {
-                counts.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
-                runFiles[n] = (file.path, file.bytes)
+                tally.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
+                runScope.files[n] = (file.path, file.bytes)
             }
         }
         payloads[id] = Payloads()
-        if plan.traits[n].isRun { runOutputs[n] = payload }
+        if plan.traits[n].isRun { runScope.succeeded(n, with: payload) }
         if let cache = options.resultCache, let key = resultKeys?.key(of: n, item: item(of: id)) { cache.keep(payload, for: key) }
-        if plan.traits[n].deliversDownstream {
+        if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id) }
+        if !fanIns.feeds(n) {
+            finishNode(id, as: .succeeded)
+        } else {
+            finishNode(id, as: .succeeded, payload: payload)
+        }
+    }
+
+    /// Hands a succeeded instance's payload to the instances that read it (fan-ins excepted:
+    /// `settle` contributes to those) and makes ready those that now have every input.
+    private func deliverDownstream(_ payload: Payload, from id: Int) {
+        let n = node(of: id)
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
-            if dependent.scope == .run && plan.nodes[n].scope == .item {
-                continue // fan-in: handled by contribute() when the node finishes
-            }
+            if dependent.scope == .run && plan.nodes[n].scope == .item { continue }
+            let shared = plan.traits[d].sharesRunReferences
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
-                let shared = plan.traits[d].sharesRunReferences
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
                     if !(shared && edge.singleIndex >= 0) { deliver(payload, to: &payloads[target], edge: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
             }
-        }
-        }
-        if fanInRanges[n].start == fanInRanges[n].end {
-            finishNode(id, as: .succeeded)
-        } else {
-            finishNode(id, as: .succeeded, payload: payload)
         }
     }
 
@@ -146,23 +125,23 @@ extension RunEngine {
         }
         let message = String(describing: error)
         let blamed = (error as? any BlamingError)?.blamedNode ?? node.spec.id
-        if let s = slot(of: id), slots[s].failure == nil { slots[s].failure = (blamed, message) }
+        if let s = slot(of: id), window.slots[s].failure == nil { window.slots[s].failure = (blamed, message) }
         payloads[id] = Payloads()
         mark(id, .failed, message: message)
         if node.scope == .run {
-            runFailures[n] = (node.spec.id, message)
+            runScope.failures[n] = (node.spec.id, message)
             // Every item that needs it fails; later items are skipped as they are instantiated.
             // Items that never read it (a contact sheet's failure) go on.
             if feedsItems(n) {
-                for s in slots.indices where slots[s].item != nil && slots[s].failure == nil {
-                    slots[s].failure = (node.spec.id, message)
+                for s in window.slots.indices where window.slots[s].item != nil && window.slots[s].failure == nil {
+                    window.slots[s].failure = (node.spec.id, message)
                 }
             }
         }
         skipDownstream(of: id, cause: node.spec.id)
         settle(id)
         if (error as? any RunStoppingError)?.stopsRun == true {
-            stopReason = message
+            tally.stopReason = message
             stop(.stoppedByFailure)
         } else if options.failFast {
             stop(.failedFast)
@@ -186,7 +165,7 @@ extension RunEngine {
         switch (plan.nodes[node(of: upstream)].scope, plan.nodes[d].scope) {
         case (.item, _): return slot(of: upstream).map { plan.nodes[d].scope == .item ? [$0 * nodeCount + d] : [] } ?? []
         case (.run, .run): return [runInstance(d)]
-        case (.run, .item): return slots.indices.compactMap { slots[$0].item == nil ? nil : $0 * nodeCount + d }
+        case (.run, .item): return window.slots.indices.compactMap { window.slots[$0].item == nil ? nil : $0 * nodeCount + d }
         }
     }
 
@@ -209,12 +188,12 @@ extension RunEngine {
         let n = node(of: id)
         guard let s = slot(of: id) else { return }
         let state = instances[id].state
-        if fanInRanges[n].start != fanInRanges[n].end {
-            contribute(state == .succeeded ? payload : nil, from: n, item: slots[s].itemIndex)
+        if fanIns.feeds(n) {
+            contribute(state == .succeeded ? payload : nil, from: n, item: window.slots[s].itemIndex)
         }
-        if state == .cancelled { slots[s].cancelled = true }
-        slots[s].unfinished -= 1
-        if slots[s].unfinished == 0 { finishItem(s) }
+        if state == .cancelled { window.slots[s].cancelled = true }
+        window.slots[s].unfinished -= 1
+        if window.slots[s].unfinished == 0 { finishItem(s) }
     }
 
     /// Marks everything downstream of a node that did not succeed; those nodes' other inputs may
@@ -240,10 +219,10 @@ extension RunEngine {
                 guard instances[target].state == .pending || instances[target].state == .ready else { continue }
                 let n = top.node, d = node(of: target)
                 let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
-                if let s = slot(of: target), slots[s].failure == nil, state == .skipped {
-                    slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
-                } else if plan.nodes[d].scope == .run, state == .skipped, let root = runFailures[n] {
-                    runFailures[d] = root
+                if let s = slot(of: target), window.slots[s].failure == nil, state == .skipped {
+                    window.slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
+                } else if plan.nodes[d].scope == .run, state == .skipped, let root = runScope.failures[n] {
+                    runScope.failures[d] = root
                 }
                 mark(target, state, message: message)
                 stack.append(Frame(id: target, node: d))
@@ -291,7 +270,7 @@ extension RunEngine {
         case .running:
             guard !instances[id].cancelRequested else { return }
             instances[id].cancelRequested = true
-            tokens[id]?.cancel()
+            inFlight.cancel(id)
             skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
             releaseUpstream(of: id)
         default:
@@ -301,9 +280,9 @@ extension RunEngine {
 
     func timeoutFired(_ id: Int, stamp: Int) {
         lock.lock()
-        if !finished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
+        if !tally.isFinished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
             instances[id].timedOut = true
-            tokens[id]?.cancel()
+            inFlight.cancel(id)
         }
         lock.unlock()
     }
@@ -311,7 +290,7 @@ extension RunEngine {
     func retryFired(_ id: Int, stamp: Int) {
         lock.lock()
         recentNow = now
-        if !finished, !stopping, instances[id].state == .pending, instances[id].waitingForRetry,
+        if !tally.isFinished, !stopping, instances[id].state == .pending, instances[id].waitingForRetry,
            instances[id].stamp == stamp {
             makeReady(id)
         }

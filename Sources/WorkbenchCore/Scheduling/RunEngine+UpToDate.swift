@@ -23,13 +23,13 @@ extension RunEngine {
     /// The node that read the item's input says which of its files are up to date: those
     /// `write`s, and every node that only feeds them, end as `upToDate` without running.
     func leaveOut(_ freshness: ItemFreshness, slot s: Int) {
-        slots[s].identity = freshness.identity
+        window.slots[s].identity = freshness.identity
         guard let recipes, !freshness.upToDate.isEmpty else { return }
         var fresh = Set<Int>()
         for (id, file) in freshness.upToDate {
             guard let n = recipes.nodeIndex[id] else { continue }
             fresh.insert(n)
-            slots[s].upToDate.append(file)
+            window.slots[s].upToDate.append(file)
         }
         for n in RecipeBook.upToDateNodes(fresh: fresh, dependents: recipes.dependents, itemScope: recipes.itemScope) {
             let id = s * nodeCount + n
@@ -43,9 +43,9 @@ extension RunEngine {
 
     /// A written file with its recipe, for the manifest.
     func withRecipe(_ file: OutputFile, node n: Int, slot s: Int) -> OutputFile {
-        guard let recipes, let item = slots[s].item else { return file }
+        guard let recipes, let item = window.slots[s].item else { return file }
         var file = file
-        file.recipe = recipes.recipe(write: n, item: item, identity: slots[s].identity)
+        file.recipe = recipes.recipe(write: n, item: item, identity: window.slots[s].identity)
         return file
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 extension RunEngine {
     func start() {
         lock.lock()
-        if options.eventDetail != .none { events?.yield(.runStarted(items: total, nodesPerItem: plan.itemNodes.count)) }
+        events.started(items: window.total)
         for n in plan.runNodes { setUpRunNode(n) }
         fillWindow()
         for n in plan.runNodes where instances[runInstance(n)].state == .pending && instances[runInstance(n)].remaining == 0 {
@@ -21,8 +21,8 @@ extension RunEngine {
 
     /// A CPU worker: takes a batch of ready nodes from the best queue under one permit, runs them
     /// one after another outside the lock, and ends them all under one lock acquisition. Batches
-    /// are as long as about `batchTarget` seconds of that queue's recent bodies (at most
-    /// `maxBatch`), so tiny bodies share the lock's cost and long ones still go one at a time.
+    /// are as long as about `ReadyQueues.batchTarget` seconds of that queue's recent bodies (at most
+    /// `ReadyQueues.maxBatch`), so tiny bodies share the lock's cost and long ones still go one at a time.
     ///
     /// When bodies are so short that a worker spends more than half as long waiting for the lock
     /// as running them, an extra worker mostly burns CPU: workers other than the first then step
@@ -33,21 +33,20 @@ extension RunEngine {
         var waiting = 0.0, working = 0.0
         var copies = WorkerNodes(plan: plan, shared: shared, computesKeptImages: computesKeptImages)
         lock.lock()
-        while !finished {
+        while !tally.isFinished {
             if let (q, ids) = pickCPU() {
-                queues[q].running += 1
                 jobs.removeAll(keepingCapacity: true)
                 for id in ids {
-                    let job = beginBody(id, takesPermit: false, attachesSharedReferences: false)
+                    let job = beginBody(id, attachesSharedReferences: false)
                     if plan.traits[job.node].sharesRunReferences && copies.needsSharedReferences(job.node) {
-                        copies.adoptSharedReferences(job.node, sharedRunReferences(of: job.node))
+                        copies.adoptSharedReferences(job.node, runScope.references(of: job.node))
                     }
                     jobs.append(job)
                 }
                 lock.unlock()
                 let started = Self.monotonicNanos()
                 results.removeAll(keepingCapacity: true)
-                if nodeEvents {
+                if events.nodes {
                     // Each body's own start and end, for timelines.
                     for job in jobs {
                         let begin = Self.monotonicNanos()
@@ -60,19 +59,18 @@ extension RunEngine {
                 let ended = Self.monotonicNanos()
                 let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
                 lock.lock()
-                if agingInterval > 0 { recentNow = now }
+                if ready.agingInterval > 0 { recentNow = now }
                 if index > 0 {
                     waiting = waiting * 0.8 + Double(Self.monotonicNanos() - ended) * 0.2
                     working = working * 0.8 + Double(ended - started) * 0.2
                 }
-                queues[q].running -= 1
-                queues[q].averageBody = queues[q].averageBody * 0.75 + perBody * 0.25
+                ready.release(q, perBody: perBody)
                 for index in jobs.indices { endBody(jobs[index], results[index], releasesPermit: false) }
-                if !pendingIO.isEmpty || summary != nil {
+                if !pendingIO.isEmpty || tally.isFinished {
                     unlockAndFlush()
                     lock.lock()
                 }
-                if index > 0 && waiting * 2 > working && !finished {
+                if index > 0 && waiting * 2 > working && !tally.isFinished {
                     lock.wait(nanoseconds: Self.standDownNanos)
                     waiting = 0
                     working = 0
@@ -100,9 +98,9 @@ extension RunEngine {
                                  referenceSlots: job.held.references, lists: job.held.lists)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
                                    timeout: node.timeout, shared: shared)
-        let begin = nodeEvents ? now : 0
+        let begin = events.nodes ? now : 0
         stage.start(inputs, context: context) { [self] result in
-            if nodeEvents { job.span = NodeSpan(lane: .async, start: begin, end: now) }
+            if events.nodes { job.span = NodeSpan(lane: .async, start: begin, end: now) }
             finishIO(job, judge(job, result))
         }
     }
@@ -137,11 +135,11 @@ extension RunEngine {
     func unlockAndFlush() {
         let jobs = pendingIO
         pendingIO = []
-        let done = finished ? summary : nil
+        let done = tally.summary
         let continuations = done != nil ? waiters : []
         if done != nil { waiters = [] }
-        let rest = done != nil ? leftovers : nil
-        if done != nil { leftovers = nil }
+        let rest = done != nil ? tally.leftovers : nil
+        if done != nil { tally.leftovers = nil }
         lock.unlock()
         for job in jobs {
             let node = plan.nodes[job.node]
@@ -151,112 +149,54 @@ extension RunEngine {
                 continue
             }
             IOThreads.shared.run(limit: ioPermits) { [self] thread in
-                let begin = nodeEvents ? now : 0
+                let begin = events.nodes ? now : 0
                 let result = judge(job, execute(job))
-                if nodeEvents { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
+                if events.nodes { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
                 finishIO(job, result)
             }
         }
         if let done {
             if let rest { reportLeftovers(rest) }
-            events?.yield(.runFinished(done))
-            events?.finish()
+            events.finished(done)
             for continuation in continuations { continuation.resume(returning: done) }
         }
     }
 
-    /// The best ready CPU node across queues with a free permit, taken off its heap.
+    /// The best ready CPU work, taken off its queue with the queue's permit (`ReadyQueues`).
     func pickCPU() -> (queue: Int, instances: [Int])? {
-        guard !runSuspended, !stopping else { return nil }
-        var best: (queue: Int, qos: Int, depth: Int, item: Int)?
-        let time = agingInterval > 0 ? now : 0
+        guard !stopping else { return nil }
+        let time = ready.agingInterval > 0 ? now : 0
         recentNow = time
-        for q in queues.indices where !queues[q].suspended && queues[q].running < plan.limits[q] {
-            guard let head = peekCurrent(&queues[q].cpuReady) else { continue }
-            var qos = head.qos
-            if agingInterval > 0 {
-                qos += min(3, Int((time - instances[head.instance].readySince) / agingInterval))
-            }
-            if let b = best, (b.qos, b.depth, -b.item) >= (qos, head.depth, -head.item) { continue }
-            best = (q, qos, head.depth, head.item)
-        }
-        guard let q = best?.queue else { return nil }
-        let size = max(1, min(Self.maxBatch, Int(Self.batchTarget / max(queues[q].averageBody, 1e-9))))
-        var batch = batchScratch
-        batchScratch = []
-        batch.removeAll(keepingCapacity: true)
-        defer { batchScratch = batch }
-        var batchQoS: Int?
-        // A batch keeps to one QoS class, so it never carries lower work ahead of another queue's.
-        while batch.count < size, let head = peekCurrent(&queues[q].cpuReady), head.qos == (batchQoS ?? head.qos) {
-            _ = queues[q].cpuReady.pop()
-            // Claimed at once, so a second entry for the same instance is stale from here on.
-            instances[head.instance].state = .running
-            batch.append(head.instance)
-            batchQoS = head.qos
-        }
-        return (q, batch)
+        return ready.pickCPU(now: time, instances: &instances)
     }
 
-    /// About how long one batch of bodies may take (seconds); measured best between 20 and 50 µs.
-    static let batchTarget = 40e-6
     /// How long a worker that found the lock busier than its work steps aside.
     static let standDownNanos = 2_000_000
-    static let maxBatch = 32
 
-    /// Drops stale entries (re-bucketed or no longer ready) and returns the current head.
-    func peekCurrent(_ heap: inout ReadyQueue) -> ReadyKey? {
-        while let head = heap.peek {
-            let instance = instances[head.instance]
-            if instance.state == .ready && instance.version == head.version { return head }
-            _ = heap.pop()
-        }
-        return nil
-    }
-
-    /// Starts I/O bodies while their queues have permits.
+    /// Begins I/O bodies while their queues have permits; they start once the lock is released.
     func startIO() {
-        guard !runSuspended, !stopping else { return }
-        for q in queues.indices where !queues[q].suspended {
-            while queues[q].running < plan.limits[q], let head = peekCurrent(&queues[q].ioReady) {
-                _ = queues[q].ioReady.pop()
-                pendingIO.append(beginBody(head.instance))
-            }
-        }
+        guard !stopping else { return }
+        while let id = ready.nextIO(instances) { pendingIO.append(beginBody(id)) }
     }
 
-    func beginBody(_ id: Int, takesPermit: Bool = true, attachesSharedReferences: Bool = true) -> Job {
+    /// Hands out instance `id`'s body (its queue's permit is already taken).
+    func beginBody(_ id: Int, attachesSharedReferences: Bool = true) -> Job {
         let n = node(of: id)
         let node = plan.traits[n]
-        if takesPermit { queues[node.queue].running += 1 }
-        instances[id].runningIndex = running.count
-        running.append(id)
-        stamps += 1
+        let (token, stamp) = inFlight.begin(id)
         instances[id].state = .running
         instances[id].attempt += 1
-        instances[id].stamp = stamps
-        let token = spareTokens.popLast() ?? CancellationToken()
-        tokens[id] = token
-        if itemEvents, let s = slot(of: id), slots[s].started == nil { slots[s].started = now }
+        instances[id].stamp = stamp
+        if events.items, let s = slot(of: id), window.slots[s].started == nil { window.slots[s].started = now }
         emitNode(id, .running)
         if let timeout = node.timeout {
-            let stamp = stamps
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
                 self?.timeoutFired(id, stamp: stamp)
             }
         }
         var held = payloads[id]
-        if node.sharesRunReferences && attachesSharedReferences { held.references = sharedRunReferences(of: n) }
-        return Job(instance: id, node: n, stamp: stamps, attempt: instances[id].attempt, item: item(of: id),
+        if node.sharesRunReferences && attachesSharedReferences { held.references = runScope.references(of: n) }
+        return Job(instance: id, node: n, stamp: stamp, attempt: instances[id].attempt, item: item(of: id),
                    held: held, token: token)
-    }
-
-    /// The run-scope payloads node `n` refers to; they exist once the node is ready.
-    func sharedRunReferences(of n: Int) -> [Payload?] {
-        if let cached = sharedReferences[n] { return cached }
-        var references = [Payload?](repeating: nil, count: plan.traits[n].referenceCount)
-        for edge in plan.nodes[n].inputs where edge.singleIndex >= 0 { references[edge.singleIndex] = runOutputs[edge.node] }
-        sharedReferences[n] = references
-        return references
     }
 }

@@ -1,0 +1,28 @@
+/// Results taken from `RunOptions.resultCache` as instances are made ready. Taking one succeeds
+/// the instance, which can make more ready and take more; they are queued and handed on one
+/// after another rather than by recursion, so nodes end upstream first.
+struct KeptResults {
+    private var queue: [(instance: Int, payload: Payload)] = []
+    private var next = 0
+    private var taking = false
+
+    /// Queues a result. True when the caller is the one to hand them on (`take` until nil).
+    mutating func add(_ instance: Int, _ payload: Payload) -> Bool {
+        queue.append((instance, payload))
+        guard !taking else { return false }
+        taking = true
+        return true
+    }
+
+    /// The next result to hand on; nil ends the round.
+    mutating func take() -> (instance: Int, payload: Payload)? {
+        guard next < queue.count else {
+            queue.removeAll(keepingCapacity: true)
+            next = 0
+            taking = false
+            return nil
+        }
+        next += 1
+        return queue[next - 1]
+    }
+}

@@ -1,0 +1,20 @@
+/// The scheduling state of one node for one item (or for the run): plain values, so the engine
+/// touches many of them cheaply under its lock.
+struct NodeInstance {
+    var state = NodeState.pending
+    /// Inputs not yet delivered; the instance is made ready when this reaches zero.
+    var remaining = 0
+    /// Downstream instances that still need this one's output.
+    var waiters = 0
+    var attempt = 0
+    /// Matches the `ReadyKey` of its current heap entry; an entry with another version is stale.
+    var version = 0
+    var qos = 0
+    var cancelRequested = false
+    var timedOut = false
+    /// Which handing-out of the body a timer or retry belongs to (`BodiesInFlight.stamps`).
+    var stamp = 0
+    /// When it was made ready (seconds since the start), for ageing.
+    var readySince = 0.0
+    var waitingForRetry = false
+}

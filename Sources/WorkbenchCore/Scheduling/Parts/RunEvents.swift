@@ -1,0 +1,78 @@
+/// The events a run reports, at the detail its options ask for: its start, every node state
+/// change (`.nodes`), each item's end, and its end. Immutable; the engine calls it with its lock
+/// held, except for the leftovers of a stop.
+struct RunEvents {
+    let continuation: AsyncStream<RunEvent>.Continuation?
+    /// Node state changes are reported (read on every transition).
+    let nodes: Bool
+    /// Item ends are reported.
+    let items: Bool
+    private let plan: RunPlan
+    /// Node id → plan index, the order an item's files are reported in.
+    private let writeOrder: [String: Int]
+
+    init(_ continuation: AsyncStream<RunEvent>.Continuation?, detail: RunOptions.EventDetail, plan: RunPlan) {
+        self.continuation = continuation
+        nodes = detail == .nodes && continuation != nil
+        items = detail != .none && continuation != nil
+        self.plan = plan
+        writeOrder = Dictionary(plan.nodes.indices.map { (plan.nodes[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// For stages that report their own progress (`--events nodes` only).
+    var progress: (@Sendable (ProgressEvent) -> Void)? {
+        guard nodes, let continuation else { return nil }
+        return { event in continuation.yield(.progress(event)) }
+    }
+
+    func started(items total: Int?) {
+        if items { continuation?.yield(.runStarted(items: total, nodesPerItem: plan.itemNodes.count)) }
+    }
+
+    func node(_ n: Int, of item: Item, _ state: NodeState, time: Double, attempt: Int, message: String?, span: NodeSpan? = nil) {
+        let node = plan.nodes[n]
+        continuation?.yield(.node(NodeEvent(item: item, node: node.spec.id, queue: node.spec.queue, state: state,
+                                            time: time, attempt: max(1, attempt), message: message, span: span)))
+    }
+
+    func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, warnings: [String]) {
+        guard items, let item = slot.item else { return }
+        continuation?.yield(.itemFinished(ItemReport(
+            item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
+            bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
+            warnings: warnings, identity: slot.identity)))
+    }
+
+    /// After a stop: the items and nodes left in the window end as cancelled (or failed, for
+    /// items that had failed). `runBase` is the first run-scope instance.
+    func leftovers(_ rest: (slots: [ItemWindow.Slot], instances: [NodeInstance]), runBase: Int, time: Double,
+                   warnings: (Int) -> [String]) {
+        guard items else { return }
+        for (s, slot) in rest.slots.enumerated() {
+            guard let item = slot.item else { continue }
+            if nodes {
+                for n in plan.itemNodes where !rest.instances[s * plan.nodes.count + n].state.isTerminal {
+                    node(n, of: item, .cancelled, time: time, attempt: rest.instances[s * plan.nodes.count + n].attempt, message: nil)
+                }
+            }
+            itemFinished(slot, as: slot.failure != nil ? .failed : .cancelled, time: time, warnings: warnings(item.index))
+        }
+        if nodes {
+            for n in plan.runNodes where !rest.instances[runBase + n].state.isTerminal {
+                node(n, of: .run, .cancelled, time: time, attempt: 1, message: nil)
+            }
+        }
+    }
+
+    func finished(_ summary: RunSummary) {
+        continuation?.yield(.runFinished(summary))
+        continuation?.finish()
+    }
+
+    /// An item's files in the order of the preset's `write` nodes, not the order they finished in,
+    /// so the line for an item and its report read the same on every run.
+    func inGraphOrder(_ files: [OutputFile]) -> [OutputFile] {
+        guard files.count > 1 else { return files }
+        return files.sorted { (writeOrder[$0.node] ?? .max, $0.path) < (writeOrder[$1.node] ?? .max, $1.path) }
+    }
+}

@@ -1,0 +1,40 @@
+/// How the run went: items and bodies counted as they end, how it ended, and the summary once
+/// nothing more can happen.
+struct Tally {
+    var succeeded = 0, failed = 0, cancelled = 0, upToDate = 0
+    var nodesRun = 0
+    var bytes = 0
+    var ending = RunSummary.Ending.completed
+    /// The failure that stopped the run, if one did.
+    var stopReason: String?
+    /// Set once, at the end.
+    private(set) var summary: RunSummary?
+    /// After a stop: the window and instances as they were, for the leftovers report.
+    var leftovers: (slots: [ItemWindow.Slot], instances: [NodeInstance])?
+
+    var isFinished: Bool { summary != nil }
+
+    mutating func count(_ status: ItemReport.Status, bytes: Int) {
+        switch status {
+        case .succeeded: succeeded += 1
+        case .failed: failed += 1
+        case .cancelled: cancelled += 1
+        case .upToDate: upToDate += 1
+        }
+        self.bytes += bytes
+    }
+
+    /// Ends the tally: items still in the window after a stop count as failed (if they had
+    /// failed) or cancelled.
+    mutating func finish(items: Int, duration: Double, runNodes: [RunNodeReport]) -> RunSummary {
+        let left = leftovers?.slots.filter { $0.item != nil } ?? []
+        let leftFailed = left.count { $0.failure != nil }
+        let summary = RunSummary(
+            items: items, succeeded: succeeded, failed: failed + leftFailed,
+            cancelled: cancelled + left.count - leftFailed, upToDate: upToDate,
+            nodesRun: nodesRun, bytesWritten: bytes + (leftovers?.slots.reduce(0) { $0 + $1.bytes } ?? 0),
+            duration: duration, ending: ending, runNodes: runNodes, stopReason: stopReason)
+        self.summary = summary
+        return summary
+    }
+}

@@ -132,7 +132,7 @@ extension RunEngine {
             runScope.failures[n] = (node.spec.id, message)
             // Every item that needs it fails; later items are skipped as they are instantiated.
             // Items that never read it (a contact sheet's failure) go on.
-            if feedsItems(n) {
+            if plan.feedsItems(n) {
                 for s in window.slots.indices where window.slots[s].item != nil && window.slots[s].failure == nil {
                     window.slots[s].failure = (node.spec.id, message)
                 }
@@ -146,18 +146,6 @@ extension RunEngine {
         } else if options.failFast {
             stop(.failedFast)
         }
-    }
-
-    /// Whether an item-scope node reads run-scope node `n`, directly or through other run-scope nodes.
-    func feedsItems(_ n: Int) -> Bool {
-        var stack = [n], seen = Set<Int>()
-        while let next = stack.popLast() {
-            for d in plan.nodes[next].dependents where seen.insert(d).inserted {
-                if plan.nodes[d].scope == .item { return true }
-                stack.append(d)
-            }
-        }
-        return false
     }
 
     /// The instances of node `d` that read from instance `upstream`.
@@ -194,125 +182,5 @@ extension RunEngine {
         if state == .cancelled { window.slots[s].cancelled = true }
         window.slots[s].unfinished -= 1
         if window.slots[s].unfinished == 0 { finishItem(s) }
-    }
-
-    /// Marks everything downstream of a node that did not succeed; those nodes' other inputs may
-    /// then be needed by nobody.
-    ///
-    /// A depth-first walk on a stack of its own, not the call stack: a chain of a million nodes
-    /// is a million levels deep. Each node is marked when the walk reaches it, and releases its
-    /// inputs and settles once everything below it is marked, in the order a recursive walk
-    /// would (settling may finish the item, so it comes last).
-    func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {
-        struct Frame {
-            let id: Int
-            let node: Int
-            var dependent = 0
-            var targets: [Int] = []
-            var target = 0
-        }
-        var stack = [Frame(id: id, node: node(of: id))]
-        while let top = stack.last {
-            if top.target < top.targets.count {
-                let target = top.targets[top.target]
-                stack[stack.count - 1].target += 1
-                guard instances[target].state == .pending || instances[target].state == .ready else { continue }
-                let n = top.node, d = node(of: target)
-                let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
-                if let s = slot(of: target), window.slots[s].failure == nil, state == .skipped {
-                    window.slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
-                } else if plan.nodes[d].scope == .run, state == .skipped, let root = runScope.failures[n] {
-                    runScope.failures[d] = root
-                }
-                mark(target, state, message: message)
-                stack.append(Frame(id: target, node: d))
-                continue
-            }
-            let dependents = plan.nodes[top.node].dependents
-            if top.dependent < dependents.count {
-                let d = dependents[top.dependent]
-                stack[stack.count - 1].dependent += 1
-                // A fan-in leaves the item out.
-                let skipsFanIn = plan.nodes[d].scope == .run && plan.nodes[top.node].scope == .item
-                stack[stack.count - 1].targets = skipsFanIn ? [] : instancesOf(d, downstreamOf: top.id)
-                stack[stack.count - 1].target = 0
-                continue
-            }
-            stack.removeLast()
-            guard let parent = stack.last else { break }
-            releaseUpstream(of: top.id, except: parent.node)
-            settle(top.id)
-        }
-    }
-
-    /// `id` will never read its inputs: each upstream loses a waiter, and one nobody needs is cancelled.
-    func releaseUpstream(of id: Int, except skipped: Int? = nil) {
-        let n = node(of: id)
-        for edge in plan.nodes[n].inputs where edge.node != skipped && !edge.isFanIn {
-            let upstream = plan.nodes[edge.node].scope == .run ? runInstance(edge.node) : id - n + edge.node
-            guard !instances[upstream].state.isTerminal else { continue }
-            instances[upstream].waiters -= 1
-            // A run-scope node that items read stays while more items may come (checkDone decides).
-            if instances[upstream].waiters <= 0 && !plan.nodes[edge.node].isSink && plan.nodes[edge.node].scope == .item {
-                cancelNode(upstream, reason: "nothing downstream needs it")
-            }
-        }
-    }
-
-    /// Cancels one node instance and, through the rules above, what depends on it.
-    func cancelNode(_ id: Int, reason: String) {
-        switch instances[id].state {
-        case .pending, .ready:
-            mark(id, .cancelled, message: reason)
-            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
-            releaseUpstream(of: id)
-            settle(id)
-        case .running:
-            guard !instances[id].cancelRequested else { return }
-            instances[id].cancelRequested = true
-            inFlight.cancel(id)
-            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
-            releaseUpstream(of: id)
-        default:
-            break
-        }
-    }
-
-    func timeoutFired(_ id: Int, stamp: Int) {
-        lock.lock()
-        if !tally.isFinished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
-            instances[id].timedOut = true
-            inFlight.cancel(id)
-        }
-        lock.unlock()
-    }
-
-    func retryFired(_ id: Int, stamp: Int) {
-        lock.lock()
-        recentNow = now
-        if !tally.isFinished, !stopping, instances[id].state == .pending, instances[id].waitingForRetry,
-           instances[id].stamp == stamp {
-            makeReady(id)
-        }
-        unlockAndFlush()
-    }
-}
-
-/// Why the scheduler ended a node.
-public enum SchedulerError: Error, Sendable, CustomStringConvertible {
-    /// The node ran longer than its `timeout`.
-    case timedOut(node: String, seconds: Double)
-    /// The item's files changed between the reading node's look and the scheduler's, so the
-    /// input it left unread is needed after all.
-    case inputChanged(node: String)
-
-    public var description: String {
-        switch self {
-        case .inputChanged(let node):
-            return "\"\(node)\": the item's files changed while the run checked whether they were up to date; run again."
-        case .timedOut(let node, let seconds):
-            let text = Int(exactly: seconds).map(String.init) ?? String(seconds)
-            return "\"\(node)\" timed out after \(text) s; raise its \"timeout\" if it needs longer."
-        }
     }
 }

@@ -10,8 +10,10 @@ every pair of folders that depend on each other both ways, and the layers they f
 if there is such a pair or any other cycle.
 `--why A B` lists the names folder A takes from folder B, and where.
 
-A textual check, not the compiler's: a name declared twice counts for both folders, and a
-method added by an extension in another folder is not seen.
+A textual check, not the compiler's: a name declared twice counts for both folders. Members an
+extension adds (`extension StageInputs { func image(...) }`) count for the extension's folder
+when no other folder declares a member or a type of that name, so a method added to another
+folder's type is seen where it is used (`inputs.image(context)`).
 """
 import os
 import re
@@ -22,6 +24,21 @@ DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|open|final|indirect|nonisolated|static)\s+)*"
     r"(?:struct|class|enum|protocol|actor|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+MEMBER = re.compile(
+    r"^[ \t]+(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|package|open|final|static|class|mutating|nonmutating|override|nonisolated|indirect)\s+)*"
+    r"(?:func|var|let|case|struct|class|enum|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+EXTENSION = re.compile(r"^(?:(?:public|internal|private|fileprivate|package)\s+)?extension\s+[^{]*\{", re.M)
+MEMBER_USE = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)\b")
+
+
+def extension_bodies(text):
+    """The text inside each top-level extension's braces."""
+    for match in EXTENSION.finditer(text):
+        depth, at = 1, match.end()
+        while depth and at < len(text):
+            depth += {"{": 1, "}": -1}.get(text[at], 0)
+            at += 1
+        yield text[match.end():at - 1]
 
 
 def without_comments_and_strings(text):
@@ -60,6 +77,17 @@ def main():
                 if texts[path][match.start():match.start() + 1].isspace():
                     continue
                 declared[match.group(1)].add(folder)
+    # Members: every folder that declares a member of a name, and those extensions add.
+    members, added = defaultdict(set), defaultdict(set)
+    for folder, paths in files.items():
+        for path in paths:
+            for match in MEMBER.finditer(texts[path]):
+                members[match.group(1)].add(folder)
+            for body in extension_bodies(texts[path]):
+                for match in MEMBER.finditer(body):
+                    added[match.group(1)].add(folder)
+    extension_members = {name: next(iter(owners)) for name, owners in added.items()
+                         if len(owners) == 1 and members[name] == owners and name not in declared}
     uses = defaultdict(lambda: defaultdict(set))  # folder → folder → names
     where = defaultdict(list)
     for folder, paths in files.items():
@@ -69,6 +97,11 @@ def main():
                     if other != folder:
                         uses[folder][other].add(name)
                         where[(folder, other)].append((os.path.relpath(path, module), name))
+            for name in set(MEMBER_USE.findall(texts[path])):
+                other = extension_members.get(name)
+                if other is not None and other != folder:
+                    uses[folder][other].add("." + name)
+                    where[(folder, other)].append((os.path.relpath(path, module), "." + name))
     if why:
         for path, name in sorted(where.get(tuple(why), [])):
             print(f"{path}: {name}")

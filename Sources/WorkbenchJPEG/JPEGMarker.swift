@@ -9,6 +9,7 @@ enum JPEGMarker {
     static let huffmanTables: UInt8 = 0xC4
     static let arithmeticConditioning: UInt8 = 0xCC
     static let progressiveHuffman: UInt8 = 0xC2
+    static let progressiveArithmetic: UInt8 = 0xCA
     static let comment: UInt8 = 0xFE
     /// TEM: a marker without a length, like the restart markers.
     static let temporary: UInt8 = 0x01
@@ -31,7 +32,8 @@ enum JPEGMarker {
         case 0xC1: return "extended sequential"
         case 0xC2: return "progressive"
         case 0xC3: return "lossless"
-        case 0xC9, 0xCA, 0xCB: return "arithmetic-coded"
+        case progressiveArithmetic: return "progressive arithmetic-coded"
+        case 0xC9, 0xCB: return "arithmetic-coded"
         default: return "hierarchical or lossless"
         }
     }

@@ -119,6 +119,14 @@ private struct MarkerWalk {
                 frame = parsed
             case _ where JPEGMarker.isFrame(marker):
                 if frame != nil || scans > 0 { throw .damaged("duplicate-frame", "a second frame header", at: at) }
+                // A progressive file this decoder leaves to libjpeg says why (`--verbose` shows it);
+                // any other kind is simply not this decoder's.
+                if marker == JPEGMarker.progressiveArithmetic {
+                    throw .unsupported("arithmetic-coding", "a progressive JPEG with arithmetic coding", at: at)
+                }
+                if JPEGMarker.isProgressiveFrame(marker) {
+                    throw .unsupported("hierarchical", "a hierarchical (differential) progressive JPEG", at: at)
+                }
                 throw .unsupported("not-progressive", "a \(JPEGMarker.frameName(marker)) JPEG", at: at)
             case JPEGMarker.restartInterval:
                 guard length == 4 else { throw .damaged("bad-length", "a restart interval segment of \(length) bytes", at: at) }

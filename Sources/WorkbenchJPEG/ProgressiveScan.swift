@@ -108,37 +108,51 @@ struct ProgressiveScan {
         }
     }
 
-    /// DC bands: interleaved MCU by MCU, or for one component block by block over the blocks
-    /// that hold image; a first pass decodes differences from the previous block's value, a
-    /// refinement adds one bit to each.
-    private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> Bool {
+    /// Where a DC scan's blocks are: each member's blocks of one MCU as offsets into its values
+    /// from the MCU's first block, and how far the MCU at (x, y) is from the first — one flat
+    /// list for the whole scan. A scan of one component goes block by block over the blocks that
+    /// hold image; several go MCU by MCU.
+    private struct DCLayout {
+        var blocks: [(values: UnsafeMutablePointer<Int16>, slot: Int, offset: Int)] = []
+        var steps: [(x: Int, y: Int)] = []
+        var across = 0, down = 0
+    }
+
+    private func dcLayout(_ frame: ProgressiveFrame) -> DCLayout? {
         let single = members.count == 1
         let components = members.map { frame.components[$0.component] }
         let stores = components.compactMap(\.store)
-        guard stores.count == components.count else { return false }
-        let across = single ? components[0].blocksWide : frame.mcusWide
-        let down = single ? components[0].blocksHigh : frame.mcusHigh
-        // Each member's blocks of one MCU, as offsets into its values from the MCU's first
-        // block, and where the MCU at (x, y) starts: one flat list for the whole scan.
-        var blocks: [(values: UnsafeMutablePointer<Int16>, slot: Int, offset: Int)] = []
-        var steps: [(x: Int, y: Int)] = []
+        guard stores.count == components.count else { return nil }
+        var layout = DCLayout()
+        layout.across = single ? components[0].blocksWide : frame.mcusWide
+        layout.down = single ? components[0].blocksHigh : frame.mcusHigh
         for (slot, component) in components.enumerated() {
             let (h, v) = single ? (1, 1) : (component.h, component.v)
             let size = component.kept * component.kept
-            for by in 0..<v { for bx in 0..<h { blocks.append((stores[slot].values, slot, (by * component.stride + bx) * size)) } }
-            steps.append((h * size, v * component.stride * size))
+            for by in 0..<v { for bx in 0..<h { layout.blocks.append((stores[slot].values, slot, (by * component.stride + bx) * size)) } }
+            layout.steps.append((h * size, v * component.stride * size))
         }
+        return layout
+    }
+
+    private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> Bool {
+        guard let layout = dcLayout(frame) else { return false }
+        return high == 0 ? firstDC(&reader, layout) : refineDC(&reader, layout)
+    }
+
+    /// A DC first pass: each block's value is a Huffman-coded difference from the previous
+    /// block's of the same component (reset at each restart), scaled up by `low` bits.
+    private func firstDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
         // The short codes' look-up tables side by side, read through one pointer: handing the
         // tables themselves to the reader block by block costs more than the decoding.
         let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
         return lookups.withUnsafeBufferPointer { lookups in
-            blocks.withUnsafeBufferPointer { blocks in
-                steps.withUnsafeBufferPointer { steps in
+            layout.blocks.withUnsafeBufferPointer { blocks in
+                layout.steps.withUnsafeBufferPointer { steps in
                     var predictions = (0, 0, 0, 0)
                     var restarts = 0
-                    let bit = Int16(truncatingIfNeeded: 1 &<< low)
                     var (x, y) = (0, 0)
-                    for mcu in 0..<(across &* down) {
+                    for mcu in 0..<(layout.across &* layout.down) {
                         if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
                             guard reader.restart(number: restarts) else { return false }
                             restarts &+= 1
@@ -146,12 +160,7 @@ struct ProgressiveScan {
                         }
                         for block in blocks {
                             let step = steps[block.slot]
-                            let offset: Int = block.offset &+ x &* step.x &+ y &* step.y
-                            let value = block.values + offset
-                            if high != 0 {
-                                if reader.bits(1) != 0 { value.pointee |= bit }
-                                continue
-                            }
+                            let value = block.values + (block.offset &+ x &* step.x &+ y &* step.y)
                             let short = reader.shortSymbol(lookups.baseAddress! + block.slot &<< JPEGHuffmanTable.lookupBits)
                             guard let category = short ?? members[block.slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
                             let difference = reader.difference(category: category)
@@ -167,10 +176,34 @@ struct ProgressiveScan {
                             value.pointee = Int16(truncatingIfNeeded: prediction &<< low)
                         }
                         x &+= 1
-                        if x == across { x = 0; y &+= 1 }
+                        if x == layout.across { x = 0; y &+= 1 }
                     }
                     return true
                 }
+            }
+        }
+    }
+
+    /// A DC refinement: one raw bit per block, the next bit of its value.
+    private func refineDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
+        let bit = Int16(truncatingIfNeeded: 1 &<< low)
+        return layout.blocks.withUnsafeBufferPointer { blocks in
+            layout.steps.withUnsafeBufferPointer { steps in
+                var restarts = 0
+                var (x, y) = (0, 0)
+                for mcu in 0..<(layout.across &* layout.down) {
+                    if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
+                        guard reader.restart(number: restarts) else { return false }
+                        restarts &+= 1
+                    }
+                    for block in blocks {
+                        let step = steps[block.slot]
+                        if reader.bits(1) != 0 { (block.values + (block.offset &+ x &* step.x &+ y &* step.y)).pointee |= bit }
+                    }
+                    x &+= 1
+                    if x == layout.across { x = 0; y &+= 1 }
+                }
+                return true
             }
         }
     }

@@ -13,8 +13,10 @@ import WorkbenchCore
 struct NodeControls: Sendable {
     struct Control: Sendable {
         let name: String
-        /// number, integer, boolean, choice, string, numbers, matrix
+        /// The parameter type's name (`ParameterType.name`).
         let type: String
+        /// How the page shows it (`ParameterType.control`).
+        let control: ParameterControl
         let min: Double?
         let max: Double?
         let choices: [String]?
@@ -70,11 +72,11 @@ struct NodeControls: Sendable {
 
     /// The page's JSON for `nodes` (written by hand: values are JSON text already).
     static func json(_ nodes: [NodeControls]) -> String {
-        func quoted(_ text: String) -> String { Controls.json(.string(text)) }
+        func quoted(_ text: String) -> String { ParameterValue.string(text).jsonText }
         func number(_ value: Double?) -> String { value.map { $0.isFinite ? String($0) : "null" } ?? "null" }
         let panels = nodes.map { panel in
             let controls = panel.controls.map { c in
-                "{\"name\": \(quoted(c.name)), \"type\": \(quoted(c.type)), \"min\": \(number(c.min)), \"max\": \(number(c.max)), "
+                "{\"name\": \(quoted(c.name)), \"type\": \(quoted(c.type)), \"control\": \(quoted(c.control.rawValue)), \"min\": \(number(c.min)), \"max\": \(number(c.max)), "
                     + "\"choices\": \(c.choices.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" } ?? "null"), "
                     + "\"summary\": \(quoted(c.summary)), \"value\": \(c.value), \"changed\": \(c.changed), "
                     + "\"node\": \(c.node.map(quoted) ?? "null"), \"copy\": \(c.copy.map(quoted) ?? "null"), "
@@ -98,24 +100,20 @@ enum Controls {
             let repeated = first.copy != nil
             let controls = first.op.parameters.flatMap { spec -> [NodeControls.Control] in
                 // How a kernel runs (`engine`) is not how the picture looks.
-                guard let kind = Self.kind(spec.type), spec.name != "engine" else { return [] }
+                guard let kind = spec.type.control, spec.name != "engine" else { return [] }
                 func control(_ node: NodeSpec, target: String, copy: String?) -> NodeControls.Control {
                     let unsaved = draft.last { $0.node == target && $0.key == spec.name }
                     let current = node.parameters[spec.name] ?? spec.defaultValue
-                    let value = unsaved?.value ?? current.map(Self.json) ?? "null"
-                    var range: ClosedRange<Double>?
-                    if case .int(let r) = spec.type { range = Double(r.lowerBound)...Double(r.upperBound) }
-                    if case .double(let r) = spec.type { range = r }
-                    var choices: [String]?
-                    if case .choice(let words) = spec.type { choices = words }
+                    let value = unsaved?.value ?? current.map(\.jsonText) ?? "null"
+                    let range = spec.type.bounds
                     let slider = range.flatMap { r in
-                        NodeControls.Slider.over(r, integer: kind == "integer", factor: spec.isFactor, default: spec.defaultValue.flatMap(Self.number),
+                        NodeControls.Slider.over(r, integer: spec.type.name == "integer", factor: spec.isFactor, default: spec.defaultValue.flatMap(Self.number),
                                                  current: Double(value) ?? current.flatMap(Self.number))
                     }
-                    return NodeControls.Control(name: spec.name, type: kind, min: range.map(\.lowerBound), max: range.map(\.upperBound),
-                                                choices: choices, summary: spec.summary, value: value, changed: unsaved != nil,
+                    return NodeControls.Control(name: spec.name, type: spec.type.name, control: kind,
+                                                min: range.map(\.lowerBound), max: range.map(\.upperBound), choices: spec.type.words, summary: spec.summary, value: value, changed: unsaved != nil,
                                                 node: copy == nil ? nil : target, copy: copy, slider: slider,
-                                                unset: spec.defaultValue.map(Self.json))
+                                                unset: spec.defaultValue.map(\.jsonText))
                 }
                 // Written as a variable: a control per value of it (`fmt = webp`), which is what
                 // Save changes in the foreach list; it reaches every copy made with that value.
@@ -130,7 +128,7 @@ enum Controls {
                     }
                 }
                 // A value that differs between copies without being one variable ("© {w}") is the editor's.
-                if repeated, Set(group.copies.map { $0.parameters[spec.name].map(Self.json) ?? "" }).count > 1 { return [] }
+                if repeated, Set(group.copies.map { $0.parameters[spec.name]?.jsonText ?? "" }).count > 1 { return [] }
                 return [control(first, target: group.id, copy: nil)]
             }
             // An op with many options (encode knows every format's) shows those the preset sets.
@@ -159,7 +157,7 @@ enum Controls {
         // Any copy made with a value stands for that value (the page sends the first one).
         if let copy = preset.nodes.first(where: { $0.id == node && $0.isTunable }), copy.copy?.variableParameters[key] != nil,
            let spec = copy.op.parameters.first(where: { $0.name == key }) {
-            return kind(spec.type) != nil
+            return spec.type.control != nil
         }
         return of(preset, draft: []).contains { panel in
             panel.controls.contains { $0.name == key && ($0.node ?? panel.node) == node }
@@ -185,37 +183,11 @@ enum Controls {
         return copy.values.first { $0.name == variable }
     }
 
-    private static func kind(_ type: ParameterType) -> String? {
-        switch type {
-        case .bool: return "boolean"
-        case .int: return "integer"
-        case .double: return "number"
-        case .choice: return "choice"
-        case .string: return "string"
-        case .numbers, .integers: return "numbers"
-        case .matrix: return "matrix"
-        default: return nil
-        }
-    }
-
     private static func number(_ value: ParameterValue) -> Double? {
         switch value {
         case .int(let i): return Double(i)
         case .double(let d): return d
         default: return nil
-        }
-    }
-
-    /// A value as JSON text.
-    static func json(_ value: ParameterValue) -> String {
-        switch value {
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return d.isFinite ? String(d) : "null"
-        case .string(let s):
-            let data = (try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes])) ?? Data("\"\"".utf8)
-            return String(decoding: data, as: UTF8.self)
-        case .list(let items): return "[" + items.map(json).joined(separator: ", ") + "]"
         }
     }
 }

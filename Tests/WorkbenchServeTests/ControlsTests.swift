@@ -34,6 +34,28 @@ import WorkbenchVips
         #expect(!Controls.offers(preset, node: "save", key: "path") && !Controls.offers(preset, node: "in", key: "path"))
     }
 
+    /// Colours are declared, not guessed from a name: a tint's `colour` and a libvips
+    /// operation's `background` get the colour picker; other number lists a list field.
+    @Test func colourParametersAreDeclaredAsColours() throws {
+        let preset = try PresetLoader(registry: registry).load(json: Array(#"""
+            {"version": 1, "inputs": ["a.jpg"], "graph": [
+              {"id": "in", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "tinted", "op": "tint", "colour": [200, 120, 40]},
+              {"id": "framed", "op": "vips.embed", "x": 4, "y": 4, "width": 300, "height": 300, "extend": "background", "background": [255, 0, 0]},
+              {"id": "lin", "op": "vips.linear", "a": [1.1, 1.0, 0.9], "b": [0, 0, 0]},
+              {"id": "jpeg", "op": "encode", "format": "jpeg"},
+              {"id": "save", "op": "write", "path": "{name}.jpg"}]}
+            """#.utf8), file: "p.json", baseDirectory: "/tmp")
+        let panels = Controls.of(preset, draft: [])
+        let colour = try #require(panels.first { $0.node == "tinted" }?.controls.first { $0.name == "colour" })
+        #expect(colour.type == "colour" && colour.control == .colour && colour.value == "[200.0, 120.0, 40.0]")
+        let background = try #require(panels.first { $0.node == "framed" }?.controls.first { $0.name == "background" })
+        #expect(background.type == "colour" && background.control == .colour)
+        let factors = try #require(panels.first { $0.node == "lin" }?.controls.first { $0.name == "a" })
+        #expect(factors.type == "numbers" && factors.control == .list)
+        #expect(NodeControls.json(panels).contains(#""type": "colour", "control": "colour""#))
+    }
+
     @Test func slidersCoverTheUsefulRangeAndUnsetValuesSayWhatApplies() throws {
         let preset = try PresetLoader(registry: registry).load(json: Array(#"""
             {"version": 1, "inputs": ["a.jpg"], "graph": [

@@ -68,6 +68,7 @@ extension PresetHarness {
         case .references: return "[\"@image\", \"@image\"]"
         case .integers: return "[1]"
         case .numbers: return "[1, 2]"
+        case .colour: return "[10, 20, 30]"
         case .matrix: return "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]"
         case .anyOf(let types): return sampleValue(types[0])
         case .stringMap: return "{\"a\": \"b\"}"

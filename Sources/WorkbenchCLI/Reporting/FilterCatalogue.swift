@@ -103,7 +103,7 @@ struct FilterCatalogue {
             "queue": spec.defaultQueue, "deprecated": spec.isDeprecated,
             "parameters": spec.parameters.map { parameter -> [String: Any] in
                 var object: [String: Any] = [
-                    "name": parameter.name, "type": type(parameter.type), "required": parameter.isRequired,
+                    "name": parameter.name, "type": parameter.type.listing, "required": parameter.isRequired,
                     "summary": parameter.summary, "deprecated": parameter.isDeprecated,
                 ]
                 if !parameter.aliases.isEmpty { object["aliases"] = parameter.aliases }
@@ -113,40 +113,8 @@ struct FilterCatalogue {
         ]
     }
 
-    private static func type(_ type: ParameterType) -> [String: Any] {
-        switch type {
-        case .bool: return ["kind": "bool"]
-        case .int(let range): return ["kind": "int", "min": range.lowerBound, "max": range.upperBound]
-        case .double(let range):
-            // JSON has no infinity: an unbounded side is left out.
-            var object: [String: Any] = ["kind": "number"]
-            if range.lowerBound.isFinite { object["min"] = range.lowerBound }
-            if range.upperBound.isFinite { object["max"] = range.upperBound }
-            return object
-        case .string: return ["kind": "string"]
-        case .choice(let words): return ["kind": "choice", "values": words]
-        case .flags(let words): return ["kind": "flags", "values": words]
-        case .pathTemplate: return ["kind": "pathTemplate"]
-        case .presetFile(let builtins): return ["kind": "presetFile", "builtins": builtins]
-        case .reference(let kind): return ["kind": "reference", "payload": kind.rawValue]
-        case .fanIn(let kind): return ["kind": "fanIn", "payload": kind.rawValue]
-        case .references(let kind): return ["kind": "references", "payload": kind.rawValue]
-        case .imageOrMatrix: return ["kind": "imageOrMatrix"]
-        case .matrix: return ["kind": "matrix"]
-        case .integers: return ["kind": "integers"]
-        case .numbers: return ["kind": "numbers"]
-        case .anyOf(let types): return ["kind": "anyOf", "types": types.map { Self.type($0) }]
-        case .stringMap: return ["kind": "stringMap"]
-        }
-    }
-
+    /// A value as JSONSerialization takes it, read from the one JSON form of a value.
     private static func json(_ value: ParameterValue) -> Any {
-        switch value {
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d.isFinite ? d : NSNull()
-        case .string(let s): return s
-        case .list(let values): return values.map(json)
-        }
+        (try? JSONSerialization.jsonObject(with: Data(value.jsonText.utf8), options: .fragmentsAllowed)) ?? NSNull()
     }
 }

@@ -67,7 +67,7 @@ struct PresetSchema {
         let perOp: [[String: Any]] = specs.map { spec in
             var properties: [String: Any] = [:]
             for parameter in spec.parameters {
-                var schema: [String: Any] = ["anyOf": [Self.schema(parameter.type), variable]]
+                var schema: [String: Any] = ["anyOf": [parameter.type.jsonSchema as [String: Any], variable]]
                 schema["description"] = parameter.summary
                 if parameter.isDeprecated { schema["deprecated"] = true }
                 for name in [parameter.name] + parameter.aliases { properties[name] = schema }
@@ -83,35 +83,5 @@ struct PresetSchema {
 
     private func object(_ properties: [String: Any], required: [String], _ description: String) -> [String: Any] {
         ["type": "object", "properties": properties, "required": required, "additionalProperties": false, "description": description]
-    }
-
-    static func schema(_ type: ParameterType) -> [String: Any] {
-        let reference = "^@[^\\[\\]]+$", fanIn = "^@[^\\[\\]]+\\[\\*\\]$"
-        let number: [String: Any] = ["type": "number"]
-        switch type {
-        case .bool: return ["type": "boolean"]
-        case .int(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]
-        case .double(let range):
-            var schema: [String: Any] = ["type": "number"]
-            if range.lowerBound.isFinite { schema["minimum"] = range.lowerBound }
-            if range.upperBound.isFinite { schema["maximum"] = range.upperBound }
-            return schema
-        case .string, .pathTemplate, .presetFile: return ["type": "string"]
-        case .choice(let words): return ["enum": words]
-        case .flags(let words):
-            return ["oneOf": [["type": "string"], ["type": "array", "items": ["enum": words]]]]
-        case .reference: return ["type": "string", "pattern": reference]
-        case .fanIn: return ["type": "string", "pattern": fanIn]
-        case .references:
-            return ["oneOf": [["type": "string", "pattern": fanIn], ["type": "array", "minItems": 1, "items": ["type": "string", "pattern": reference]]]]
-        case .imageOrMatrix:
-            return ["oneOf": [["type": "string", "pattern": reference],
-                              ["type": "array", "items": ["oneOf": [number, ["type": "array", "items": number]]]]]]
-        case .matrix: return ["type": "array", "minItems": 1, "items": ["type": "array", "items": number]]
-        case .integers: return ["oneOf": [["type": "integer"], ["type": "array", "items": ["type": "integer"]]]]
-        case .numbers: return ["oneOf": [number, ["type": "array", "items": number]]]
-        case .anyOf(let types): return ["anyOf": types.map { Self.schema($0) }]
-        case .stringMap: return ["type": "object", "additionalProperties": ["type": "string"]]
-        }
     }
 }

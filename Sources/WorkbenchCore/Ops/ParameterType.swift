@@ -1,4 +1,10 @@
 /// The type of an op parameter, with the range or choices that validation enforces.
+///
+/// The one declaration every consumer reads: its `name` (the same word in `workbench filters`,
+/// on the live page and in a plugin's manifest), its `summary` in messages, its `control` on the
+/// page, its JSON Schema (`jsonSchema`), how a JSON value is checked and coerced (`coerce`) and
+/// whether a validated value fits (`accepts`). A value is written back as JSON by
+/// `ParameterValue.jsonText`.
 public enum ParameterType: Sendable, Equatable {
     case bool
     case int(ClosedRange<Int>)
@@ -26,13 +32,72 @@ public enum ParameterType: Sendable, Equatable {
     case flags([String])
     /// Integers: a list, or one integer.
     case integers
-    /// Numbers: a list, or one number (e.g. a colour `[255, 0, 0]` or a grey `128`).
+    /// Numbers: a list, or one number.
     case numbers
+    /// A colour: `[red, green, blue]` (with alpha, a fourth) on the image's scale, or one grey
+    /// number; written and checked as `numbers`, shown on the page as a colour picker.
+    case colour
     /// Any of these (e.g. an option whose type depends on another parameter).
     indirect case anyOf([ParameterType])
     /// Names to strings, written as a JSON object (e.g. request headers); kept in file order as
     /// a list of `[name, value]` pairs.
     case stringMap
+
+    /// The type's one word, as `workbench filters`, the page and a plugin's manifest spell it.
+    public var name: String {
+        switch self {
+        case .bool: return "boolean"
+        case .int: return "integer"
+        case .double: return "number"
+        case .string: return "string"
+        case .choice: return "choice"
+        case .pathTemplate: return "pathTemplate"
+        case .presetFile: return "presetFile"
+        case .reference: return "reference"
+        case .fanIn: return "fanIn"
+        case .references: return "references"
+        case .imageOrMatrix: return "imageOrMatrix"
+        case .matrix: return "matrix"
+        case .flags: return "flags"
+        case .integers: return "integers"
+        case .numbers: return "numbers"
+        case .colour: return "colour"
+        case .anyOf: return "anyOf"
+        case .stringMap: return "stringMap"
+        }
+    }
+
+    /// The control the live page shows for it; nil for what stays in the editor (paths,
+    /// templates, references, files, several types at once).
+    public var control: ParameterControl? {
+        switch self {
+        case .bool: return .toggle
+        case .int, .double: return .slider
+        case .choice: return .menu
+        case .string: return .text
+        case .numbers, .integers: return .list
+        case .colour: return .colour
+        case .matrix: return .grid
+        case .pathTemplate, .presetFile, .reference, .fanIn, .references, .imageOrMatrix, .flags, .anyOf, .stringMap: return nil
+        }
+    }
+
+    /// The types a plugin's manifest or a preset's own filter may declare, by name.
+    public static let declarable = ["number", "integer", "boolean", "string", "choice", "numbers", "colour", "matrix"]
+
+    /// The declarable type `name` with its bounds or words (nil: not declarable, or `choices` missing).
+    public static func declared(_ name: String, min: Double?, max: Double?, integerBounds: ClosedRange<Int>,
+                                choices: [String]?) -> ParameterType? {
+        switch name {
+        case "number": return .double((min ?? -1e9)...Swift.max(min ?? -1e9, max ?? 1e9))
+        case "integer": return .int(integerBounds)
+        case "choice": return choices.map { .choice($0) }
+        default: return Self.plain.first { $0.name == name }
+        }
+    }
+
+    /// The declarable types that take no bounds or words.
+    private static let plain: [ParameterType] = [.bool, .string, .numbers, .colour, .matrix]
 
     private static func format(_ value: Double) -> String {
         abs(value) < 1e15 ? Int(exactly: value).map(String.init) ?? String(value) : String(value)
@@ -58,6 +123,7 @@ public enum ParameterType: Sendable, Equatable {
         case .flags(let words): return "a set of " + words.map { "\"\($0)\"" }.joined(separator: ", ") + " (as \"a|b\" or a list)"
         case .integers: return "a list of integers (or one)"
         case .numbers: return "a list of numbers (or one)"
+        case .colour: return "a colour [red, green, blue] (or one grey number)"
         case .anyOf(let types): return types.map(\.summary).joined(separator: " or ")
         case .stringMap: return "an object of names to strings"
         }
@@ -77,7 +143,7 @@ extension ParameterType {
         case (.flags(let words), .list(let list)):
             return list.allSatisfy { if case .string(let s) = $0 { return words.contains(s) } else { return false } }
         case (.integers, .list(let list)): return list.allSatisfy { if case .int = $0 { return true } else { return false } }
-        case (.numbers, .list(let list)):
+        case (.numbers, .list(let list)), (.colour, .list(let list)):
             return list.allSatisfy { switch $0 { case .int, .double: return true; default: return false } }
         case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
         case (.stringMap, .list(let pairs)):
@@ -87,4 +153,22 @@ extension ParameterType {
         default: return false
         }
     }
+}
+
+/// How the live page shows a parameter.
+public enum ParameterControl: String, Sendable {
+    /// A checkbox.
+    case toggle
+    /// A slider over the useful part of the range, with a number field beside it.
+    case slider
+    /// A menu of the choices.
+    case menu
+    /// A colour picker (a text field for colours that are not red, green and blue).
+    case colour
+    /// A text field of JSON numbers.
+    case list
+    /// A grid of number fields, one per entry of the matrix.
+    case grid
+    /// A text field.
+    case text
 }

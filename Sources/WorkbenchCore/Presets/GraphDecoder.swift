@@ -221,7 +221,7 @@ struct GraphDecoder {
                 collector.warning(join(path, member.key), at: member.keyLocation,
                                   "\"\(member.key)\" is unused when \"\(other)\" is given; remove one")
             }
-            if let value = ParameterCoercion.coerce(member.value, to: parameter.type, path: join(path, member.key), collector) {
+            if let value = parameter.type.coerce(member.value, path: join(path, member.key), collector) {
                 values[parameter.name] = value
             }
         }

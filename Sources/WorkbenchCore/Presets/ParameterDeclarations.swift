@@ -4,7 +4,6 @@ struct ParameterDeclarations {
     let collector: DiagnosticCollector
 
     static let keys = ["name", "type", "summary", "default", "required", "min", "max", "choices", "pixels"]
-    static let types = ["number", "integer", "boolean", "string", "choice", "numbers", "matrix"]
 
     func parameter(_ value: JSONValue, path: String) -> ParameterSpec? {
         guard case .object(let members, _) = value else {
@@ -17,10 +16,9 @@ struct ParameterDeclarations {
         let typeName = string(value["type"], path: join(path, "type"), at: value.location) ?? ""
         let min = number(value["min"], path: join(path, "min")), max = number(value["max"], path: join(path, "max"))
         if let min, let max, min > max { collector.error(join(path, "max"), at: value["max"]?.location, "\"max\" is below \"min\"") }
-        let type: ParameterType
-        switch typeName {
-        case "number": type = .double((min ?? -1e9)...Swift.max(min ?? -1e9, max ?? 1e9))
-        case "integer":
+        guard !typeName.isEmpty else { return nil }
+        var integerBounds = -2_147_483_648...2_147_483_647
+        if typeName == "integer" {
             // Bounds of an integer are integers, and kernels get them as doubles: within ±2^53.
             func bound(_ key: String, _ given: Double?, default fallback: Int) -> Int {
                 guard let given, let declared = value[key] else { return fallback }
@@ -29,23 +27,22 @@ struct ParameterDeclarations {
                                 "the \"\(key)\" of an integer parameter must be a whole number within ±2^53, not \(DiagnosticCollector.describe(declared))")
                 return given < 0 ? Int.min / 2 : Int.max / 2
             }
-            let low = bound("min", min, default: -2_147_483_648), high = bound("max", max, default: 2_147_483_647)
-            type = .int(low...Swift.max(low, high))
-        case "boolean": type = .bool
-        case "string": type = .string
-        case "numbers": type = .numbers
-        case "matrix": type = .matrix
-        case "choice":
-            guard case .array(let words, _)? = value["choices"], !words.isEmpty, words.allSatisfy({ $0.stringValue != nil }) else {
+            let low = bound("min", min, default: integerBounds.lowerBound), high = bound("max", max, default: integerBounds.upperBound)
+            integerBounds = low...Swift.max(low, high)
+        }
+        var choices: [String]?
+        if case .array(let words, _)? = value["choices"], !words.isEmpty, words.allSatisfy({ $0.stringValue != nil }) {
+            choices = words.compactMap(\.stringValue)
+        }
+        guard let type = ParameterType.declared(typeName, min: min, max: max, integerBounds: integerBounds, choices: choices) else {
+            if typeName == "choice" {
                 collector.error(join(path, "choices"), at: value["choices"]?.location ?? value.location,
                                 "a \"choice\" parameter lists its words: \"choices\": [\"soft\", \"hard\"]")
-                return nil
+            } else {
+                collector.error(join(path, "type"), at: value["type"]?.location, "unknown type \"\(typeName)\""
+                                + DidYouMean.hint(for: typeName, among: ParameterType.declarable)
+                                + " (one of " + ParameterType.declarable.joined(separator: ", ") + ")")
             }
-            type = .choice(words.compactMap(\.stringValue))
-        case "": return nil
-        default:
-            collector.error(join(path, "type"), at: value["type"]?.location, "unknown type \"\(typeName)\""
-                            + DidYouMean.hint(for: typeName, among: Self.types) + " (one of " + Self.types.joined(separator: ", ") + ")")
             return nil
         }
         var required = false
@@ -54,7 +51,7 @@ struct ParameterDeclarations {
         }
         var pixels = false
         if let flag = value["pixels"] {
-            if case .bool(let b, _) = flag, Self.isNumber(type) {
+            if case .bool(let b, _) = flag, type.control == .slider {
                 pixels = b
             } else {
                 collector.error(join(path, "pixels"), at: flag.location, "\"pixels\" is true or false, on an \"integer\" or \"number\"")
@@ -62,18 +59,11 @@ struct ParameterDeclarations {
         }
         var defaultValue: ParameterValue?
         if let given = value["default"] {
-            defaultValue = ParameterCoercion.coerce(given, to: type, path: join(path, "default"), collector)
+            defaultValue = type.coerce(given, path: join(path, "default"), collector)
         } else if !required {
             collector.error(path, at: value.location, "give \"default\" or \"required\": true for \"\(name)\"")
         }
         return ParameterSpec(name, type, required: required, default: defaultValue, pixels: pixels, summary)
-    }
-
-    private static func isNumber(_ type: ParameterType) -> Bool {
-        switch type {
-        case .int, .double: return true
-        default: return false
-        }
     }
 
     func identifier(_ value: JSONValue?, path: String, at location: SourceLocation, what: String) -> String {

@@ -79,10 +79,10 @@ struct PresetFilters {
             for parameter in filter.parameters {
                 if let given = retargeted[parameter.name] {
                     // Checked here, as the user wrote it; "{w}" of a foreach is checked in each copy.
-                    if !Self.isVariable(given) { _ = ParameterCoercion.coerce(given, to: parameter.type, path: join(path, parameter.name), collector) }
+                    if !Self.isVariable(given) { _ = parameter.type.coerce(given, path: join(path, parameter.name), collector) }
                     binding[parameter.name] = given
                 } else if let value = parameter.defaultValue {
-                    binding[parameter.name] = Self.json(value, at: location)
+                    binding[parameter.name] = JSONValue(value, at: location)
                 } else if parameter.isRequired {
                     collector.error(join(path, parameter.name), at: location, "missing required parameter \"\(parameter.name)\" of filter \"\(op)\" (\(parameter.type.summary))")
                 }
@@ -147,15 +147,5 @@ struct PresetFilters {
             }
         }
         return .object(members.map { ($0.key, $0.keyLocation, map($0.value, ids: $0.key == "from")) }, location)
-    }
-
-    static func json(_ value: ParameterValue, at location: SourceLocation) -> JSONValue {
-        switch value {
-        case .bool(let b): return .bool(b, location)
-        case .int(let i): return .number(Double(i), isInteger: true, location)
-        case .double(let d): return .number(d, isInteger: false, location)
-        case .string(let s): return .string(s, location)
-        case .list(let list): return .array(list.map { json($0, at: location) }, location)
-        }
     }
 }

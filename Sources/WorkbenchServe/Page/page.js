@@ -234,21 +234,21 @@ function control(panel, c) {
     setParameter(node, c.name, value, problem);
   };
   let input, wire;
-  if (c.type === "number" || c.type === "integer") {
+  if (c.control === "slider") {
     [input, wire] = number(c, c.value, c.type === "integer");
-  } else if (c.type === "boolean") {
+  } else if (c.control === "toggle") {
     input = document.createElement("input"); input.type = "checkbox"; input.checked = !!c.value;
     wire = (s) => input.addEventListener("change", () => s(input.checked));
-  } else if (c.type === "choice") {
+  } else if (c.control === "menu") {
     input = document.createElement("select");
     for (const choice of c.choices) { const o = document.createElement("option"); o.textContent = choice; input.appendChild(o); }
     if (c.value == null) { const o = document.createElement("option"); o.value = ""; o.textContent = c.unset != null ? `default ${c.unset}` : "not set"; input.prepend(o); }
     input.value = c.value == null ? "" : c.value;
     wire = (s) => input.addEventListener("change", () => { if (input.value !== "") s(input.value); });
-  } else if (c.type === "numbers" && Array.isArray(c.value) && c.value.length === 3 && c.value.every(v => v >= 0 && v <= 255) && !/mask|scale|offset/i.test(c.name)) {
+  } else if (c.control === "colour" && Array.isArray(c.value) && c.value.length === 3 && c.value.every(v => v >= 0 && v <= 255)) {
     input = document.createElement("input"); input.type = "color"; input.value = hex(c.value);
     wire = (s) => input.addEventListener("input", () => { const v = input.value; s([1, 3, 5].map(i => parseInt(v.substr(i, 2), 16))); });
-  } else if (c.type === "matrix" && Array.isArray(c.value) && c.value.every(Array.isArray)) {
+  } else if (c.control === "grid" && Array.isArray(c.value) && c.value.every(Array.isArray)) {
     input = document.createElement("div"); input.className = "grid";
     input.style.gridTemplateColumns = `repeat(${c.value[0].length}, 1fr)`;
     const cells = c.value.map(row => row.map(v => { const f = document.createElement("input"); f.type = "number"; f.step = "any"; f.value = v; input.appendChild(f); return f; }));

@@ -126,17 +126,23 @@ enum VipsDecoding {
             if refusal.reason == "truncated" && source.options.failOn != .none {
                 throw .decodeFailed(origin: source.bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
             }
-            if refusal.reason != "not-progressive" {
-                VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): left to libjpeg by workbench's progressive decoder: \(refusal)")
-            }
+            if refusal.reason != "not-progressive" { declined(source, because: "\(refusal.reason): \(refusal)") }
             return nil
         }
-        guard scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
-              let pixels = scaled.buffer.handOver() else { return nil }
+        guard scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands else {
+            declined(source, because: "made \(scaled.width)×\(scaled.height)×\(scaled.bands), libvips expects \(header.width)×\(header.height)×\(header.bands)")
+            return nil
+        }
+        guard let pixels = scaled.buffer.handOver() else { return nil }
         // libvips frees the pixels when the image closes.
         let image = cvips_image_from_owned_pixels(pixels, scaled.buffer.bytes.count, Int32(header.width), Int32(header.height),
                                                   Int32(scaled.bands), header.pointer)
         return image.map { VipsImage(owning: $0) }
+    }
+
+    /// Says under `--verbose` why our progressive decoder left a file to libjpeg.
+    private static func declined(_ source: DecodedSource, because reason: String) {
+        VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): progressive decoder declined (\(reason)); libvips decodes it")
     }
 
     /// Fails a progressive JPEG whose scans cannot hold its blocks before libjpeg decodes it

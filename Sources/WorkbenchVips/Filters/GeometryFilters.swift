@@ -33,7 +33,7 @@ enum GeometryFilters {
     static let rotate = FilterStage.define("rotate", "Turns the image: by its EXIF orientation, by quarter turns (lossless), or by any angle.", [
         ParameterSpec("angle", .double(-360...360), default: .double(0), "Degrees clockwise; multiples of 90 are exact."),
         ParameterSpec("auto", .bool, default: .bool(false), "First turn upright by the EXIF orientation (decode does this by default)."),
-        ParameterSpec("background", .numbers, default: .list([.double(0)]), "Colour of the corners a free angle uncovers."),
+        ParameterSpec("background", .colour, default: .list([.double(0)]), "Colour of the corners a free angle uncovers."),
     ], streams: false) { p in
         let angle = p.number("angle")
         let background = p.list("background")?.compactMap { value -> Double? in

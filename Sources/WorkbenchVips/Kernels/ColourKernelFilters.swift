@@ -21,7 +21,7 @@ enum ColourKernelFilters {
        vips: { p in matrixByLibvips(.sepia(intensity: p.number("intensity"))) })
 
     static let tint = KernelFilter.define("tint", "Colours the image's light with one colour, like a toned print.", [
-        ParameterSpec("colour", .numbers, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
+        ParameterSpec("colour", .colour, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
         ParameterSpec("amount", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
     ], check: { p in
         p.numbers("colour").count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
@@ -29,8 +29,8 @@ enum ColourKernelFilters {
        vips: { p in matrixByLibvips(tintMatrix(p)) })
 
     static let duotone = KernelFilter.define("duotone", "Two colours for the whole image: shadows in one, highlights in the other, by luma.", [
-        ParameterSpec("shadows", .numbers, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
-        ParameterSpec("highlights", .numbers, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
+        ParameterSpec("shadows", .colour, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
+        ParameterSpec("highlights", .colour, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
     ], check: { p in
         p.numbers("shadows").count == 3 && p.numbers("highlights").count == 3 ? nil : "\"shadows\" and \"highlights\" need three numbers [red, green, blue]"
     }, swift: { p in

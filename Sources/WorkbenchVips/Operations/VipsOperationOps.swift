@@ -90,7 +90,9 @@ public enum VipsOperationOps {
         case .image: type = .imageOrMatrix
         case .images: type = .references(.image)
         case .ints: type = .integers
-        case .doubles: type = .numbers
+        // libvips' colour arguments are its `ink` (draw operations) and `background` (embed,
+        // rotate, flatten, …): declared as colours, which the live page shows as such.
+        case .doubles: type = ["ink", "background"].contains(argument.name) ? .colour : .numbers
         case .blob: type = .reference(.bytes)
         case .interpolate: type = .choice(interpolators)
         case .stream, .unsupported: return nil

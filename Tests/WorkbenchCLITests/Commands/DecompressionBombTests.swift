@@ -72,3 +72,32 @@ extension DecompressionBombTests {
                 "\(result.lines)")
     }
 }
+
+/// When our progressive decoder leaves a file to libjpeg, `--verbose` says why.
+@Suite struct ProgressiveDeclineTests {
+    @Test func verboseNamesWhyTheProgressiveDecoderDeclined() throws {
+        let folder = try Fixtures.temporaryDirectory("declined")
+        let photo = folder.appendingPathComponent("arithmetic.jpg")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Arithmetic coding: valid JPEG that libjpeg-turbo reads and our decoder does not.
+        shell.arguments = ["-c", "djpeg \"$0\" | cjpeg -progressive -arithmetic -quality 85 > \"$1\"",
+                           Fixtures.samples.appendingPathComponent("Bridge.jpg").path, photo.path]
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0)
+        let preset = try Fixtures.writePreset(#"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode"},
+              {"op": "thumbnail", "width": 300}, {"op": "encode", "format": "jpeg"}, {"op": "write", "path": "{name}.jpg"}]}
+            """#, in: folder)
+        let out = folder.appendingPathComponent("out")
+        let verbose = try CLIProcess.run(["run", preset, photo.path, "--out", out.path, "--progress", "plain", "--verbose"])
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        let line = verbose.stderr.split(separator: "\n").first { $0.contains("progressive decoder declined") }
+        #expect(line?.contains("arithmetic") == true && line?.contains("libvips decodes it") == true, "\(verbose.stderr)")
+        #expect(Fixtures.files(in: out) == ["arithmetic.jpg"])
+        // Without --verbose it is not a user's concern.
+        let quiet = try CLIProcess.run(["run", preset, photo.path, "--out", folder.appendingPathComponent("quiet").path, "--progress", "plain"])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("declined"), "\(quiet.stderr)")
+    }
+}

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Turns a JSON value into a parameter value of the declared type, or reports why it can't.
-enum ParameterCoercion {
-    static func coerce(_ value: JSONValue, to type: ParameterType, path: String,
-                       _ collector: DiagnosticCollector) -> ParameterValue? {
+/// How a JSON value is checked against a parameter's type and turned into its value.
+extension ParameterType {
+    /// `value` as a value of this type, or nil after reporting at `path` why it is not one.
+    func coerce(_ value: JSONValue, path: String, _ collector: DiagnosticCollector) -> ParameterValue? {
+        let type = self
         func fail(_ extra: String = "") -> ParameterValue? {
             collector.error(path, at: value.location,
                             "expected \(type.summary), found \(DiagnosticCollector.describe(value))" + extra)
             return nil
         }
-        switch type {
+        switch self {
         case .bool:
             guard case .bool(let b, _) = value else { return fail() }
             return .bool(b)
@@ -57,10 +58,10 @@ enum ParameterCoercion {
             guard case .array(let rows, _) = value, !rows.isEmpty else {
                 return fail(" (write \"@\" and the node's id, or a matrix such as [[-1, -1, -1], [-1, 16, -1], [-1, -1, -1]])")
             }
-            return matrix(rows, value, path: path, collector, fail: fail)
+            return Self.matrix(rows, value, path: path, collector, fail: fail)
         case .matrix:
             guard case .array(let rows, _) = value, !rows.isEmpty else { return fail(" (write rows of numbers such as [[0, 0], [128, 150], [255, 255]])") }
-            return matrix(rows, value, path: path, collector, fail: fail)
+            return Self.matrix(rows, value, path: path, collector, fail: fail)
         case .flags(let words):
             var chosen: [String]
             switch value {
@@ -79,7 +80,7 @@ enum ParameterCoercion {
                 return nil
             }
             return .list(chosen.map { .string($0) })
-        case .integers, .numbers:
+        case .integers, .numbers, .colour:
             let elements: [JSONValue]
             if case .array(let list, _) = value { elements = list } else { elements = [value] }
             var numbers: [ParameterValue] = []
@@ -109,7 +110,7 @@ enum ParameterCoercion {
         case .anyOf(let types):
             for candidate in types {
                 let scratch = DiagnosticCollector(file: collector.file)
-                if let coerced = coerce(value, to: candidate, path: path, scratch), !scratch.hasErrors { return coerced }
+                if let coerced = candidate.coerce(value, path: path, scratch), !scratch.hasErrors { return coerced }
             }
             return fail()
         case .presetFile(let builtins):

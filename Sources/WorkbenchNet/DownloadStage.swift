@@ -101,7 +101,8 @@ struct DownloadStage: AsyncStage {
                 let validated = downloaded.etag != nil || downloaded.lastModified != nil
                 let identity = InputIdentity(content: validated ? nil : ContentHash.hex(downloaded.data), size: downloaded.data.count,
                                              etag: downloaded.etag, lastModified: downloaded.lastModified)
-                return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file, identity: identity))
+                context.recordInput(identity)
+                return .bytes(Bytes(downloaded.data, origin: url, file: downloaded.file))
             }.mapError { $0 })
         }
     }

@@ -11,3 +11,9 @@ public protocol InputHistory: Sendable {
     /// "not modified" would leave nothing of the item to do.
     func conditionalRequest(for item: Item) -> InputIdentity?
 }
+
+/// Where the stage that read an item's input records what it read, on an incremental run
+/// (`StageContext.recordInput`): the scheduler keeps it with the body, not in the bytes passed on.
+protocol InputRecord: AnyObject, Sendable {
+    func record(_ identity: InputIdentity)
+}

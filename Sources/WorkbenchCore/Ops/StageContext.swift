@@ -64,6 +64,11 @@ public struct StageContext: Sendable {
         shared.warnings.entries.withLock { $0[item.index, default: []].append("\(node): \(message)") }
     }
 
+    /// On an incremental run, the stage that read the item's input records what it read: its
+    /// content hash, size and time, or the server's validators. From it the scheduler decides
+    /// which of the item's files need no redoing, and the manifest keeps it for the next run.
+    public func recordInput(_ identity: InputIdentity) { inputRecord?.record(identity) }
+
     /// The item; for run-scope nodes a stand-in named "run" with an empty source.
     public let item: Item
     public let nodeID: String
@@ -74,6 +79,8 @@ public struct StageContext: Sendable {
     /// The node's `timeout` in seconds, for engines with deadlines of their own (nil: none).
     public let timeout: Double?
     let shared: Shared
+    /// Set on incremental runs only (see `recordInput`).
+    let inputRecord: (any InputRecord)?
 
     public var output: OutputRoot { shared.output }
     /// On an incremental run, what earlier runs recorded of the inputs they read: the stage
@@ -89,7 +96,9 @@ public struct StageContext: Sendable {
                   shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory))
     }
 
-    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, timeout: Double?, shared: Shared) {
+    init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, timeout: Double?, shared: Shared,
+         inputRecord: (any InputRecord)? = nil) {
+        self.inputRecord = inputRecord
         self.item = item
         self.nodeID = nodeID
         self.cancellation = cancellation

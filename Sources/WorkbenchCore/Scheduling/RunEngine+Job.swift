@@ -18,13 +18,15 @@ extension RunEngine {
     /// A body about to run: what was taken under the lock. The stage's inputs and context are
     /// built from it outside the lock (see `execute`).
     /// A class, so a job moves between the lists of a batch as one reference.
-    final class Job: @unchecked Sendable {
-        // Safe: built under the lock, then handed to exactly one thread, which alone sets `span`
-        // and `freshness` before handing it back under the lock.
+    final class Job: InputRecord, @unchecked Sendable {
+        // Safe: built under the lock, then handed to exactly one thread at a time — the body's,
+        // then whoever completes it — which alone sets `span`, `identity` and `freshness` before
+        // handing it back under the lock.
         /// Where and when the body ran (recorded when node events are on).
         var span: NodeSpan?
-        /// For the node that read the item's input on an incremental run: which of the item's
-        /// files are up to date (`judge`).
+        /// For the node that read the item's input on an incremental run: what it read
+        /// (`StageContext.recordInput`), and so which of the item's files are up to date (`judge`).
+        var identity: InputIdentity?
         var freshness: ItemFreshness?
         let instance: Int
         let node: Int
@@ -43,5 +45,7 @@ extension RunEngine {
             self.held = held
             self.token = token
         }
+
+        func record(_ identity: InputIdentity) { self.identity = identity }
     }
 }

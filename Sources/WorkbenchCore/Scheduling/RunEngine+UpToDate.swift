@@ -7,8 +7,8 @@ extension RunEngine {
     func judge(_ job: Job, _ result: Result<Payload, any Error>) -> Result<Payload, any Error> {
         guard let recipes, case .success(let payload) = result else { return result }
         switch payload {
-        case .bytes(let bytes):
-            if let identity = bytes.identity { job.freshness = recipes.freshness(of: job.item, identity: identity) }
+        case .bytes:
+            if let identity = job.identity { job.freshness = recipes.freshness(of: job.item, identity: identity) }
         case .unreadInput(let recorded):
             let freshness = recipes.freshness(of: job.item, identity: recorded)
             // A file removed between the stage's look and this one: the input must be read after all.

@@ -97,7 +97,7 @@ extension RunEngine {
         let inputs = StageInputs(fromSlots: job.held.from, referenceNames: node.singleReferenceNames,
                                  referenceSlots: job.held.references, lists: job.held.lists)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
-                                   timeout: node.timeout, shared: shared)
+                                   timeout: node.timeout, shared: shared, inputRecord: shared.inputHistory != nil ? job : nil)
         let begin = events.nodes ? now : 0
         stage.start(inputs, context: context) { [self] result in
             if events.nodes { job.span = NodeSpan(lane: .async, start: begin, end: now) }
@@ -120,8 +120,9 @@ extension RunEngine {
         if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
         let inputs = StageInputs(fromSlots: job.held.from, referenceNames: referenceNames,
                                  referenceSlots: references, lists: job.held.lists)
+        // Only an incremental run has an input's identity to record (`StageContext.recordInput`).
         let context = StageContext(item: job.item, nodeID: id, cancellation: job.token, attempt: job.attempt,
-                                   timeout: timeout, shared: shared)
+                                   timeout: timeout, shared: shared, inputRecord: shared.inputHistory != nil ? job : nil)
         do {
             let payload = try stage.run(inputs, context: context)
             if computesImage, case .image(let image) = payload { return .success(.image(try image.keptForReuse())) }

@@ -31,8 +31,8 @@ struct ReadStage: Stage {
 
 /// Reading a local input, shared by `read` and by `download` for inputs the user gave as paths.
 public enum LocalFile {
-    /// The item's own input file. On an incremental run the bytes carry the input's identity;
-    /// when the file's size and time are as recorded and nothing of the item needs doing, it is
+    /// The item's own input file. On an incremental run the input's identity is recorded
+    /// (`StageContext.recordInput`); when the file's size and time are as recorded and nothing of the item needs doing, it is
     /// not read at all.
     public static func readInput(of context: StageContext, maxBytes: Int) throws(WorkbenchError) -> Payload {
         let source = context.item.source
@@ -47,7 +47,8 @@ public enum LocalFile {
         }
         let bytes = try read(source, maxBytes: maxBytes)
         let identity = InputIdentity(content: ContentHash.hex(bytes.data), size: size, modifiedNs: modified)
-        return .bytes(Bytes(bytes.data, origin: bytes.origin, identity: identity))
+        context.recordInput(identity)
+        return .bytes(bytes)
     }
 
     /// The bytes of a local path or `file://` URL, refusing files larger than `maxBytes`.

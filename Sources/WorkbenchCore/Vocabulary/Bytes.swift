@@ -13,16 +13,11 @@ public final class Bytes: Sendable {
     public let file: SpooledFile?
     /// The image the bytes encode, when an encoder made them: reports and the manifest say it.
     public let image: EncodedImage?
-    /// Set by the stage that read the item's input on an incremental run: what the input is
-    /// (content hash, size and time, or the server's validators). From it the scheduler decides
-    /// which of the item's files need no redoing.
-    public let identity: InputIdentity?
 
-    public init(_ data: Data, origin: String, file: SpooledFile? = nil, image: EncodedImage? = nil, identity: InputIdentity? = nil) {
+    public init(_ data: Data, origin: String, file: SpooledFile? = nil, image: EncodedImage? = nil) {
         self.data = data
         self.origin = origin
         self.file = file
         self.image = image
-        self.identity = identity
     }
 }

@@ -46,11 +46,11 @@ struct JPEGEntropyReader {
         var (bits, count, position, padding) = (bits, count, position, padding)
         while count <= 56 {
             var byte: UInt8 = 0
-            if position < data.count, data[position] != 0xFF {
+            if position < data.count, data[position] != JPEGMarker.prefix {
                 byte = data[position]
                 position += 1
             } else if position + 1 < data.count, data[position + 1] == 0 {
-                byte = 0xFF
+                byte = JPEGMarker.prefix
                 position += 2
             } else {
                 padding += 8
@@ -142,7 +142,7 @@ struct JPEGEntropyReader {
     /// interval was short of bits or another marker is there (damage).
     @inline(always)
     mutating func restart(number: Int) -> Bool {
-        guard !readPastEnd, position + 1 < data.count, data[position] == 0xFF,
+        guard !readPastEnd, position + 1 < data.count, data[position] == JPEGMarker.prefix,
               data[position + 1] == JPEGMarker.restarts.lowerBound + UInt8(number & 7) else { return false }
         bits = 0
         count = 0
@@ -158,11 +158,11 @@ struct JPEGEntropyReader {
         var index = start
         while index + 1 < data.count {
             // Only an 0xFF can start a marker: memchr finds the next one many bytes a step.
-            guard let found = memchr(base + index, 0xFF, data.count - 1 - index) else { return nil }
+            guard let found = memchr(base + index, Int32(JPEGMarker.prefix), data.count - 1 - index) else { return nil }
             index = base.distance(to: UnsafeRawPointer(found))
             let next = data[index + 1]
             // A stuffed zero, a fill byte or a restart marker: still inside the entropy-coded data.
-            if next == 0 || next == 0xFF || JPEGMarker.restarts.contains(next) { index += next == 0xFF ? 1 : 2; continue }
+            if next == 0 || next == JPEGMarker.prefix || JPEGMarker.restarts.contains(next) { index += next == JPEGMarker.prefix ? 1 : 2; continue }
             return index
         }
         return nil

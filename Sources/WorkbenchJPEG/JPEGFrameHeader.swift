@@ -11,13 +11,13 @@ public struct JPEGFrameHeader: Sendable {
 
     /// Nil when the bytes are not a JPEG whose frame header comes before its end.
     public init?(_ data: UnsafeRawBufferPointer) {
-        guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { return nil }
+        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { return nil }
         var position = 2
         var frame: (width: Int, height: Int, progressive: Bool, sampling: [(h: Int, v: Int)])?
         while position + 3 < data.count {
-            guard data[position] == 0xFF else { position += 1; continue }
+            guard data[position] == JPEGMarker.prefix else { position += 1; continue }
             let marker = data[position + 1]
-            if marker == 0xFF || marker == 0 || JPEGMarker.restarts.contains(marker) { position += marker == 0xFF ? 1 : 2; continue }
+            if marker == JPEGMarker.prefix || marker == 0 || JPEGMarker.restarts.contains(marker) { position += marker == JPEGMarker.prefix ? 1 : 2; continue }
             if marker == JPEGMarker.endOfImage { break }
             let length = Int(data[position + 2]) << 8 | Int(data[position + 3])
             let body = position + 4

@@ -1,5 +1,7 @@
 /// The JPEG markers the decoder tells apart (ITU T.81 table B.1), by name rather than hex.
 enum JPEGMarker {
+    /// The byte every marker starts with; in entropy-coded data it is followed by a stuffed 0.
+    static let prefix: UInt8 = 0xFF
     static let startOfImage: UInt8 = 0xD8
     static let endOfImage: UInt8 = 0xD9
     static let startOfScan: UInt8 = 0xDA

@@ -47,7 +47,7 @@ public struct ProgressiveJPEG {
                               memoryLimit: Int = defaultMemoryLimit) throws(ProgressiveRefusal) -> ProgressiveJPEG {
         guard ProcessorSupport.runsDecoder else { throw .unsupported("processor", "this processor has no POPCNT instruction") }
         guard [2, 4, 8].contains(shrink) else { throw .unsupported("scale", "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
-        guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
+        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
         var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true)
         var frame = try walk.run()
         return try frame.render(keeping: size)
@@ -60,7 +60,7 @@ extension ProgressiveJPEG {
     /// refuses, a scan whose data cannot hold its blocks: `truncated`). For a decode libjpeg will
     /// do, to fail a file cut short before libjpeg makes up its missing pixels.
     public static func checkStructure(_ data: UnsafeRawBufferPointer) throws(ProgressiveRefusal) {
-        guard data.count > 4, data[0] == 0xFF, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
+        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
         var walk = MarkerWalk(data: data, shrink: 8, memoryLimit: .max, decodes: false)
         _ = try walk.run()
     }
@@ -94,8 +94,8 @@ private struct MarkerWalk {
         while true {
             // Markers may be preceded by fill bytes; libjpeg skips other bytes with a warning.
             guard position + 1 < data.count else { throw .damaged("truncated", "the file ends before its end-of-image marker", at: position) }
-            guard data[position] == 0xFF else { throw .damaged("stray-bytes", "bytes where a marker should be", at: position) }
-            if data[position + 1] == 0xFF { position += 1; continue }
+            guard data[position] == JPEGMarker.prefix else { throw .damaged("stray-bytes", "bytes where a marker should be", at: position) }
+            if data[position + 1] == JPEGMarker.prefix { position += 1; continue }
             let marker = data[position + 1], at = position
             position += 2
             if marker == JPEGMarker.endOfImage { break }

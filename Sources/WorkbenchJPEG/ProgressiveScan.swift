@@ -140,54 +140,13 @@ struct ProgressiveScan {
         return high == 0 ? firstDC(&reader, layout) : refineDC(&reader, layout)
     }
 
-    /// A DC first pass: each block's value is a Huffman-coded difference from the previous
-    /// block's of the same component (reset at each restart), scaled up by `low` bits.
-    private func firstDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
-        // The short codes' look-up tables side by side, read through one pointer: handing the
-        // tables themselves to the reader block by block costs more than the decoding.
-        let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
-        return lookups.withUnsafeBufferPointer { lookups in
-            layout.blocks.withUnsafeBufferPointer { blocks in
-                layout.steps.withUnsafeBufferPointer { steps in
-                    var predictions = (0, 0, 0, 0)
-                    var restarts = 0
-                    var (x, y) = (0, 0)
-                    for mcu in 0..<(layout.across &* layout.down) {
-                        if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
-                            guard reader.restart(number: restarts) else { return false }
-                            restarts &+= 1
-                            predictions = (0, 0, 0, 0)
-                        }
-                        for block in blocks {
-                            let step = steps[block.slot]
-                            let value = block.values + (block.offset &+ x &* step.x &+ y &* step.y)
-                            let short = reader.shortSymbol(lookups.baseAddress! + block.slot &<< JPEGHuffmanTable.lookupBits)
-                            guard let category = short ?? members[block.slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
-                            let difference = reader.difference(category: category)
-                            // libjpeg keeps the running value in an int and refuses one that leaves it.
-                            let prediction: Int
-                            switch block.slot {
-                            case 0: predictions.0 &+= difference; prediction = predictions.0
-                            case 1: predictions.1 &+= difference; prediction = predictions.1
-                            case 2: predictions.2 &+= difference; prediction = predictions.2
-                            default: predictions.3 &+= difference; prediction = predictions.3
-                            }
-                            guard prediction >= Int(Int32.min), prediction <= Int(Int32.max) else { return false }
-                            value.pointee = Int16(truncatingIfNeeded: prediction &<< low)
-                        }
-                        x &+= 1
-                        if x == layout.across { x = 0; y &+= 1 }
-                    }
-                    return true
-                }
-            }
-        }
-    }
-
-    /// A DC refinement: one raw bit per block, the next bit of its value.
-    private func refineDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
-        let bit = Int16(truncatingIfNeeded: 1 &<< low)
-        return layout.blocks.withUnsafeBufferPointer { blocks in
+    /// Walks a DC scan block by block in file order: MCU after MCU, each member's blocks of it,
+    /// reading the restart marker due before an MCU (`restarted` then resets what the pass
+    /// carries from block to block). `block` gets the block's member and value; false stops.
+    @inline(__always)
+    private func walk(_ reader: inout JPEGEntropyReader, _ layout: DCLayout, restarted: () -> Void,
+                      _ block: (inout JPEGEntropyReader, _ slot: Int, UnsafeMutablePointer<Int16>) -> Bool) -> Bool {
+        layout.blocks.withUnsafeBufferPointer { blocks in
             layout.steps.withUnsafeBufferPointer { steps in
                 var restarts = 0
                 var (x, y) = (0, 0)
@@ -195,16 +154,53 @@ struct ProgressiveScan {
                     if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
                         guard reader.restart(number: restarts) else { return false }
                         restarts &+= 1
+                        restarted()
                     }
-                    for block in blocks {
-                        let step = steps[block.slot]
-                        if reader.bits(1) != 0 { (block.values + (block.offset &+ x &* step.x &+ y &* step.y)).pointee |= bit }
+                    for entry in blocks {
+                        let step = steps[entry.slot]
+                        guard block(&reader, entry.slot, entry.values + (entry.offset &+ x &* step.x &+ y &* step.y)) else { return false }
                     }
                     x &+= 1
                     if x == layout.across { x = 0; y &+= 1 }
                 }
                 return true
             }
+        }
+    }
+
+    /// A DC first pass: each block's value is a Huffman-coded difference from the previous
+    /// block's of the same component (reset at each restart), scaled up by `low` bits.
+    private func firstDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
+        // The short codes' look-up tables side by side, read through one pointer: handing the
+        // tables themselves to the reader block by block costs more than the decoding.
+        let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
+        return lookups.withUnsafeBufferPointer { lookups in
+            var predictions = (0, 0, 0, 0)
+            return walk(&reader, layout, restarted: { predictions = (0, 0, 0, 0) }) { reader, slot, value in
+                let short = reader.shortSymbol(lookups.baseAddress! + slot &<< JPEGHuffmanTable.lookupBits)
+                guard let category = short ?? members[slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
+                let difference = reader.difference(category: category)
+                // libjpeg keeps the running value in an int and refuses one that leaves it.
+                let prediction: Int
+                switch slot {
+                case 0: predictions.0 &+= difference; prediction = predictions.0
+                case 1: predictions.1 &+= difference; prediction = predictions.1
+                case 2: predictions.2 &+= difference; prediction = predictions.2
+                default: predictions.3 &+= difference; prediction = predictions.3
+                }
+                guard prediction >= Int(Int32.min), prediction <= Int(Int32.max) else { return false }
+                value.pointee = Int16(truncatingIfNeeded: prediction &<< low)
+                return true
+            }
+        }
+    }
+
+    /// A DC refinement: one raw bit per block, the next bit of its value.
+    private func refineDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
+        let bit = Int16(truncatingIfNeeded: 1 &<< low)
+        return walk(&reader, layout, restarted: {}) { reader, _, value in
+            if reader.bits(1) != 0 { value.pointee |= bit }
+            return true
         }
     }
 }

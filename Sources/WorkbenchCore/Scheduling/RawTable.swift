@@ -22,3 +22,16 @@ struct RawTable<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Frees the memory; the table must not be read afterwards.
     func free() { base.deallocate() }
 }
+
+extension RawTable {
+    /// Lists per node as one table, and each list's range in it (`table[ranges[n].start..<ranges[n].end]`).
+    static func flattening(_ lists: [[Element]]) -> (table: RawTable<Element>, ranges: RawTable<(start: Int, end: Int)>) {
+        var ranges: [(start: Int, end: Int)] = []
+        var start = 0
+        for list in lists {
+            ranges.append((start, start + list.count))
+            start += list.count
+        }
+        return (RawTable(lists.flatMap { $0 }), RawTable<(start: Int, end: Int)>(ranges))
+    }
+}

@@ -35,14 +35,7 @@ struct FanIns {
                 count += 1
             }
         }
-        var ranges: [(start: Int, end: Int)] = []
-        var start = 0
-        for list in lists {
-            ranges.append((start, start + list.count))
-            start += list.count
-        }
-        targets = RawTable(lists.flatMap { $0 })
-        self.ranges = RawTable(ranges)
+        (targets, ranges) = RawTable.flattening(lists)
         self.slots = slots
         open = Array(repeating: 0, count: count)
         entries = Array(repeating: [], count: count)

@@ -20,14 +20,7 @@ struct RunScope {
     /// as (`singleIndex`, source node), of which there are `referenceCounts[n]` slots.
     init(runInputs: [[Int]], references: [[(index: Int, node: Int)]], referenceCounts: [Int]) {
         outputs = Array(repeating: nil, count: runInputs.count)
-        var ranges: [(start: Int, end: Int)] = []
-        var start = 0
-        for list in runInputs {
-            ranges.append((start, start + list.count))
-            start += list.count
-        }
-        inputs = RawTable(runInputs.flatMap { $0 })
-        inputRanges = RawTable(ranges)
+        (inputs, inputRanges) = RawTable.flattening(runInputs)
         referenceSources = references
         self.referenceCounts = referenceCounts
         sharedReferences = Array(repeating: nil, count: runInputs.count)

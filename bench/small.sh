@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Small and 1-megapixel images, workbench beside OpenCV, Pillow and pyvips in one run.
+#
+# usage: bench/small.sh [ROUNDS]        (default 3; the table shows medians)
+#   SMALL=N      small items (default 2500): distinct 160 px JPEGs → 64 px → JPEG q80
+#   MEGA=N       1 MP items (default 400): 1024×600 crops of the reference photos → 256 px → JPEG q80
+#   PEERS=dir    a Python with opencv-python-headless, Pillow and pyvips (default: python3;
+#                `python3 -m venv /tmp/w && /tmp/w/bin/pip install opencv-python-headless pillow pyvips`)
+#   SMALL_DIR    where inputs and outputs go (default /tmp/workbench-small)
+#
+# Each round runs every tool once on each workload, tools alternating; wall and CPU (user+sys)
+# per item from GNU time. The last column is workbench's median over the peer's.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
+needs "libvips-tools time python3" vips /usr/bin/time python3
+ROUNDS=${1:-3}
+SMALL=${SMALL:-2500}
+MEGA=${MEGA:-400}
+PY=${PEERS:+$PEERS/bin/python}
+PY=${PY:-python3}
+D=${SMALL_DIR:-/tmp/workbench-small}
+release_workbench
+mkdir -p "$D"
+
+# Inputs, made once: N copies of one small JPEG with a different comment each (distinct bytes),
+# and 1 MP crops of the bundled photos and the test photos, cycled to MEGA files.
+if [ ! -f "$D/small-$SMALL/.done" ]; then
+  rm -rf "$D/small-$SMALL"; mkdir -p "$D/small-$SMALL"
+  vips thumbnail "$ROOT/Tests/Support/Photos/camera-cups.jpg" "$D/base.jpg[Q=85,strip]" 160
+  python3 - "$D/base.jpg" "$D/small-$SMALL" "$SMALL" <<'PY'
+import sys
+base, out, n = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
+for i in range(n):
+    comment = b"item %d" % i
+    with open("%s/img%06d.jpg" % (out, i), "wb") as f:
+        f.write(base[:2] + b"\xff\xfe" + (len(comment) + 2).to_bytes(2, "big") + comment + base[2:])
+PY
+  touch "$D/small-$SMALL/.done"
+fi
+if [ ! -f "$D/mega-$MEGA/.done" ]; then
+  rm -rf "$D/mega-$MEGA"; mkdir -p "$D/mega-$MEGA"
+  photos=("$ROOT"/Presets/samples/*.jpg "$ROOT"/Tests/Support/Photos/*.jpg)
+  for ((i = 0; i < MEGA; i++)); do
+    p=${photos[$((i % ${#photos[@]}))]}
+    w=$(vipsheader -f width "$p"); h=$(vipsheader -f height "$p")
+    [ "$w" -ge 1024 ] && [ "$h" -ge 600 ] || { vips thumbnail "$p" "$D/big.jpg" 2048 --size force --height 1200; p="$D/big.jpg"; w=2048; h=1200; }
+    x=$(( (i * 37) % (w - 1024 + 1) )); y=$(( (i * 53) % (h - 600 + 1) ))
+    vips crop "$p" "$D/mega-$MEGA/crop$(printf %05d $i).jpg[Q=90,strip]" "$x" "$y" 1024 600
+  done
+  touch "$D/mega-$MEGA/.done"
+fi
+
+preset() {
+  cat > "$D/$1.json" <<JSON
+{ "version": 1, "graph": [ { "id": "s", "op": "read" }, { "id": "d", "op": "decode" },
+  { "id": "t", "op": "thumbnail", "width": $2 }, { "id": "e", "op": "encode", "format": "jpeg", "Q": 80 },
+  { "id": "w", "op": "write", "path": "{name}.jpg" } ] }
+JSON
+}
+preset small 64
+preset mega 256
+
+# measure NAME WORKLOAD COMMAND...: one timed run, appended to $D/times as "NAME WORKLOAD wall cpu".
+measure() {
+  local name=$1 workload=$2; shift 2
+  rm -rf "$D/out"
+  /usr/bin/time -f '%e %U %S' -o "$D/time" "$@" >/dev/null 2>"$D/err" || { echo "$name on $workload failed:" >&2; tail -3 "$D/err" >&2; return; }
+  read -r wall user sys < "$D/time"
+  echo "$name $workload $wall $(echo "$user + $sys" | bc -l)" >> "$D/times"
+}
+
+: > "$D/times"
+tools=(workbench opencv pillow pyvips)
+for ((r = 0; r < ROUNDS; r++)); do
+  for w in small mega; do
+    [ $w = small ] && { IN=$D/small-$SMALL; WIDTH=64; } || { IN=$D/mega-$MEGA; WIDTH=256; }
+    for t in "${tools[@]}"; do
+      if [ $t = workbench ]; then
+        measure workbench $w "$WORKBENCH" run "$D/$w.json" "$IN" --out "$D/out" -q
+      elif module=${t/opencv/cv2}; module=${module/pillow/PIL}; $PY -c "import $module" 2>/dev/null; then
+        measure $t $w $PY "$ROOT/bench/small-peers.py" $t "$IN" "$D/out" $WIDTH
+      fi
+    done
+  done
+done
+
+python3 - "$D/times" "$SMALL" "$MEGA" <<'PY'
+import sys, statistics
+rows = [line.split() for line in open(sys.argv[1])]
+count = {"small": int(sys.argv[2]), "mega": int(sys.argv[3])}
+label = {"small": f"{sys.argv[2]} × 160 px → 64 px", "mega": f"{sys.argv[3]} × 1024×600 → 256 px"}
+print("| work | tool | wall s (median) | CPU ms per item | workbench ÷ tool (wall) |")
+print("|---|---|---|---|---|")
+for w in ("small", "mega"):
+    med = {}
+    for tool in ("workbench", "opencv", "pillow", "pyvips"):
+        runs = [r for r in rows if r[0] == tool and r[1] == w]
+        if runs:
+            med[tool] = (statistics.median(float(r[2]) for r in runs), statistics.median(float(r[3]) for r in runs))
+    for tool, (wall, cpu) in med.items():
+        ratio = "" if tool == "workbench" else f"{med['workbench'][0] / wall:.2f}"
+        print(f"| {label[w]} | {tool} | {wall:.2f} | {cpu * 1000 / count[w]:.2f} | {ratio} |")
+PY

@@ -46,13 +46,17 @@ let package = Package(
         .target(name: "WorkbenchKit", dependencies: ["CKernel"], path: "Plugins/Kit/Sources/WorkbenchKit", swiftSettings: optimizedInDebug),
         // The C half of the libvips bridge: the SIGABRT guard (real C globals) and kernel nodes.
         .target(name: "CVipsBridge", dependencies: ["CVips", "CKernel"]),
+        // libjpeg for the direct path (decode at a DCT scale, encode), with its longjmp kept in C.
+        .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Small images without libvips: JPEG → resample → JPEG on our own buffers (issue 36).
+        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),
         .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit"], swiftSettings: optimizedInDebug),
         // Progressive JPEGs decoded at 1/2, 1/4, 1/8 keeping only the coefficients that scale needs (no dependencies).
         .target(name: "WorkbenchJPEG", swiftSettings: jpegSettings),
-        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels", "WorkbenchJPEG",
+        .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels", "WorkbenchJPEG", "WorkbenchDirect",
                                                      .product(name: "Logging", package: "swift-log")]),
         .target(name: "WorkbenchNet", dependencies: ["CCurl", "WorkbenchCore"]),
         // The terminal's width, for the progress display.

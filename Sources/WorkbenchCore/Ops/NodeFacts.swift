@@ -8,9 +8,22 @@ public struct NodeFacts: Sendable {
     /// scope, when no other node reads it: a decode followed only by a resize hands the resize
     /// what it needs to decode and shrink in one step.
     public let soleReaderOp: String?
+    /// The sole reader, its own sole reader, and so on: each node's op and parameters, for a
+    /// stage that can do a whole chain its own way (a decode that sees a thumbnail then a JPEG
+    /// encode after it takes the direct path).
+    public let soleReaders: [Reader]
+    /// How many sole readers are kept in `soleReaders`.
+    public static let readersKept = 3
 
-    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil) {
+    /// One node of `soleReaders`.
+    public struct Reader: Sendable {
+        public let op: String
+        public let parameters: ParameterValues
+    }
+
+    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = []) {
         self.outputIsReadOnce = outputIsReadOnce
         self.soleReaderOp = soleReaderOp
+        self.soleReaders = soleReaders
     }
 }

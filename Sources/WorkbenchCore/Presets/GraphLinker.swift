@@ -64,6 +64,7 @@ struct GraphLinker {
         }
         var readOnce: [String: Bool] = [:]
         var soleReader: [String: String] = [:]
+        var chains: [String: [NodeFacts.Reader]] = [:]
         for draft in ordered.reversed() {
             let readers = consumers[draft.id] ?? []
             guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope else {
@@ -71,11 +72,16 @@ struct GraphLinker {
                 continue
             }
             soleReader[draft.id] = reader.draft.definition.spec.name
+            // A few nodes deep is all a stage looks at; a chain a million nodes long must not be copied per node.
+            chains[draft.id] = [NodeFacts.Reader(op: reader.draft.definition.spec.name, parameters: reader.draft.parameters)]
+                + (chains[reader.draft.id] ?? []).prefix(NodeFacts.readersKept - 1)
             readOnce[draft.id] = reader.draft.definition.spec.readsSequentially
                 && (reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true)
         }
         var facts: [String: NodeFacts] = [:]
-        for (id, once) in readOnce { facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id]) }
+        for (id, once) in readOnce {
+            facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id], soleReaders: chains[id] ?? [])
+        }
         return facts
     }
 

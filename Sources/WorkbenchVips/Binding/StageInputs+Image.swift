@@ -8,6 +8,8 @@ extension StageInputs {
         }
         if let image = handle as? VipsImage { return try image.shallow(context) }
         if let shrinkable = handle as? ShrinkableImage { return try shrinkable.image.shallow(context) }
+        // A reader the direct path does not serve: the decode libvips would have made.
+        if let source = handle as? DirectSource { return try source.decodedByLibvips().image.shallow(context) }
         throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
     }
 }

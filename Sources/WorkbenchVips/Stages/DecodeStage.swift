@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchDirect
 import WorkbenchJPEG
 
 /// `decode`: encoded bytes to a lazy libvips image; the format is sniffed from the content.
@@ -21,6 +22,8 @@ struct DecodeStage: Stage {
             ParameterSpec("autorotate", .bool, default: .bool(true), "Turn the image upright by its EXIF orientation."),
             ParameterSpec("colourspace", .choice(["srgb", "keep"]), default: .string("srgb"), aliases: ["colorspace"],
                           "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored."),
+            ParameterSpec("engine", .choice(["auto", "libvips"]), default: .string("auto"), recipeOmitsDefault: true,
+                          "\"auto\": a JPEG followed only by a thumbnail and a JPEG encode takes the direct path (libjpeg and our own resampler, no libvips object per image) when the file allows; \"libvips\": always libvips. `--verbose` says which ran."),
         ])
 
     static let definition = OpDefinition(spec) { p, facts in
@@ -33,16 +36,23 @@ struct DecodeStage: Stage {
             autorotate: p.bool("autorotate") != false,
             toSRGB: p.word("colourspace") != "keep",
             maxMemory: p.integer("maxMemory") << 20),
-            fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true)
+            fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true,
+            direct: p.word("engine") == "libvips" ? nil : DirectChain.below(facts.soleReaders))
     }
 
     let options: DecodeOptions
     /// The plan fused this decode with the resize that alone reads it: hand it the bytes too.
     var fusedWithResize = false
+    /// What follows is a chain the direct path can run (`DirectChain`).
+    var direct: DirectChain?
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
+        }
+        if direct != nil, FormatSniffer.loader(for: bytes.data) == "jpegload_buffer",
+           let header = JPEGCodec.header(bytes.data), DirectSource.accepts(header, bytes, options) {
+            return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID))
         }
         let image = try VipsDecoding.decode(bytes, options, node: context.nodeID, deferMemoryCheck: fusedWithResize)
         if fusedWithResize, let source = image.origin { return .image(ShrinkableImage(image, source: source)) }

@@ -1,5 +1,6 @@
 import Synchronization
 import WorkbenchCore
+import WorkbenchDirect
 
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
 /// Every option of every saver is available by libvips' name, checked against the chosen format.
@@ -143,6 +144,9 @@ struct EncodeStage: Stage {
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        if case .image(let handle)? = inputs.first, let direct = handle as? DirectImage, format.name == "jpeg" {
+            return try encodeDirect(direct, context: context)
+        }
         let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))
         var options = self.options
         for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
@@ -156,5 +160,15 @@ struct EncodeStage: Stage {
         for warning in warnings { context.warn(warning, node: image.origin?.node) }
         return .bytes(Bytes(data, origin: context.item.source,
                             image: EncodedImage(width: image.width, height: image.height, format: format.name)))
+    }
+
+    /// The direct path's JPEG (`DirectChain`): libjpeg with libvips' settings, and the EXIF block
+    /// libvips writes for stripped metadata, so the file is what the libvips path would write.
+    private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
+        var quality = DirectChain.defaultQuality
+        if case .int(let q)? = options["Q"] { quality = q }
+        let data = try JPEGCodec.encode(direct.image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+        return .bytes(Bytes(data, origin: context.item.source,
+                            image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))
     }
 }

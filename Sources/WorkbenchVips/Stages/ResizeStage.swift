@@ -1,4 +1,5 @@
 import WorkbenchCore
+import WorkbenchDirect
 
 /// `resize` and `thumbnail`: scale by a factor, or fit a width and/or height (contain, cover or
 /// fill), never enlarging unless asked. libvips' `thumbnail_image` and `resize` do the work.
@@ -65,7 +66,25 @@ struct ResizeStage: Stage {
     let outputIsReadOnce: Bool
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let image = try inputs.image(context)
+        guard case .image(let handle)? = inputs.first, let source = handle as? DirectSource else {
+            return try run(inputs.first, image: try inputs.image(context), context: context)
+        }
+        // The decode chose the direct path for this chain; a file it cannot finish goes to libvips
+        // as if the decode had never chosen it.
+        do {
+            let thumbnail = Thumbnail(width: width, height: height)
+            let made = try thumbnail.make(from: source.bytes.data, storedWidth: source.width, storedHeight: source.height)
+            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), Lanczos-3 to \(made.image.width)×\(made.image.height)")
+            return .image(DirectImage(made.image, node: source.node))
+        } catch {
+            context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")
+        }
+        let decoded = try source.decodedByLibvips()
+        return try run(.image(decoded), image: try decoded.image.shallow(context), context: context)
+    }
+
+    /// The libvips path, for `image` (what `input` carries).
+    private func run(_ input: Payload?, image: VipsImage, context: StageContext) throws -> Payload {
         if let scale {
             return .image(try VipsOperationCall.image("resize", image, ["scale": .double(scale)]))
         }
@@ -78,7 +97,7 @@ struct ResizeStage: Stage {
         // Fused with the decode by the run plan: decode and shrink in one step from the bytes
         // instead. That streams, so a result read more than once is kept in memory (if it is small).
         let fusedSource: DecodedSource?
-        if case .image(let handle)? = inputs.first, let shrinkable = handle as? ShrinkableImage { fusedSource = shrinkable.source } else { fusedSource = nil }
+        if case .image(let handle)? = input, let shrinkable = handle as? ShrinkableImage { fusedSource = shrinkable.source } else { fusedSource = nil }
         if let source = fusedSource, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
                                                   fast: fastShrink && fit != .fill) {

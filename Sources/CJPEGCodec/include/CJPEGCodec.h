@@ -1,0 +1,43 @@
+#ifndef CJPEG_CODEC_H
+#define CJPEG_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// libjpeg (libjpeg-turbo's libjpeg API) for the direct path: one JPEG decoded at a DCT scale into
+// interleaved 8-bit pixels, and pixels encoded, without libvips. libjpeg reports errors by
+// longjmp, which must never cross Swift frames, so every call that may fail is here in C.
+
+/// What a JPEG's header says, read without decoding.
+typedef struct {
+    int width, height, components;
+    /// libjpeg's J_COLOR_SPACE of the file (1 grey, 3 YCbCr, 4 CMYK, 5 YCCK, 2 RGB).
+    int colour_space;
+    int progressive;
+    int arithmetic;
+    /// The JFIF density, when the file has a JFIF segment (`saw_jfif`).
+    int saw_jfif, density_unit, x_density, y_density;
+    /// APP2 ICC_PROFILE, APP1 Exif, APP1 XMP, APP13 (IPTC) segments present.
+    int has_icc, has_exif, has_xmp, has_iptc;
+    /// The EXIF orientation (1 when there is none), and the EXIF resolution (0 when absent).
+    int orientation;
+    double exif_x_resolution, exif_y_resolution;
+    int exif_resolution_unit;
+} wb_jpeg_header;
+
+/// Reads the header. Returns 0, or -1 with `error` set.
+int wb_jpeg_read_header(const uint8_t *data, size_t size, wb_jpeg_header *header, char *error, size_t error_size);
+
+/// Decodes at 1/`scale_denom` (1, 2, 4, 8) into RGB (3 components) or grey (1): `*pixels` is
+/// malloc'd (free it). Returns 0; 1 when libjpeg warned (damaged data: the pixels are its guess);
+/// -1 with `error` set when it failed.
+int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t **pixels, int *width, int *height,
+                   int *components, char *error, size_t error_size);
+
+/// Encodes 8-bit RGB or grey at `quality` (libjpeg's scale; 4:2:0 below 90, 4:4:4 from 90, as
+/// libvips' jpegsave), with no JFIF segment and the given APP1 (EXIF) segment body if any.
+/// `*out` is malloc'd (free it). Returns 0, or -1 with `error` set.
+int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+                   const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+#endif

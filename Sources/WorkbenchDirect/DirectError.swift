@@ -1,0 +1,14 @@
+/// Why the direct path could not do its part; the caller then leaves the item to libvips.
+public enum DirectError: Error, Sendable, CustomStringConvertible {
+    /// libjpeg refused the file (or could not allocate), with its message.
+    case jpegFailed(String)
+    /// libjpeg decoded the file but warned of damage: libvips decides what that means.
+    case damaged(String)
+
+    public var description: String {
+        switch self {
+        case .jpegFailed(let message): return "libjpeg: \(message)"
+        case .damaged(let message): return "damaged data (libjpeg: \(message))"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import WorkbenchCore
+import WorkbenchDirect
+import WorkbenchJPEG
+
+/// A JPEG the decode handed to the direct path (`DirectChain`): its bytes, the decode's settings
+/// and what libjpeg read of its header. No libvips object is made for it unless a reader needs
+/// one after all (`decodedByLibvips`).
+final class DirectSource: ImageHandle {
+    let bytes: Bytes
+    let options: DecodeOptions
+    let header: JPEGHeader
+    /// The `decode` node, which damage is blamed on.
+    let node: String
+
+    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String) {
+        self.bytes = bytes
+        self.options = options
+        self.header = header
+        self.node = node
+    }
+
+    var width: Int { header.width }
+    var height: Int { header.height }
+    var bands: Int { header.components == 1 ? 1 : 3 }
+
+    /// The decode as the libvips path makes it, for a reader the direct path cannot serve: the
+    /// same image, errors and warnings as if the decode had never chosen the direct path.
+    func decodedByLibvips() throws(VipsError) -> ShrinkableImage {
+        let image = try VipsDecoding.decode(bytes, options, node: node, deferMemoryCheck: true)
+        return ShrinkableImage(image, source: image.origin ?? DecodedSource(
+            bytes: bytes, options: options, colourManaged: false, orientation: 1,
+            storedWidth: image.width, storedHeight: image.height, node: node))
+    }
+
+    /// Whether the direct path decodes this file as libvips would: an 8-bit JPEG in YCbCr or
+    /// grey, upright (EXIF orientation 1), without an ICC profile (libvips would convert it to sRGB), within the
+    /// decode's limits. Anything else — and every failure or warning later — goes to libvips.
+    static func accepts(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> Bool {
+        guard options.toSRGB, options.pages == 1, !header.hasICCProfile,
+              header.orientation == 1,
+              (header.components == 3 && header.colourSpace == 3) || (header.components == 1 && header.colourSpace == 1),
+              header.width * header.height <= options.maxPixels else { return false }
+        // libjpeg holds every coefficient of a progressive file; the libvips path refuses one over
+        // the decode's memory limit, so such a file is left to say so.
+        if header.isProgressive {
+            let needed = bytes.data.withUnsafeBytes { JPEGFrameHeader($0)?.libjpegCoefficientBytes } ?? Int.max
+            return needed <= options.maxMemory
+        }
+        return true
+    }
+}
+
+/// Pixels the direct path made (a thumbnail), ready for the direct JPEG encode.
+final class DirectImage: ImageHandle {
+    let image: PixelImage
+    /// The `decode` node the pixels came from.
+    let node: String
+
+    init(_ image: PixelImage, node: String) {
+        self.image = image
+        self.node = node
+    }
+
+    var width: Int { image.width }
+    var height: Int { image.height }
+    var bands: Int { image.bands }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Lanczos-3 reduction of an 8-bit image, vertical pass then horizontal, as libvips' `reduce`
 /// does for its default kernel: each output sample a weighted sum of the input samples within
@@ -14,7 +15,7 @@ public enum Resampler {
     }
 
     /// Weights in 1/4096ths: what one output sample takes from which inputs.
-    struct Taps {
+    struct Taps: Sendable {
         /// Per output sample: the first input it reads.
         var first: [Int32] = []
         /// Per output sample, `count` weights.
@@ -60,25 +61,45 @@ public enum Resampler {
         return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
+    /// Taps per (input, output) size, made once: a batch of photos of one size shares them.
+    private static let made = Mutex<[Int: Taps]>([:])
+
+    static func cachedTaps(from input: Int, to output: Int) -> Taps {
+        let key = input << 32 | output
+        if let found = made.withLock({ $0[key] }) { return found }
+        let fresh = taps(from: input, to: output)
+        made.withLock { cache in
+            // A run of many sizes must not grow the cache without end.
+            if cache.count > 4096 { cache.removeAll() }
+            cache[key] = fresh
+        }
+        return fresh
+    }
+
     private static func vertical(_ image: PixelImage, to height: Int) -> PixelImage {
-        let taps = taps(from: image.height, to: height)
+        let taps = cachedTaps(from: image.height, to: height)
         let stride = image.width * image.bands
         var out = [UInt8](repeating: 0, count: stride * height)
+        var sums = [Int32](repeating: 0, count: stride)
         let half: Int32 = 1 << (fractionBits - 1)
         image.pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                var sums = [Int32](repeating: 0, count: stride)
-                for y in 0..<height {
-                    for i in 0..<stride { sums[i] = half }
-                    let first = Int(taps.first[y])
-                    for k in 0..<taps.count {
-                        let w = taps.weights[y * taps.count + k]
-                        if w == 0 { continue }
-                        let row = min(max(first + k, 0), image.height - 1) * stride
-                        for i in 0..<stride { sums[i] &+= w &* Int32(source[row + i]) }
+                sums.withUnsafeMutableBufferPointer { sums in
+                    taps.weights.withUnsafeBufferPointer { weights in
+                        let source = source.baseAddress!, target = target.baseAddress!, sums = sums.baseAddress!
+                        for y in 0..<height {
+                            for i in 0..<stride { sums[i] = half }
+                            let first = Int(taps.first[y])
+                            for k in 0..<taps.count {
+                                let w = weights[y &* taps.count &+ k]
+                                if w == 0 { continue }
+                                let row = source + min(max(first &+ k, 0), image.height &- 1) &* stride
+                                for i in 0..<stride { sums[i] &+= w &* Int32(row[i]) }
+                            }
+                            let line = target + y &* stride
+                            for i in 0..<stride { line[i] = UInt8(clamping: sums[i] >> fractionBits) }
+                        }
                     }
-                    let base = y * stride
-                    for i in 0..<stride { target[base + i] = UInt8(clamping: sums[i] >> fractionBits) }
                 }
             }
         }
@@ -86,31 +107,49 @@ public enum Resampler {
     }
 
     private static func horizontal(_ image: PixelImage, to width: Int) -> PixelImage {
-        let taps = taps(from: image.width, to: width)
+        let taps = cachedTaps(from: image.width, to: width)
         let bands = image.bands
+        // Each tap's input column, clamped at the edges once rather than per pixel.
+        var columns = [Int](repeating: 0, count: width * taps.count)
+        for x in 0..<width {
+            for k in 0..<taps.count { columns[x * taps.count + k] = min(max(Int(taps.first[x]) + k, 0), image.width - 1) * bands }
+        }
         var out = [UInt8](repeating: 0, count: width * bands * image.height)
         let half: Int32 = 1 << (fractionBits - 1)
         image.pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                for y in 0..<image.height {
-                    let row = y * image.width * bands
-                    for x in 0..<width {
-                        let first = Int(taps.first[x])
-                        var sums = (half, half, half)
-                        for k in 0..<taps.count {
-                            let w = taps.weights[x * taps.count + k]
-                            let at = row + min(max(first + k, 0), image.width - 1) * bands
-                            sums.0 &+= w &* Int32(source[at])
+                taps.weights.withUnsafeBufferPointer { weights in
+                    columns.withUnsafeBufferPointer { columns in
+                        let source = source.baseAddress!, target = target.baseAddress!
+                        let weights = weights.baseAddress!, columns = columns.baseAddress!
+                        let count = taps.count
+                        for y in 0..<image.height {
+                            let row = source + y &* image.width &* bands
+                            var o = target + y &* width &* bands
                             if bands == 3 {
-                                sums.1 &+= w &* Int32(source[at + 1])
-                                sums.2 &+= w &* Int32(source[at + 2])
+                                for x in 0..<width {
+                                    var r = half, g = half, b = half
+                                    let w = weights + x &* count, c = columns + x &* count
+                                    for k in 0..<count {
+                                        let p = row + c[k]
+                                        r &+= w[k] &* Int32(p[0])
+                                        g &+= w[k] &* Int32(p[1])
+                                        b &+= w[k] &* Int32(p[2])
+                                    }
+                                    o[0] = UInt8(clamping: r >> fractionBits)
+                                    o[1] = UInt8(clamping: g >> fractionBits)
+                                    o[2] = UInt8(clamping: b >> fractionBits)
+                                    o += 3
+                                }
+                            } else {
+                                for x in 0..<width {
+                                    var v = half
+                                    let w = weights + x &* count, c = columns + x &* count
+                                    for k in 0..<count { v &+= w[k] &* Int32(row[c[k]]) }
+                                    o[0] = UInt8(clamping: v >> fractionBits)
+                                    o += 1
+                                }
                             }
-                        }
-                        let o = (y * width + x) * bands
-                        target[o] = UInt8(clamping: sums.0 >> fractionBits)
-                        if bands == 3 {
-                            target[o + 1] = UInt8(clamping: sums.1 >> fractionBits)
-                            target[o + 2] = UInt8(clamping: sums.2 >> fractionBits)
                         }
                     }
                 }

@@ -40,7 +40,12 @@ extension RunEngine {
         defer { endingSpan = nil }
         let n = node(of: id)
         let node = plan.traits[n]
-        if releasesPermit { ready.release(node.queue) }
+        if releasesPermit {
+            ready.release(node.queue)
+            // An I/O body on a queue CPU work also uses held a permit that work may be waiting
+            // for, with every worker asleep: wake one (nothing else would).
+            if idleWorkers > 0 && ready.hasCPUWork(in: node.queue) { lock.signal() }
+        }
         inFlight.end(id, recyclesToken: !stopping)
         tally.nodesRun += 1
         if stopping {

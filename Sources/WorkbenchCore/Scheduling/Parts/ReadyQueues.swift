@@ -104,6 +104,9 @@ struct ReadyQueues {
         if let perBody { queues[q].averageBody = queues[q].averageBody * 0.75 + perBody * 0.25 }
     }
 
+    /// Whether queue `q` has CPU work filed (perhaps stale entries only).
+    func hasCPUWork(in q: Int) -> Bool { !queues[q].cpu.isEmpty }
+
     mutating func setSuspended(_ suspended: Bool, queue q: Int) { queues[q].suspended = suspended }
 
     /// Detaches every heap (a stop); the caller frees what it returns outside the lock.

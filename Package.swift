@@ -107,6 +107,7 @@ let package = Package(
         .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "make_grey.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "Photos"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
+        .testTarget(name: "WorkbenchDirectTests", dependencies: ["WorkbenchDirect"]),
         .testTarget(name: "WorkbenchVipsTests", dependencies: ["WorkbenchVips", "WorkbenchJPEG", "WorkbenchCore", "WorkbenchKernels", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchPluginsTests", dependencies: ["WorkbenchPlugins", "WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchNetTests", dependencies: ["WorkbenchNet", "WorkbenchCore", "WorkbenchTestSupport"]),

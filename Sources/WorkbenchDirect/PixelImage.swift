@@ -13,4 +13,16 @@ public struct PixelImage: Sendable {
         self.bands = bands
         self.pixels = pixels
     }
+
+    /// The top-left `width` × `height` of the image.
+    public func cropped(width: Int, height: Int) -> PixelImage {
+        guard width < self.width || height < self.height else { return self }
+        var out = [UInt8]()
+        out.reserveCapacity(width * height * bands)
+        for y in 0..<height {
+            let start = y * self.width * bands
+            out.append(contentsOf: pixels[start..<(start + width * bands)])
+        }
+        return PixelImage(width: width, height: height, bands: bands, pixels: out)
+    }
 }

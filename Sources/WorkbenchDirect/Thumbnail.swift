@@ -32,7 +32,9 @@ public struct Thumbnail: Sendable {
     /// warns (the caller leaves the file to libvips).
     public func make(from data: Data, storedWidth: Int, storedHeight: Int) throws(DirectError) -> (image: PixelImage, shrink: Int, loaded: (Int, Int)) {
         let shrink = shrink(storedWidth: storedWidth, storedHeight: storedHeight)
+        // libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) pixels of it.
         let decoded = try JPEGCodec.decode(data, shrink: shrink)
+            .cropped(width: max(1, storedWidth / shrink), height: max(1, storedHeight / shrink))
         let target = size(loadedWidth: decoded.width, loadedHeight: decoded.height)
         return (Resampler.reduce(decoded, width: target.width, height: target.height), shrink, (decoded.width, decoded.height))
     }

@@ -33,21 +33,26 @@ final class DirectSource: ImageHandle {
             storedWidth: image.width, storedHeight: image.height, node: node))
     }
 
-    /// Whether the direct path decodes this file as libvips would: an 8-bit JPEG in YCbCr or
-    /// grey, upright (EXIF orientation 1), without an ICC profile (libvips would convert it to sRGB), within the
-    /// decode's limits. Anything else — and every failure or warning later — goes to libvips.
-    static func accepts(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> Bool {
-        guard options.toSRGB, options.pages == 1, !header.hasICCProfile,
-              header.orientation == 1,
-              (header.components == 3 && header.colourSpace == 3) || (header.components == 1 && header.colourSpace == 1),
-              header.width * header.height <= options.maxPixels else { return false }
+    /// Why the direct path leaves this file to libvips, or nil when it decodes it as libvips
+    /// would: an 8-bit JPEG in YCbCr or grey, upright (EXIF orientation 1), without an ICC
+    /// profile (libvips would convert through it to sRGB), within the decode's limits. Every
+    /// failure or warning later goes to libvips too.
+    static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> String? {
+        if !options.toSRGB { return "colours kept as stored" }
+        if options.pages != 1 { return "all pages" }
+        if header.hasICCProfile { return "an ICC profile, which libvips converts through to sRGB" }
+        if header.orientation != 1 { return "EXIF orientation \(header.orientation)" }
+        guard (header.components == 3 && header.colourSpace == 3) || (header.components == 1 && header.colourSpace == 1) else {
+            return "\(header.components) components in colour space \(header.colourSpace) (CMYK, YCCK or RGB)"
+        }
+        if header.width * header.height > options.maxPixels { return "more pixels than maxPixels" }
         // libjpeg holds every coefficient of a progressive file; the libvips path refuses one over
         // the decode's memory limit, so such a file is left to say so.
         if header.isProgressive {
             let needed = bytes.data.withUnsafeBytes { JPEGFrameHeader($0)?.libjpegCoefficientBytes } ?? Int.max
-            return needed <= options.maxMemory
+            if needed > options.maxMemory { return "a progressive JPEG over maxMemory" }
         }
-        return true
+        return nil
     }
 }
 

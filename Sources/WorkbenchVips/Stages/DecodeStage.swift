@@ -50,12 +50,24 @@ struct DecodeStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        if direct != nil, FormatSniffer.loader(for: bytes.data) == "jpegload_buffer",
-           let header = JPEGCodec.header(bytes.data), DirectSource.accepts(header, bytes, options) {
+        if direct != nil {
+            let header = FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" ? JPEGCodec.header(bytes.data) : nil
+            guard let header else {
+                context.logger.debug("\(context.item.name): libvips decodes it (not a JPEG libjpeg reads)")
+                return .image(try decodedByLibvips(bytes, context))
+            }
+            if let reason = DirectSource.refusal(header, bytes, options) {
+                context.logger.debug("\(context.item.name): libvips decodes it (\(reason))")
+                return .image(try decodedByLibvips(bytes, context))
+            }
             return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID))
         }
+        return .image(try decodedByLibvips(bytes, context))
+    }
+
+    private func decodedByLibvips(_ bytes: Bytes, _ context: StageContext) throws -> any ImageHandle {
         let image = try VipsDecoding.decode(bytes, options, node: context.nodeID, deferMemoryCheck: fusedWithResize)
-        if fusedWithResize, let source = image.origin { return .image(ShrinkableImage(image, source: source)) }
-        return .image(image)
+        if fusedWithResize, let source = image.origin { return ShrinkableImage(image, source: source) }
+        return image
     }
 }

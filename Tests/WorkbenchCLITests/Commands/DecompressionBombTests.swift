@@ -101,3 +101,33 @@ extension DecompressionBombTests {
         #expect(quiet.status == 0 && !quiet.stderr.contains("declined"), "\(quiet.stderr)")
     }
 }
+
+/// `--verbose` says which engine made each item: the direct path, or libvips and why.
+@Suite struct EngineChoiceTests {
+    @Test func verboseSaysWhichEngineRanAndThePresetCanChoose() throws {
+        let folder = try Fixtures.temporaryDirectory("engine-choice")
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("Bridge.jpg"), to: inputs.appendingPathComponent("plain.jpg"))
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("Bridge.jpg"), to: inputs.appendingPathComponent("turned.jpg"))
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exiftool.arguments = ["-q", "-overwrite_original", "-n", "-Orientation=6", inputs.appendingPathComponent("turned.jpg").path]
+        try exiftool.run()
+        exiftool.waitUntilExit()
+        let preset = #"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode", "engine": "ENGINE"},
+              {"op": "thumbnail", "width": 120}, {"op": "encode", "format": "jpeg", "Q": 80}, {"op": "write", "path": "{name}.jpg"}]}
+            """#
+        let auto = try Fixtures.writePreset(preset.replacingOccurrences(of: "ENGINE", with: "auto"), in: folder)
+        let result = try CLIProcess.run(["run", auto, inputs.path, "--out", folder.appendingPathComponent("a").path, "--progress", "plain", "--verbose"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("plain: direct path: libjpeg at 1/8"), "\(result.stderr)")
+        #expect(result.stderr.contains("turned: libvips decodes it (EXIF orientation 6)"), "\(result.stderr)")
+        let libvips = try Fixtures.writePreset(preset.replacingOccurrences(of: "ENGINE", with: "libvips"), in: folder)
+        let forced = try CLIProcess.run(["run", libvips, inputs.path, "--out", folder.appendingPathComponent("b").path, "--progress", "plain", "--verbose"])
+        #expect(forced.status == 0 && !forced.stderr.contains("direct path"), "\(forced.stderr)")
+        // Both files made either way, the turned one upright (portrait) both times.
+        for out in ["a", "b"] { #expect(Fixtures.files(in: folder.appendingPathComponent(out)).filter { $0.hasSuffix(".jpg") } == ["plain.jpg", "turned.jpg"]) }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import WorkbenchDirect
+
+/// The direct path's parts without libvips: the resampler's weights, the thumbnail's geometry
+/// and the EXIF block.
+@Suite struct DirectPartsTests {
+    @Test func everyOutputSamplesWeightsSumToOneAndFlatStaysFlat() {
+        for (input, output) in [(80, 64), (200, 64), (10_000, 64), (7, 3), (5, 5)] {
+            let taps = Resampler.taps(from: input, to: output)
+            for o in 0..<output {
+                let sum = taps.weights[(o * taps.count)..<((o + 1) * taps.count)].reduce(0, +)
+                #expect(sum == 1 << Resampler.fractionBits, "\(input)→\(output) at \(o)")
+            }
+        }
+        let flat = PixelImage(width: 80, height: 50, bands: 3, pixels: [UInt8](repeating: 173, count: 80 * 50 * 3))
+        let reduced = Resampler.reduce(flat, width: 64, height: 40)
+        #expect(reduced.width == 64 && reduced.height == 40 && reduced.pixels.allSatisfy { $0 == 173 })
+    }
+
+    @Test func aReducedEdgeKeepsItsPlaceAndOvershootIsClamped() {
+        // Black left half, white right half: the reduced edge stays in the middle, and Lanczos'
+        // ringing never leaves 0…255.
+        var pixels = [UInt8]()
+        for _ in 0..<10 { for x in 0..<100 { pixels.append(x < 50 ? 0 : 255) } }
+        let reduced = Resampler.reduce(PixelImage(width: 100, height: 10, bands: 1, pixels: pixels), width: 40, height: 10)
+        let row = Array(reduced.pixels[0..<40])
+        #expect(row[0] == 0 && row[39] == 255 && row[17] < 30 && row[22] > 225, "\(row)")
+    }
+
+    @Test func theThumbnailDecodesAtTheSmallestScaleThatCoversItsBox() {
+        let box64 = Thumbnail(width: 64, height: nil)
+        #expect(box64.shrink(storedWidth: 160, storedHeight: 100) == 2)
+        #expect(Thumbnail(width: 256, height: nil).shrink(storedWidth: 1024, storedHeight: 600) == 4)
+        #expect(box64.shrink(storedWidth: 4000, storedHeight: 3000) == 8)
+        // Never below one pixel on an axis, never for an image smaller than the box.
+        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 3) == 2)
+        #expect(box64.shrink(storedWidth: 60, storedHeight: 40) == 1)
+        #expect(box64.size(loadedWidth: 80, loadedHeight: 50) == (64, 40))
+        #expect(box64.size(loadedWidth: 60, loadedHeight: 40) == (60, 40))
+        #expect(Thumbnail(width: 64, height: 64).size(loadedWidth: 133, loadedHeight: 200) == (43, 64))
+    }
+
+    @Test func theExifBlockSaysTheSizeAnd72DPI() {
+        let block = ExifBlock.stripped(width: 640, height: 70_000)
+        #expect(block.count == 186 && Array(block.prefix(6)) == Array("Exif\0\0".utf8))
+        func long(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(block[at + $1]) << (8 * $1) } }
+        #expect(long(166) == 640 && long(178) == 70_000)
+        // XResolution 72/1 at the offset IFD0 gives (0x56 from the TIFF header, 6 bytes in).
+        #expect(long(6 + 0x56) == 72 && long(6 + 0x5A) == 1)
+    }
+}

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
-// WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies). C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess), each
+// WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies) and
+// WorkbenchDirect (→ CJPEGCodec, WorkbenchCore). C sits in small targets (CVips, CCurl, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec), each
 // with one thin Swift layer above it.
 // The decoder counts a block's nonzero coefficients for every symbol of a refinement scan: with
 // the POPCNT instruction (every x86-64 processor since 2008) rather than the baseline's

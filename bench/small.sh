@@ -6,8 +6,15 @@
 #   MEGA=N       1 MP items (default 400): 1024×600 crops of the reference photos → 256 px → JPEG q80
 #   PEERS=dir    a Python with opencv-python-headless, Pillow and pyvips (default: python3;
 #                `python3 -m venv /tmp/w && /tmp/w/bin/pip install opencv-python-headless pillow pyvips`)
-#   SMALL_DIR    where inputs and outputs go (default /tmp/workbench-small)
+#   SMALL_DIR    where inputs go (default /tmp/workbench-small)
+#   SMALL_OUT    where outputs go (default /dev/shm/workbench-small-out when /dev/shm exists):
+#                on a disk, creating thousands of files just deleted costs the kernel more than
+#                the imaging (ext4's inode search), for every tool alike
 #
+# Rows: workbench as it runs by default (the direct path where the chain allows), workbench
+# with `"engine": "libvips"` on its decode (the libvips path, what it was before the direct
+# path), and the peers. Output quality: PSNR of each tool's files against a careful reference
+# (full decode, Lanczos-3 in floating point; bench/small-quality.py), averaged over the files.
 # Each round runs every tool once on each workload, tools alternating; wall and CPU (user+sys)
 # per item from GNU time. The last column is workbench's median over the peer's.
 set -euo pipefail
@@ -20,6 +27,7 @@ MEGA=${MEGA:-400}
 PY=${PEERS:+$PEERS/bin/python}
 PY=${PY:-python3}
 D=${SMALL_DIR:-/tmp/workbench-small}
+if [ -d /dev/shm ]; then OUT=${SMALL_OUT:-/dev/shm/workbench-small-out}; else OUT=${SMALL_OUT:-$D/out}; fi
 release_workbench
 mkdir -p "$D"
 
@@ -53,52 +61,69 @@ fi
 
 preset() {
   cat > "$D/$1.json" <<JSON
-{ "version": 1, "graph": [ { "id": "s", "op": "read" }, { "id": "d", "op": "decode" },
+{ "version": 1, "graph": [ { "id": "s", "op": "read" }, { "id": "d", "op": "decode", "engine": "$3" },
   { "id": "t", "op": "thumbnail", "width": $2 }, { "id": "e", "op": "encode", "format": "jpeg", "Q": 80 },
   { "id": "w", "op": "write", "path": "{name}.jpg" } ] }
 JSON
 }
-preset small 64
-preset mega 256
+preset small 64 auto
+preset mega 256 auto
+preset small-libvips 64 libvips
+preset mega-libvips 256 libvips
 
-# measure NAME WORKLOAD COMMAND...: one timed run, appended to $D/times as "NAME WORKLOAD wall cpu".
+# measure NAME WORKLOAD COMMAND...: one timed run into $OUT/NAME-WORKLOAD, appended to
+# $D/times as "NAME WORKLOAD wall cpu".
 measure() {
   local name=$1 workload=$2; shift 2
-  rm -rf "$D/out"
+  rm -rf "$OUT/$name-$workload"
   /usr/bin/time -f '%e %U %S' -o "$D/time" "$@" >/dev/null 2>"$D/err" || { echo "$name on $workload failed:" >&2; tail -3 "$D/err" >&2; return; }
   read -r wall user sys < "$D/time"
   echo "$name $workload $wall $(echo "$user + $sys" | bc -l)" >> "$D/times"
 }
 
 : > "$D/times"
-tools=(workbench opencv pillow pyvips)
+tools=(workbench workbench-libvips opencv pillow pyvips)
 for ((r = 0; r < ROUNDS; r++)); do
   for w in small mega; do
     [ $w = small ] && { IN=$D/small-$SMALL; WIDTH=64; } || { IN=$D/mega-$MEGA; WIDTH=256; }
     for t in "${tools[@]}"; do
       if [ $t = workbench ]; then
-        measure workbench $w "$WORKBENCH" run "$D/$w.json" "$IN" --out "$D/out" -q
+        measure workbench $w "$WORKBENCH" run "$D/$w.json" "$IN" --out "$OUT/workbench-$w" -q
+      elif [ $t = workbench-libvips ]; then
+        measure workbench-libvips $w "$WORKBENCH" run "$D/$w-libvips.json" "$IN" --out "$OUT/workbench-libvips-$w" -q
       elif module=${t/opencv/cv2}; module=${module/pillow/PIL}; $PY -c "import $module" 2>/dev/null; then
-        measure $t $w $PY "$ROOT/bench/small-peers.py" $t "$IN" "$D/out" $WIDTH
+        measure $t $w $PY "$ROOT/bench/small-peers.py" $t "$IN" "$OUT/$t-$w" $WIDTH
       fi
     done
   done
 done
 
-python3 - "$D/times" "$SMALL" "$MEGA" <<'PY'
+# Quality of the last round's files, when the peers' Python has numpy and Pillow.
+: > "$D/quality"
+if $PY -c "import numpy, PIL" 2>/dev/null; then
+  for w in small mega; do
+    [ $w = small ] && { IN=$D/small-$SMALL; WIDTH=64; } || { IN=$D/mega-$MEGA; WIDTH=256; }
+    for t in "${tools[@]}"; do
+      [ -d "$OUT/$t-$w" ] && echo "$t $w $($PY "$ROOT/bench/small-quality.py" "$IN" "$OUT/$t-$w" $WIDTH)" >> "$D/quality"
+    done
+  done
+fi
+
+python3 - "$D/times" "$SMALL" "$MEGA" "$D/quality" <<'PY'
 import sys, statistics
 rows = [line.split() for line in open(sys.argv[1])]
 count = {"small": int(sys.argv[2]), "mega": int(sys.argv[3])}
 label = {"small": f"{sys.argv[2]} × 160 px → 64 px", "mega": f"{sys.argv[3]} × 1024×600 → 256 px"}
-print("| work | tool | wall s (median) | CPU ms per item | workbench ÷ tool (wall) |")
-print("|---|---|---|---|---|")
+quality = {(r[0], r[1]): r[2] for r in (line.split() for line in open(sys.argv[4])) if len(r) == 3}
+print("| work | tool | wall s (median) | CPU ms per item | workbench ÷ tool (wall) | PSNR dB |")
+print("|---|---|---|---|---|---|")
 for w in ("small", "mega"):
     med = {}
-    for tool in ("workbench", "opencv", "pillow", "pyvips"):
+    for tool in ("workbench", "workbench-libvips", "opencv", "pillow", "pyvips"):
         runs = [r for r in rows if r[0] == tool and r[1] == w]
         if runs:
             med[tool] = (statistics.median(float(r[2]) for r in runs), statistics.median(float(r[3]) for r in runs))
     for tool, (wall, cpu) in med.items():
         ratio = "" if tool == "workbench" else f"{med['workbench'][0] / wall:.2f}"
-        print(f"| {label[w]} | {tool} | {wall:.2f} | {cpu * 1000 / count[w]:.2f} | {ratio} |")
+        print(f"| {label[w]} | {tool} | {wall:.2f} | {cpu * 1000 / count[w]:.2f} | {ratio} | {quality.get((tool, w), '')} |")
 PY

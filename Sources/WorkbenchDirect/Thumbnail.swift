@@ -1,16 +1,19 @@
 import Foundation
 
-/// A thumbnail made on the direct path: a JPEG decoded at the smallest DCT scale that still
-/// covers the box (libjpeg's 1/2, 1/4, 1/8), then reduced with Lanczos-3 to fit inside it —
-/// the geometry of libvips' `thumbnail` with fast shrink-on-load, never enlarging.
+/// A thumbnail made on the direct path: a JPEG decoded at a DCT scale (libjpeg's 1/2, 1/4,
+/// 1/8), then reduced with Lanczos-3 to fit inside the box, never enlarging — the geometry of
+/// libvips' `thumbnail`. Fast: the smallest scale that still covers the box; otherwise libvips'
+/// own rule, which leaves at least twice the target for the reduce (sharper, a little slower).
 public struct Thumbnail: Sendable {
     /// The box; nil on an axis means unbounded.
     public let width: Int?
     public let height: Int?
+    public let fast: Bool
 
-    public init(width: Int?, height: Int?) {
+    public init(width: Int?, height: Int?, fast: Bool = true) {
         self.width = width
         self.height = height
+        self.fast = fast
     }
 
     /// The DCT scale to decode a `storedWidth` × `storedHeight` JPEG at.
@@ -18,7 +21,9 @@ public struct Thumbnail: Sendable {
         let factor = max(Double(storedWidth) / Double(width ?? Int.max), Double(storedHeight) / Double(height ?? Int.max))
         // An axis is never shrunk below one pixel (a 3-pixel strip at 1/8 would have none).
         let smaller = min(storedWidth, storedHeight)
-        return [8, 4, 2].first { Double($0) <= factor && $0 <= smaller } ?? 1
+        // libvips' rule: 8 from a factor of 16, 4 from 8, 2 from 4.
+        let headroom = fast ? 1.0 : 2.0
+        return [8, 4, 2].first { Double($0) * headroom <= factor && $0 <= smaller } ?? 1
     }
 
     /// The size a decoded `loadedWidth` × `loadedHeight` image is reduced to.

@@ -36,6 +36,10 @@ import Testing
         // Never below one pixel on an axis, never for an image smaller than the box.
         #expect(box64.shrink(storedWidth: 10_000, storedHeight: 3) == 2)
         #expect(box64.shrink(storedWidth: 60, storedHeight: 40) == 1)
+        // libvips' own rule keeps twice the target for the reduce.
+        let careful = Thumbnail(width: 64, height: nil, fast: false)
+        #expect(careful.shrink(storedWidth: 160, storedHeight: 100) == 1 && careful.shrink(storedWidth: 4000, storedHeight: 3000) == 8)
+        #expect(Thumbnail(width: 256, height: nil, fast: false).shrink(storedWidth: 1024, storedHeight: 600) == 2)
         #expect(box64.size(loadedWidth: 80, loadedHeight: 50) == (64, 40))
         #expect(box64.size(loadedWidth: 60, loadedHeight: 40) == (60, 40))
         #expect(Thumbnail(width: 64, height: 64).size(loadedWidth: 133, loadedHeight: 200) == (43, 64))

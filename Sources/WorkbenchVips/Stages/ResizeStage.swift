@@ -72,7 +72,7 @@ struct ResizeStage: Stage {
         // The decode chose the direct path for this chain; a file it cannot finish goes to libvips
         // as if the decode had never chosen it.
         do {
-            let thumbnail = Thumbnail(width: width, height: height)
+            let thumbnail = Thumbnail(width: width, height: height, fast: fastShrink)
             let made = try thumbnail.make(from: source.bytes.data, storedWidth: source.width, storedHeight: source.height)
             context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), Lanczos-3 to \(made.image.width)×\(made.image.height)")
             return .image(DirectImage(made.image, node: source.node))

@@ -9,10 +9,10 @@ import WorkbenchTestSupport
 /// file: the same outcome, size and metadata segments, and pixels within the golden tolerance —
 /// on the reference photos and on the edge cases, most of which the direct path hands to libvips.
 @Suite(.serialized) struct DirectPathTests {
-    static func preset(width: Int, engine: String) -> String {
+    static func preset(width: Int, fast: Bool, engine: String) -> String {
         """
         {"version": 1, "graph": [{"id": "in", "op": "read"}, {"id": "image", "op": "decode", "engine": "\(engine)"},
-          {"id": "small", "op": "thumbnail", "width": \(width)}, {"id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80},
+          {"id": "small", "op": "thumbnail", "width": \(width), "fastShrink": \(fast)}, {"id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80},
           {"id": "save", "op": "write", "path": "{name}.jpg"}]}
         """
     }
@@ -76,12 +76,12 @@ import WorkbenchTestSupport
         return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height, image.bands)
     }
 
-    @Test(arguments: [64, 300])
-    func theDirectPathWritesWhatLibvipsWritesWithinTheGoldenTolerance(width: Int) async throws {
-        let harness = try PresetHarness("direct-\(width)")
+    @Test(arguments: [(64, true), (300, true), (64, false)])
+    func theDirectPathWritesWhatLibvipsWritesWithinTheGoldenTolerance(width: Int, fast: Bool) async throws {
+        let harness = try PresetHarness("direct-\(width)-\(fast)")
         let inputs = try Self.inputs(in: harness.folder)
-        let (directSummary, direct) = try await harness.run(Self.preset(width: width, engine: "auto"), inputs: [inputs.path], output: "direct")
-        let (vipsSummary, vips) = try await harness.run(Self.preset(width: width, engine: "libvips"), inputs: [inputs.path], output: "vips")
+        let (directSummary, direct) = try await harness.run(Self.preset(width: width, fast: fast, engine: "auto"), inputs: [inputs.path], output: "direct")
+        let (vipsSummary, vips) = try await harness.run(Self.preset(width: width, fast: fast, engine: "libvips"), inputs: [inputs.path], output: "vips")
         let count = try FileManager.default.contentsOfDirectory(atPath: inputs.path).count
         #expect(directSummary.items == vipsSummary.items && directSummary.items == count && count >= 25)
         #expect(directSummary.failed == vipsSummary.failed && directSummary.failed >= 1, "the truncated file fails both ways")

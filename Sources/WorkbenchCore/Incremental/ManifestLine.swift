@@ -48,7 +48,9 @@ struct ManifestLine {
         text += (item?.outputs ?? []).map { "\"" + hex(path($0.path)) + "\"" }.joined(separator: ",")
         text += "],\"item\":"
         var data = Data(text.utf8)
-        if let item {
+        if let item, let json = item.plainJSON() {
+            data.append(json)
+        } else if let item {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             data.append(try encoder.encode(item))

@@ -114,6 +114,7 @@ public enum Resampler {
         for x in 0..<width {
             for k in 0..<taps.count { columns[x * taps.count + k] = min(max(Int(taps.first[x]) + k, 0), image.width - 1) * bands }
         }
+        let interior = (0..<width).map { x in Int(taps.first[x]) >= 0 && Int(taps.first[x]) + taps.count <= image.width }
         var out = [UInt8](repeating: 0, count: width * bands * image.height)
         let half: Int32 = 1 << (fractionBits - 1)
         image.pixels.withUnsafeBufferPointer { source in
@@ -130,11 +131,22 @@ public enum Resampler {
                                 for x in 0..<width {
                                     var r = half, g = half, b = half
                                     let w = weights + x &* count, c = columns + x &* count
-                                    for k in 0..<count {
-                                        let p = row + c[k]
-                                        r &+= w[k] &* Int32(p[0])
-                                        g &+= w[k] &* Int32(p[1])
-                                        b &+= w[k] &* Int32(p[2])
+                                    if interior[x] {
+                                        // Away from the edges the taps are consecutive pixels.
+                                        var p = row + c[0]
+                                        for k in 0..<count {
+                                            r &+= w[k] &* Int32(p[0])
+                                            g &+= w[k] &* Int32(p[1])
+                                            b &+= w[k] &* Int32(p[2])
+                                            p += 3
+                                        }
+                                    } else {
+                                        for k in 0..<count {
+                                            let p = row + c[k]
+                                            r &+= w[k] &* Int32(p[0])
+                                            g &+= w[k] &* Int32(p[1])
+                                            b &+= w[k] &* Int32(p[2])
+                                        }
                                     }
                                     o[0] = UInt8(clamping: r >> fractionBits)
                                     o[1] = UInt8(clamping: g >> fractionBits)

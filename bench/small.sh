@@ -13,7 +13,8 @@
 #
 # Rows: workbench as it runs by default (the direct path where the chain allows), workbench
 # with `"engine": "libvips"` on its decode (the libvips path, what it was before the direct
-# path), and the peers. Output quality: PSNR of each tool's files against a careful reference
+# path), the peers, and the same work in C against libvips (bench/small-libvips.c, built with
+# gcc when present: libvips' own price per image). Output quality: PSNR of each tool's files against a careful reference
 # (full decode, Lanczos-3 in floating point; bench/small-quality.py), averaged over the files.
 # Each round runs every tool once on each workload, tools alternating; wall and CPU (user+sys)
 # per item from GNU time. The last column is workbench's median over the peer's.
@@ -83,12 +84,21 @@ measure() {
 
 : > "$D/times"
 tools=(workbench workbench-libvips opencv pillow pyvips)
+if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/small-libvips.c" -o "$D/small-libvips" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
+  tools+=(libvips-c)
+else
+  echo "gcc or libvips-dev missing: the libvips C row is skipped" >&2
+fi
 for ((r = 0; r < ROUNDS; r++)); do
   for w in small mega; do
     [ $w = small ] && { IN=$D/small-$SMALL; WIDTH=64; } || { IN=$D/mega-$MEGA; WIDTH=256; }
     for t in "${tools[@]}"; do
       if [ $t = workbench ]; then
         measure workbench $w "$WORKBENCH" run "$D/$w.json" "$IN" --out "$OUT/workbench-$w" -q
+      elif [ $t = libvips-c ]; then
+        # xargs: IN's files to the program in runs of 5,000 (the argument list's limit).
+        measure libvips-c $w sh -c 'mkdir -p "$3" && find "$1" -maxdepth 1 -name "*.jpg" -print0 | xargs -0 -n 5000 "$2" "$4" "$3"' \
+          sh "$IN" "$D/small-libvips" "$OUT/libvips-c-$w" "$WIDTH"
       elif [ $t = workbench-libvips ]; then
         measure workbench-libvips $w "$WORKBENCH" run "$D/$w-libvips.json" "$IN" --out "$OUT/workbench-libvips-$w" -q
       elif module=${t/opencv/cv2}; module=${module/pillow/PIL}; $PY -c "import $module" 2>/dev/null; then
@@ -119,7 +129,7 @@ print("| work | tool | wall s (median) | CPU ms per item | workbench ÷ tool (wa
 print("|---|---|---|---|---|---|")
 for w in ("small", "mega"):
     med = {}
-    for tool in ("workbench", "workbench-libvips", "opencv", "pillow", "pyvips"):
+    for tool in ("workbench", "workbench-libvips", "opencv", "pillow", "pyvips", "libvips-c"):
         runs = [r for r in rows if r[0] == tool and r[1] == w]
         if runs:
             med[tool] = (statistics.median(float(r[2]) for r in runs), statistics.median(float(r[3]) for r in runs))

@@ -1,0 +1,50 @@
+/* The small-image workloads written directly against libvips in C, for bench/small.sh: the
+ * fixed price libvips asks per image, without any binding. usage: small-libvips WIDTH OUT_DIR FILE...
+ * Two threads; per file: vips_thumbnail (libvips' own shrink-on-load) to WIDTH px wide, then
+ * jpegsave at Q80. One libvips thread per evaluation, no operation cache. */
+#include <vips/vips.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static char **files;
+static int count, next, width;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *out_dir;
+
+static int one(int index) {
+    VipsImage *thumb;
+    if (vips_thumbnail(files[index], &thumb, width, "height", 10000000, NULL)) return -1;
+    const char *name = strrchr(files[index], '/');
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name ? name + 1 : files[index]);
+    int failed = vips_jpegsave(thumb, path, "Q", 80, NULL);
+    g_object_unref(thumb);
+    return failed;
+}
+
+static void *worker(void *unused) {
+    (void) unused;
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        int index = next++;
+        pthread_mutex_unlock(&lock);
+        if (index >= count) return NULL;
+        if (one(index)) fprintf(stderr, "%s: %s\n", files[index], vips_error_buffer());
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: %s WIDTH OUT_DIR FILE...\n", argv[0]); return 2; }
+    if (VIPS_INIT(argv[0])) return 1;
+    vips_concurrency_set(1);
+    vips_cache_set_max(0);
+    width = atoi(argv[1]);
+    out_dir = argv[2];
+    files = argv + 3;
+    count = argc - 3;
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, worker, NULL);
+    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    return 0;
+}

@@ -51,9 +51,12 @@ struct DecodeStage: Stage {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
         if direct != nil {
-            let header = FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" ? JPEGCodec.header(bytes.data) : nil
-            guard let header else {
-                context.logger.debug("\(context.item.name): libvips decodes it (not a JPEG libjpeg reads)")
+            guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else {
+                context.logger.debug("\(context.item.name): libvips decodes it (not a JPEG)")
+                return .image(try decodedByLibvips(bytes, context))
+            }
+            guard let header = JPEGCodec.header(bytes.data) else {
+                context.logger.debug("\(context.item.name): libvips decodes it (libjpeg cannot read its header)")
                 return .image(try decodedByLibvips(bytes, context))
             }
             if let reason = DirectSource.refusal(header, bytes, options) {

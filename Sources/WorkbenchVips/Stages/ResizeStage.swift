@@ -74,7 +74,9 @@ struct ResizeStage: Stage {
         do {
             let thumbnail = Thumbnail(width: width, height: height, fast: fastShrink)
             let made = try thumbnail.make(from: source.bytes.data, storedWidth: source.width, storedHeight: source.height)
-            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), Lanczos-3 to \(made.image.width)×\(made.image.height)")
+            let reduced = made.image.width == made.loaded.0 && made.image.height == made.loaded.1
+                ? "nothing to reduce" : "Lanczos-3 to \(made.image.width)×\(made.image.height)"
+            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), \(reduced)")
             return .image(DirectImage(made.image, node: source.node))
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")

@@ -7,7 +7,7 @@ import Foundation
 extension ManifestItem {
     /// The JSON, or nil when a string needs escaping (then the encoder writes it).
     func plainJSON() -> Data? {
-        var out = Data()
+        var out: [UInt8] = []
         out.reserveCapacity(256 + outputs.count * 160)
         func plain(_ text: String) -> Bool {
             text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
@@ -23,8 +23,9 @@ extension ManifestItem {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(UInt8(ascii: "\""))
-            out.append(name.utf8Start, count: name.utf8CodeUnitCount)
-            out.append(contentsOf: "\":".utf8)
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
         func number<T: BinaryInteger>(_ value: T) { out.append(contentsOf: String(value).utf8) }
 
@@ -59,6 +60,6 @@ extension ManifestItem {
         out.append(UInt8(ascii: "]"))
         if let preset { key("preset", first: &first); string(preset) }
         out.append(UInt8(ascii: "}"))
-        return ok ? out : nil
+        return ok ? Data(out) : nil
     }
 }

@@ -44,10 +44,22 @@ struct ManifestLine {
 
     /// The line for `item` (nil: a removal of the record with key `key`).
     static func encode(key: UInt64, preset: String?, item: ManifestItem?) throws -> Data {
-        var text = "{\"k\":\"" + hex(key) + "\",\"s\":\"" + hex(Self.preset(preset)) + "\",\"p\":["
-        text += (item?.outputs ?? []).map { "\"" + hex(path($0.path)) + "\"" }.joined(separator: ",")
-        text += "],\"item\":"
-        var data = Data(text.utf8)
+        // Bytes, not String concatenation: this runs once per item.
+        var head: [UInt8] = []
+        head.reserveCapacity(64 + 20 * (item?.outputs.count ?? 0))
+        head.append(contentsOf: "{\"k\":\"".utf8)
+        appendHex(key, to: &head)
+        head.append(contentsOf: "\",\"s\":\"".utf8)
+        appendHex(Self.preset(preset), to: &head)
+        head.append(contentsOf: "\",\"p\":[".utf8)
+        for (index, output) in (item?.outputs ?? []).enumerated() {
+            if index > 0 { head.append(UInt8(ascii: ",")) }
+            head.append(UInt8(ascii: "\""))
+            appendHex(path(output.path), to: &head)
+            head.append(UInt8(ascii: "\""))
+        }
+        head.append(contentsOf: "],\"item\":".utf8)
+        var data = Data(head)
         if let item, let json = item.plainJSON() {
             data.append(json)
         } else if let item {
@@ -109,10 +121,14 @@ struct ManifestLine {
         }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Sixteen lowercase hex digits.
+    private static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt64(shift)) & 15)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
+
 }
 
 /// FNV-1a over bytes, finished with a 64-bit mixer so that near keys (`img000001.jpg`,

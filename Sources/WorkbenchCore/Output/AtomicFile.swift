@@ -77,10 +77,21 @@ enum AtomicFile {
 
     /// A new temporary path beside `destination`.
     static func temporaryPath(for destination: String) -> String {
-        let folder = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        return "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)"
+        // Split by hand and numbered from a random start: NSString's path methods, getpid and
+        // getrandom for every file were a fiftieth of a small item's time.
+        let utf8 = destination.utf8
+        let slash = utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(destination[..<$0]) } ?? "."
+        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        let number = temporaryNumbers.wrappingAdd(1, ordering: .relaxed).oldValue
+        return folder + "/." + name + "." + processID + "-" + String(number) + suffix
     }
+
+    /// This process's id, as temporary names carry it (`removeStaleTemporaryFiles` reads it back).
+    private static let processID = String(getpid())
+    /// Numbers for temporary names: unique in this process, from a random start so that a run
+    /// reusing a killed run's process id does not meet its leftovers.
+    private static let temporaryNumbers = Atomic<UInt32>(UInt32.random(in: 0...UInt32.max))
 
     /// Notes a temporary file being written, for `removeInFlight`.
     static func begin(_ temporary: String) { inFlight.withLock { _ = $0.insert(temporary) } }

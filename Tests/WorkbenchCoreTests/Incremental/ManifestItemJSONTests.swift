@@ -45,4 +45,16 @@ import Testing
             #expect(String(decoding: line, as: UTF8.self).contains(String(decoding: try Self.encoded(item), as: UTF8.self)))
         }
     }
+
+    @Test func aLineCarriesItsHashesAsSixteenHexDigits() throws {
+        let removal = try ManifestLine.encode(key: 0xAB, preset: nil, item: nil)
+        #expect(String(decoding: removal, as: UTF8.self) == "{\"k\":\"00000000000000ab\",\"s\":\"0000000000000000\",\"p\":[],\"item\":null}\n")
+        let item = ManifestItem(input: "a.jpg", preset: "p.json", identity: InputIdentity(),
+                                outputs: [OutputFile(path: "/o/a.jpg", node: "w", bytes: 1), OutputFile(path: "/o/b.jpg", node: "w", bytes: 2)])
+        let line = try ManifestLine.encode(key: UInt64.max, preset: "p.json", item: item)
+        let parsed = try #require(line.dropLast().withUnsafeBytes { ManifestLine.parse($0) })
+        #expect(parsed.key == UInt64.max && parsed.preset == ManifestLine.preset("p.json"))
+        #expect(parsed.paths == ["/o/a.jpg", "/o/b.jpg"].map(ManifestLine.path))
+        #expect(ManifestLine.item(in: line.dropLast()) == item)
+    }
 }

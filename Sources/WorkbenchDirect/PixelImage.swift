@@ -25,4 +25,34 @@ public struct PixelImage: Sendable {
         }
         return PixelImage(width: width, height: height, bands: bands, pixels: out)
     }
+
+    /// The image turned upright from how an EXIF `orientation` (1–8) says it is stored: mirrored
+    /// (2, 4), turned half round (3), transposed (5, 7) or turned a quarter (6 clockwise, 8 anticlockwise).
+    public func upright(from orientation: Int) -> PixelImage {
+        guard (2...8).contains(orientation) else { return self }
+        let (w, h) = (width, height)
+        let (outWidth, outHeight) = orientation >= 5 ? (h, w) : (w, h)
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                for y in 0..<outHeight {
+                    for x in 0..<outWidth {
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case 2: (sx, sy) = (w - 1 - x, y)
+                        case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+                        case 4: (sx, sy) = (x, h - 1 - y)
+                        case 5: (sx, sy) = (y, x)
+                        case 6: (sx, sy) = (y, h - 1 - x)
+                        case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+                        default: (sx, sy) = (w - 1 - y, x)
+                        }
+                        let from = (sy * w + sx) * bands, to = (y * outWidth + x) * bands
+                        for b in 0..<bands { target[to + b] = source[from + b] }
+                    }
+                }
+            }
+        }
+        return PixelImage(width: outWidth, height: outHeight, bands: bands, pixels: out)
+    }
 }

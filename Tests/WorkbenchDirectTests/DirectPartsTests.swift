@@ -53,4 +53,18 @@ import Testing
         // XResolution 72/1 at the offset IFD0 gives (0x56 from the TIFF header, 6 bytes in).
         #expect(long(6 + 0x56) == 72 && long(6 + 0x5A) == 1)
     }
+
+    @Test func eachExifOrientationIsTurnedUpright() {
+        // Stored:  0 1 2
+        //          3 4 5
+        let stored = PixelImage(width: 3, height: 2, bands: 1, pixels: [0, 1, 2, 3, 4, 5])
+        let expected: [Int: (Int, [UInt8])] = [
+            1: (3, [0, 1, 2, 3, 4, 5]), 2: (3, [2, 1, 0, 5, 4, 3]), 3: (3, [5, 4, 3, 2, 1, 0]), 4: (3, [3, 4, 5, 0, 1, 2]),
+            5: (2, [0, 3, 1, 4, 2, 5]), 6: (2, [3, 0, 4, 1, 5, 2]), 7: (2, [5, 2, 4, 1, 3, 0]), 8: (2, [2, 5, 1, 4, 0, 3]),
+        ]
+        for (orientation, (width, pixels)) in expected {
+            let upright = stored.upright(from: orientation)
+            #expect(upright.width == width && upright.height == 6 / width && upright.pixels == pixels, "orientation \(orientation)")
+        }
+    }
 }

@@ -20,8 +20,9 @@ final class DirectSource: ImageHandle {
         self.node = node
     }
 
-    var width: Int { header.width }
-    var height: Int { header.height }
+    /// Upright, as the libvips path's decode would be.
+    var width: Int { header.orientation >= 5 ? header.height : header.width }
+    var height: Int { header.orientation >= 5 ? header.width : header.height }
     var bands: Int { header.components == 1 ? 1 : 3 }
 
     /// The decode as the libvips path makes it, for a reader the direct path cannot serve: the
@@ -34,14 +35,18 @@ final class DirectSource: ImageHandle {
     }
 
     /// Why the direct path leaves this file to libvips, or nil when it decodes it as libvips
-    /// would: an 8-bit JPEG in YCbCr or grey, upright (EXIF orientation 1), without an ICC
+    /// would: an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF orientation, without an ICC
     /// profile (libvips would convert through it to sRGB), within the decode's limits. Every
     /// failure or warning later goes to libvips too.
     static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> String? {
         if !options.toSRGB { return "colours kept as stored" }
         if options.pages != 1 { return "all pages" }
         if header.hasICCProfile { return "an ICC profile, which libvips converts through to sRGB" }
-        if header.orientation != 1 { return "EXIF orientation \(header.orientation)" }
+        // Turned upright by the direct path as libvips turns it; kept as stored, the file would
+        // carry the orientation, which the direct path's EXIF does not say.
+        if header.orientation != 1 && (!options.autorotate || !(2...8).contains(header.orientation)) {
+            return "EXIF orientation \(header.orientation) kept"
+        }
         guard (header.components == 3 && header.colourSpace == 3) || (header.components == 1 && header.colourSpace == 1) else {
             return "\(header.components) components in colour space \(header.colourSpace) (CMYK, YCCK or RGB)"
         }

@@ -72,11 +72,18 @@ struct ResizeStage: Stage {
         // The decode chose the direct path for this chain; a file it cannot finish goes to libvips
         // as if the decode had never chosen it.
         do {
-            let thumbnail = Thumbnail(width: width, height: height, fast: fastShrink)
-            let made = try thumbnail.make(from: source.bytes.data, storedWidth: source.width, storedHeight: source.height)
+            // A turned photo is sized in its stored orientation and turned last; libvips' own
+            // thumbnail, which takes such files, keeps its twice-the-target headroom.
+            let orientation = source.header.orientation
+            let turned = orientation >= 5
+            let thumbnail = Thumbnail(width: turned ? height : width, height: turned ? width : height,
+                                      fast: fastShrink && orientation == 1)
+            var made = try thumbnail.make(from: source.bytes.data, storedWidth: source.header.width, storedHeight: source.header.height)
+            made.image = made.image.upright(from: orientation)
             let reduced = made.image.width == made.loaded.0 && made.image.height == made.loaded.1
                 ? "nothing to reduce" : "Lanczos-3 to \(made.image.width)×\(made.image.height)"
-            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), \(reduced)")
+            let turn = orientation == 1 ? "" : ", turned upright (EXIF orientation \(orientation))"
+            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), \(reduced)\(turn)")
             return .image(DirectImage(made.image, node: source.node))
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")

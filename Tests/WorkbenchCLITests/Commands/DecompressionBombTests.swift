@@ -112,6 +112,8 @@ extension DecompressionBombTests {
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("Bridge.jpg"), to: inputs.appendingPathComponent("plain.jpg"))
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("Bridge.jpg"), to: inputs.appendingPathComponent("turned.jpg"))
+        try FileManager.default.copyItem(at: Fixtures.packageRoot.appendingPathComponent("Tests/Support/Photos/camera-cups.jpg"),
+                                         to: inputs.appendingPathComponent("profiled.jpg"))
         let exiftool = Process()
         exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         exiftool.arguments = ["-q", "-overwrite_original", "-n", "-Orientation=6", inputs.appendingPathComponent("turned.jpg").path]
@@ -125,11 +127,14 @@ extension DecompressionBombTests {
         let result = try CLIProcess.run(["run", auto, inputs.path, "--out", folder.appendingPathComponent("a").path, "--progress", "plain", "--verbose"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("plain: direct path: libjpeg at 1/8"), "\(result.stderr)")
-        #expect(result.stderr.contains("turned: libvips decodes it (EXIF orientation 6)"), "\(result.stderr)")
+        #expect(result.stderr.contains("turned: direct path: libjpeg at 1/2 (800×450), Lanczos-3 to 120×213") && result.stderr.contains("turned upright (EXIF orientation 6)"), "\(result.stderr)")
+        #expect(result.stderr.contains("profiled: libvips decodes it (an ICC profile"), "\(result.stderr)")
         let libvips = try Fixtures.writePreset(preset.replacingOccurrences(of: "ENGINE", with: "libvips"), in: folder)
         let forced = try CLIProcess.run(["run", libvips, inputs.path, "--out", folder.appendingPathComponent("b").path, "--progress", "plain", "--verbose"])
         #expect(forced.status == 0 && !forced.stderr.contains("direct path"), "\(forced.stderr)")
-        // Both files made either way, the turned one upright (portrait) both times.
-        for out in ["a", "b"] { #expect(Fixtures.files(in: folder.appendingPathComponent(out)).filter { $0.hasSuffix(".jpg") } == ["plain.jpg", "turned.jpg"]) }
+        // Every file made either way.
+        for out in ["a", "b"] {
+            #expect(Fixtures.files(in: folder.appendingPathComponent(out)).filter { $0.hasSuffix(".jpg") } == ["plain.jpg", "profiled.jpg", "turned.jpg"])
+        }
     }
 }

@@ -177,8 +177,7 @@ public final class RunReport: Reporter {
     static func hash(_ data: Data) -> String {
         var h: UInt64 = 0xcbf29ce484222325
         for byte in data { h = (h ^ UInt64(byte)) &* 0x100000001b3 }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return ContentHash.digits(h)
     }
 }
 

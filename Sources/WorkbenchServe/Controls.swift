@@ -107,8 +107,8 @@ enum Controls {
                     let value = unsaved?.value ?? current.map(\.jsonText) ?? "null"
                     let range = spec.type.bounds
                     let slider = range.flatMap { r in
-                        NodeControls.Slider.over(r, integer: spec.type.name == "integer", factor: spec.isFactor, default: spec.defaultValue.flatMap(Self.number),
-                                                 current: Double(value) ?? current.flatMap(Self.number))
+                        NodeControls.Slider.over(r, integer: spec.type.name == "integer", factor: spec.isFactor, default: spec.defaultValue?.number,
+                                                 current: Double(value) ?? current?.number)
                     }
                     return NodeControls.Control(name: spec.name, type: spec.type.name, control: kind,
                                                 min: range.map(\.lowerBound), max: range.map(\.upperBound), choices: spec.type.words, summary: spec.summary, value: value, changed: unsaved != nil,
@@ -181,14 +181,6 @@ enum Controls {
         guard let copy = preset.nodes.first(where: { $0.id == node })?.copy,
               let variable = copy.variableParameters[key] else { return nil }
         return copy.values.first { $0.name == variable }
-    }
-
-    private static func number(_ value: ParameterValue) -> Double? {
-        switch value {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        default: return nil
-        }
     }
 }
 

@@ -48,14 +48,14 @@ struct ManifestLine {
         var head: [UInt8] = []
         head.reserveCapacity(64 + 20 * (item?.outputs.count ?? 0))
         head.append(contentsOf: "{\"k\":\"".utf8)
-        appendHex(key, to: &head)
+        ContentHash.appendDigits(key, to: &head)
         head.append(contentsOf: "\",\"s\":\"".utf8)
-        appendHex(Self.preset(preset), to: &head)
+        ContentHash.appendDigits(Self.preset(preset), to: &head)
         head.append(contentsOf: "\",\"p\":[".utf8)
         for (index, output) in (item?.outputs ?? []).enumerated() {
             if index > 0 { head.append(UInt8(ascii: ",")) }
             head.append(UInt8(ascii: "\""))
-            appendHex(path(output.path), to: &head)
+            ContentHash.appendDigits(path(output.path), to: &head)
             head.append(UInt8(ascii: "\""))
         }
         head.append(contentsOf: "],\"item\":".utf8)
@@ -121,13 +121,6 @@ struct ManifestLine {
         }
     }
 
-    /// Sixteen lowercase hex digits.
-    private static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 60, through: 0, by: -4) {
-            let digit = UInt8((value >> UInt64(shift)) & 15)
-            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-        }
-    }
 
 }
 

@@ -17,3 +17,14 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension ParameterValue {
+    /// An integer or a number as a `Double`; nil for anything else.
+    public var number: Double? {
+        switch self {
+        case .double(let d): return d
+        case .int(let i): return Double(i)
+        default: return nil
+        }
+    }
+}

@@ -24,13 +24,7 @@ public struct ParameterValues: Sendable {
     }
 
     /// Integers are accepted where numbers are expected.
-    public func double(_ name: String) -> Double? {
-        switch values[name] {
-        case .double(let v): return v
-        case .int(let v): return Double(v)
-        default: return nil
-        }
-    }
+    public func double(_ name: String) -> Double? { values[name]?.number }
 
     public func bool(_ name: String) -> Bool? {
         if case .bool(let v) = values[name] { return v }
@@ -58,25 +52,13 @@ public struct ParameterValues: Sendable {
     public func matrix(_ name: String) -> [[Double]] {
         (list(name) ?? []).map { row in
             guard case .list(let cells) = row else { return [] }
-            return cells.compactMap { cell in
-                switch cell {
-                case .double(let d): return d
-                case .int(let i): return Double(i)
-                default: return nil
-                }
-            }
+            return cells.compactMap(\.number)
         }
     }
 
     /// A numbers parameter as doubles (empty if absent).
     public func numbers(_ name: String) -> [Double] {
-        (list(name) ?? []).compactMap { cell in
-            switch cell {
-            case .double(let d): return d
-            case .int(let i): return Double(i)
-            default: return nil
-            }
-        }
+        (list(name) ?? []).compactMap(\.number)
     }
 
     public func string(_ name: String) -> String? {

@@ -26,9 +26,20 @@ public enum ContentHash {
         return digits(h1) + digits(h2)
     }
 
-    private static func digits(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.count) + text
+    /// `value` as sixteen lowercase hex digits, leading zeros kept.
+    public static func digits(_ value: UInt64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        appendDigits(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same digits appended to a byte buffer (for lines built as bytes).
+    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt64(shift)) & 15)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     private static let c1: UInt64 = 0x87c3_7b91_1142_53d5

@@ -49,8 +49,7 @@ public struct Item: Sendable, Hashable {
             h ^= UInt64(byte)
             h &*= 0x100000001b3
         }
-        let hex = String(h, radix: 16)
-        return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(12))
+        return String(ContentHash.digits(h).prefix(12))
     }
 
     static func splitFileName(of source: String) -> (stem: String, ext: String) {

@@ -36,9 +36,7 @@ enum GeometryFilters {
         ParameterSpec("background", .colour, default: .list([.double(0)]), "Colour of the corners a free angle uncovers."),
     ], streams: false) { p in
         let angle = p.number("angle")
-        let background = p.list("background")?.compactMap { value -> Double? in
-            switch value { case .double(let d): return d; case .int(let i): return Double(i); default: return nil }
-        } ?? [0]
+        let background = p.list("background")?.compactMap(\.number) ?? [0]
         return { image, _, _ in
             var result = image
             if p.bool("auto") == true { result = try FilterStage.vips("autorot", result) }

@@ -96,13 +96,7 @@ struct VipsOperationStage: Stage {
 
     private static func numbers(_ value: ParameterValue) -> [Double] {
         guard case .list(let cells) = value else { return [] }
-        return cells.compactMap { cell in
-            switch cell {
-            case .double(let d): return d
-            case .int(let i): return Double(i)
-            default: return nil
-            }
-        }
+        return cells.compactMap(\.number)
     }
 
     /// A validated preset value as the libvips argument takes it.

@@ -37,20 +37,20 @@ struct DecodeStage: Stage {
             toSRGB: p.word("colourspace") != "keep",
             maxMemory: p.integer("maxMemory") << 20),
             fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true,
-            direct: p.word("engine") == "libvips" ? nil : DirectChain.below(facts.soleReaders))
+            direct: p.word("engine") != "libvips" && DirectChain.covers(facts.soleReaders))
     }
 
     let options: DecodeOptions
     /// The plan fused this decode with the resize that alone reads it: hand it the bytes too.
     var fusedWithResize = false
     /// What follows is a chain the direct path can run (`DirectChain`).
-    var direct: DirectChain?
+    var direct = false
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        if direct != nil {
+        if direct {
             guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else {
                 context.logger.debug("\(context.item.name): libvips decodes it (not a JPEG)")
                 return .image(try decodedByLibvips(bytes, context))

@@ -5,14 +5,13 @@
  * (without it every reduce compiles an orc program of its own, and liborc 0.4.33 runs out of
  * code memory and crashes after a few hundred). */
 #include <vips/vips.h>
-#include <pthread.h>
+#include "two-threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char **files;
-static int count, next, width;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int count, width;
 static const char *out_dir;
 
 static int one(int index) {
@@ -26,16 +25,7 @@ static int one(int index) {
     return failed;
 }
 
-static void *worker(void *unused) {
-    (void) unused;
-    for (;;) {
-        pthread_mutex_lock(&lock);
-        int index = next++;
-        pthread_mutex_unlock(&lock);
-        if (index >= count) return NULL;
-        if (one(index)) fprintf(stderr, "%s: %s\n", files[index], vips_error_buffer());
-    }
-}
+static const char *name(int index) { return files[index]; }
 
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: %s WIDTH OUT_DIR FILE...\n", argv[0]); return 2; }
@@ -45,8 +35,6 @@ int main(int argc, char **argv) {
     out_dir = argv[2];
     files = argv + 3;
     count = argc - 3;
-    pthread_t threads[2];
-    for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, worker, NULL);
-    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    run_on_two_threads(count, one, name);
     return 0;
 }

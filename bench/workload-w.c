@@ -6,12 +6,11 @@
  * thread per evaluation, an operation cache of 10. */
 #include <vips/vips.h>
 #include <malloc.h>
-#include <pthread.h>
+#include "two-threads.h"
 #include <stdio.h>
 
 static char **photos;
-static int count, next;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int count;
 static const char *out_dir;
 static VipsImage *sepia;
 
@@ -43,16 +42,7 @@ static int one(int index) {
     return failed ? -1 : 0;
 }
 
-static void *worker(void *unused) {
-    (void) unused;
-    for (;;) {
-        pthread_mutex_lock(&lock);
-        int index = next++;
-        pthread_mutex_unlock(&lock);
-        if (index >= count) return NULL;
-        if (one(index)) fprintf(stderr, "%s: %s\n", photos[index], vips_error_buffer());
-    }
-}
+static const char *name(int index) { return photos[index]; }
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: %s OUT_DIR PHOTO...\n", argv[0]); return 2; }
@@ -66,8 +56,6 @@ int main(int argc, char **argv) {
     count = argc - 2;
     double matrix[9] = {0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131};
     sepia = vips_image_new_matrix_from_array(3, 3, matrix, 9);
-    pthread_t threads[2];
-    for (int i = 0; i < 2; i++) pthread_create(&threads[i], NULL, worker, NULL);
-    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    run_on_two_threads(count, one, name);
     return 0;
 }

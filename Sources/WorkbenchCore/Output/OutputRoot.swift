@@ -78,27 +78,21 @@ public final class OutputRoot: Sendable {
         var removed: [String] = []
         var folders = [""]
         while let relative = folders.popLast() {
-            guard let directory = opendir(relative.isEmpty ? path : path + "/" + relative) else { continue }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                guard name != ".", name != ".." else { continue }
+            FolderEntries.forEach(in: relative.isEmpty ? path : path + "/" + relative) { name, entryType in
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var type = entry.pointee.d_type
+                var type = entryType
                 if type == UInt8(DT_UNKNOWN) {
                     var info = stat()
-                    guard lstat(path + "/" + child, &info) == 0 else { continue }
+                    guard lstat(path + "/" + child, &info) == 0 else { return }
                     type = (info.st_mode & S_IFMT) == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
                 }
                 // Symbolic links are not followed: they may lead out of the root.
                 if type == UInt8(DT_DIR) {
                     folders.append(child)
-                    continue
+                    return
                 }
                 guard name.utf8.first == UInt8(ascii: "."), let pid = AtomicFile.writer(ofTemporaryName: name), pid != getpid(),
-                      kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                      kill(pid, 0) != 0 && errno == ESRCH else { return }
                 if unlink(path + "/" + child) == 0 { removed.append(child) }
             }
         }

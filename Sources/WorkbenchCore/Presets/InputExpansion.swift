@@ -84,14 +84,9 @@ public enum InputExpansion {
     /// so a huge folder is never a `[String]`.
     private static func imageNames(in folder: String) -> PackedStrings {
         var names = PackedStrings()
-        guard let directory = opendir(folder) else { return names }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        FolderEntries.forEach(in: folder) { name, _ in
             guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."),
-                  imageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+                  imageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { return }
             names.append(name)
         }
         return names

@@ -1,10 +1,12 @@
+import CResample
 import Foundation
 import Synchronization
 
 /// Lanczos-3 reduction of an 8-bit image, vertical pass then horizontal, as libvips' `reduce`
 /// does for its default kernel: each output sample a weighted sum of the input samples within
 /// three output pixels of its centre, weights normalised and held as 12-bit fixed point, edges
-/// repeated, every pass rounded to 8 bits.
+/// repeated, every pass rounded to 8 bits. The weights are made here; the passes run in C
+/// (`CResample`), with AVX2 where the processor has it.
 public enum Resampler {
     /// `image` resized to `width` × `height` (each no larger than the input's).
     public static func reduce(_ image: PixelImage, width: Int, height: Int) -> PixelImage {
@@ -18,8 +20,8 @@ public enum Resampler {
     struct Taps: Sendable {
         /// Per output sample: the first input it reads.
         var first: [Int32] = []
-        /// Per output sample, `count` weights.
-        var weights: [Int32] = []
+        /// Per output sample, `count` weights (at most 4096 in size: 16 bits hold them).
+        var weights: [Int16] = []
         var count = 0
     }
 
@@ -49,7 +51,7 @@ public enum Resampler {
             let remainder = Int32(one) - fixed.reduce(0, +)
             if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
             taps.first.append(Int32(first))
-            taps.weights.append(contentsOf: fixed)
+            taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
         }
         return taps
     }
@@ -80,27 +82,10 @@ public enum Resampler {
         let taps = cachedTaps(from: image.height, to: height)
         let stride = image.width * image.bands
         var out = [UInt8](repeating: 0, count: stride * height)
-        var sums = [Int32](repeating: 0, count: stride)
-        let half: Int32 = 1 << (fractionBits - 1)
         image.pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    taps.weights.withUnsafeBufferPointer { weights in
-                        let source = source.baseAddress!, target = target.baseAddress!, sums = sums.baseAddress!
-                        for y in 0..<height {
-                            for i in 0..<stride { sums[i] = half }
-                            let first = Int(taps.first[y])
-                            for k in 0..<taps.count {
-                                let w = weights[y &* taps.count &+ k]
-                                if w == 0 { continue }
-                                let row = source + min(max(first &+ k, 0), image.height &- 1) &* stride
-                                for i in 0..<stride { sums[i] &+= w &* Int32(row[i]) }
-                            }
-                            let line = target + y &* stride
-                            for i in 0..<stride { line[i] = UInt8(clamping: sums[i] >> fractionBits) }
-                        }
-                    }
-                }
+                wb_reduce_rows(source.baseAddress, Int32(stride), Int32(image.height), target.baseAddress, Int32(height),
+                               taps.first, taps.weights, Int32(taps.count))
             }
         }
         return PixelImage(width: image.width, height: height, bands: image.bands, pixels: out)
@@ -108,65 +93,13 @@ public enum Resampler {
 
     private static func horizontal(_ image: PixelImage, to width: Int) -> PixelImage {
         let taps = cachedTaps(from: image.width, to: width)
-        let bands = image.bands
-        // Each tap's input column, clamped at the edges once rather than per pixel.
-        var columns = [Int](repeating: 0, count: width * taps.count)
-        for x in 0..<width {
-            for k in 0..<taps.count { columns[x * taps.count + k] = min(max(Int(taps.first[x]) + k, 0), image.width - 1) * bands }
-        }
-        let interior = (0..<width).map { x in Int(taps.first[x]) >= 0 && Int(taps.first[x]) + taps.count <= image.width }
-        var out = [UInt8](repeating: 0, count: width * bands * image.height)
-        let half: Int32 = 1 << (fractionBits - 1)
+        var out = [UInt8](repeating: 0, count: width * image.bands * image.height)
         image.pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
-                taps.weights.withUnsafeBufferPointer { weights in
-                    columns.withUnsafeBufferPointer { columns in
-                        let source = source.baseAddress!, target = target.baseAddress!
-                        let weights = weights.baseAddress!, columns = columns.baseAddress!
-                        let count = taps.count
-                        for y in 0..<image.height {
-                            let row = source + y &* image.width &* bands
-                            var o = target + y &* width &* bands
-                            if bands == 3 {
-                                for x in 0..<width {
-                                    var r = half, g = half, b = half
-                                    let w = weights + x &* count, c = columns + x &* count
-                                    if interior[x] {
-                                        // Away from the edges the taps are consecutive pixels.
-                                        var p = row + c[0]
-                                        for k in 0..<count {
-                                            r &+= w[k] &* Int32(p[0])
-                                            g &+= w[k] &* Int32(p[1])
-                                            b &+= w[k] &* Int32(p[2])
-                                            p += 3
-                                        }
-                                    } else {
-                                        for k in 0..<count {
-                                            let p = row + c[k]
-                                            r &+= w[k] &* Int32(p[0])
-                                            g &+= w[k] &* Int32(p[1])
-                                            b &+= w[k] &* Int32(p[2])
-                                        }
-                                    }
-                                    o[0] = UInt8(clamping: r >> fractionBits)
-                                    o[1] = UInt8(clamping: g >> fractionBits)
-                                    o[2] = UInt8(clamping: b >> fractionBits)
-                                    o += 3
-                                }
-                            } else {
-                                for x in 0..<width {
-                                    var v = half
-                                    let w = weights + x &* count, c = columns + x &* count
-                                    for k in 0..<count { v &+= w[k] &* Int32(row[c[k]]) }
-                                    o[0] = UInt8(clamping: v >> fractionBits)
-                                    o += 1
-                                }
-                            }
-                        }
-                    }
-                }
+                wb_reduce_columns(source.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
+                                  target.baseAddress, Int32(width), taps.first, taps.weights, Int32(taps.count))
             }
         }
-        return PixelImage(width: width, height: image.height, bands: bands, pixels: out)
+        return PixelImage(width: width, height: image.height, bands: image.bands, pixels: out)
     }
 }

@@ -1,3 +1,4 @@
+import CResample
 import Foundation
 import Testing
 @testable import WorkbenchDirect
@@ -9,13 +10,57 @@ import Testing
         for (input, output) in [(80, 64), (200, 64), (10_000, 64), (7, 3), (5, 5)] {
             let taps = Resampler.taps(from: input, to: output)
             for o in 0..<output {
-                let sum = taps.weights[(o * taps.count)..<((o + 1) * taps.count)].reduce(0, +)
+                let sum = taps.weights[(o * taps.count)..<((o + 1) * taps.count)].reduce(0) { $0 + Int($1) }
                 #expect(sum == 1 << Resampler.fractionBits, "\(input)→\(output) at \(o)")
             }
         }
         let flat = PixelImage(width: 80, height: 50, bands: 3, pixels: [UInt8](repeating: 173, count: 80 * 50 * 3))
         let reduced = Resampler.reduce(flat, width: 64, height: 40)
         #expect(reduced.width == 64 && reduced.height == 40 && reduced.pixels.allSatisfy { $0 == 173 })
+    }
+
+    /// The C passes (AVX2 here, and the plain loops) against the formula written out: every byte
+    /// the same, for sizes where the 16-sample blocks and 4-tap groups end mid-row, edges where the
+    /// taps run off the image, grey and colour.
+    @Test(arguments: [false, true])
+    func thePassesWriteTheFormulasBytes(scalarOnly: Bool) {
+        wb_resample_scalar_only(scalarOnly ? 1 : 0)
+        defer { wb_resample_scalar_only(0) }
+        var random = SystemRandomNumberGenerator()
+        for (width, height, outWidth, outHeight, bands) in [(160, 100, 64, 40, 3), (80, 50, 64, 40, 3), (37, 23, 5, 3, 3),
+                                                            (1024, 600, 256, 150, 3), (3, 2, 1, 1, 3), (41, 17, 41, 9, 1),
+                                                            (1000, 3, 7, 3, 3), (2, 900, 2, 13, 1), (19, 1, 18, 1, 3)] {
+            let pixels = (0..<(width * height * bands)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let image = PixelImage(width: width, height: height, bands: bands, pixels: pixels)
+            let reduced = Resampler.reduce(image, width: outWidth, height: outHeight)
+            var expected = image
+            if outHeight != height { expected = Self.formula(expected, width: width, height: outHeight) }
+            if outWidth != width { expected = Self.formula(expected, width: outWidth, height: outHeight) }
+            #expect(reduced.pixels == expected.pixels, "\(width)×\(height)×\(bands) → \(outWidth)×\(outHeight), scalar only: \(scalarOnly)")
+        }
+    }
+
+    /// One pass (rows or columns, whichever size changes) as the resampler's doc states it.
+    static func formula(_ image: PixelImage, width: Int, height: Int) -> PixelImage {
+        let alongRows = height != image.height
+        let taps = alongRows ? Resampler.taps(from: image.height, to: height) : Resampler.taps(from: image.width, to: width)
+        var out = [UInt8]()
+        for y in 0..<height {
+            for x in 0..<width {
+                for b in 0..<image.bands {
+                    let o = alongRows ? y : x
+                    var sum = 1 << (Resampler.fractionBits - 1)
+                    for k in 0..<taps.count {
+                        let i = min(max(Int(taps.first[o]) + k, 0), (alongRows ? image.height : image.width) - 1)
+                        let sample = alongRows ? image.pixels[(i * image.width + x) * image.bands + b]
+                                               : image.pixels[(y * image.width + i) * image.bands + b]
+                        sum += Int(taps.weights[o * taps.count + k]) * Int(sample)
+                    }
+                    out.append(UInt8(clamping: sum >> Int(Resampler.fractionBits)))
+                }
+            }
+        }
+        return PixelImage(width: width, height: height, bands: image.bands, pixels: out)
     }
 
     @Test func aReducedEdgeKeepsItsPlaceAndOvershootIsClamped() {

@@ -117,17 +117,13 @@ int wb_jpeg_read_header(const uint8_t *data, size_t size, wb_jpeg_header *header
     return 0;
 }
 
-int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t **pixels, int *width, int *height,
-                   int *components, char *error, size_t error_size) {
+int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *pixels, size_t capacity,
+                   int width, int height, int components, char *error, size_t error_size) {
     struct jpeg_decompress_struct info;
     guard g;
-    // volatile: read after a longjmp.
-    uint8_t *volatile buffer = NULL;
     arm(&g, error, error_size);
     info.err = &g.manager;
-    *pixels = NULL;
     if (setjmp(g.jump)) {
-        free(buffer);
         jpeg_destroy_decompress(&info);
         return -1;
     }
@@ -139,21 +135,18 @@ int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t **
     info.out_color_space = info.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * (size_t)info.output_components;
-    buffer = malloc(stride * info.output_height);
-    if (!buffer) {
-        snprintf(error, error_size, "out of memory for %ux%u pixels", info.output_width, info.output_height);
+    if ((int)info.output_width != width || (int)info.output_height != height || info.output_components != components ||
+        stride * info.output_height > capacity) {
+        snprintf(error, error_size, "libjpeg decodes %ux%ux%d, not the %dx%dx%d expected", info.output_width,
+                 info.output_height, info.output_components, width, height, components);
         jpeg_destroy_decompress(&info);
         return -1;
     }
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = buffer + stride * info.output_scanline;
+        JSAMPROW row = pixels + stride * info.output_scanline;
         jpeg_read_scanlines(&info, &row, 1);
     }
     jpeg_finish_decompress(&info);
-    *width = (int)info.output_width;
-    *height = (int)info.output_height;
-    *components = info.output_components;
-    *pixels = buffer;
     jpeg_destroy_decompress(&info);
     return g.warnings > 0 ? 1 : 0;
 }

@@ -31,23 +31,28 @@ public enum JPEGCodec {
                           hasEXIF: raw.has_exif != 0, orientation: Int(raw.orientation))
     }
 
-    /// The pixels at 1/`shrink` (1, 2, 4 or 8), RGB for colour files and grey for grey ones.
-    /// Throws `.damaged` when libjpeg warned (its guess at the pixels is not used).
-    public static func decode(_ data: Data, shrink: Int) throws(DirectError) -> PixelImage {
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+    /// The pixels at 1/`shrink` (1, 2, 4 or 8) of a file with this header, RGB for colour files
+    /// and grey for grey ones, decoded straight into the image's storage. Throws `.damaged` when
+    /// libjpeg warned (its guess at the pixels is not used).
+    public static func decode(_ data: Data, header: JPEGHeader, shrink: Int) throws(DirectError) -> PixelImage {
+        // libjpeg's scaled size: ceil(size / shrink).
+        let width = (header.width + shrink - 1) / shrink, height = (header.height + shrink - 1) / shrink
+        let bands = header.components == 1 ? 1 : 3
         var error = [CChar](repeating: 0, count: 200)
-        let status = data.withUnsafeBytes { bytes in
-            wb_jpeg_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(shrink),
-                           &pixels, &width, &height, &components, &error, error.count)
+        var status: Int32 = -1
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * bands) { buffer, initialized in
+            status = data.withUnsafeBytes { bytes in
+                wb_jpeg_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(shrink),
+                               buffer.baseAddress, buffer.count, Int32(width), Int32(height), Int32(bands), &error, error.count)
+            }
+            // Zero on failure: the array must hold initialized bytes whatever happened.
+            if status < 0 { buffer.initialize(repeating: 0) }
+            initialized = buffer.count
         }
-        defer { free(pixels) }
         let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard status >= 0, let pixels else { throw .jpegFailed(message) }
+        guard status >= 0 else { throw .jpegFailed(message) }
         guard status == 0 else { throw .damaged(message) }
-        let count = Int(width) * Int(height) * Int(components)
-        return PixelImage(width: Int(width), height: Int(height), bands: Int(components),
-                          pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return PixelImage(width: width, height: height, bands: bands, pixels: pixels)
     }
 
     /// The image as a JPEG at `quality`, with `exif` (an APP1 body) if given, as libvips'

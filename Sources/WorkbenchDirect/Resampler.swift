@@ -81,24 +81,25 @@ public enum Resampler {
     private static func vertical(_ image: PixelImage, to height: Int) -> PixelImage {
         let taps = cachedTaps(from: image.height, to: height)
         let stride = image.width * image.bands
-        var out = [UInt8](repeating: 0, count: stride * height)
-        image.pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
+        // Every byte is written by the pass: no zeroing first.
+        let out = [UInt8](unsafeUninitializedCapacity: stride * height) { target, initialized in
+            image.pixels.withUnsafeBufferPointer { source in
                 wb_reduce_rows(source.baseAddress, Int32(stride), Int32(image.height), target.baseAddress, Int32(height),
                                taps.first, taps.weights, Int32(taps.count))
             }
+            initialized = target.count
         }
         return PixelImage(width: image.width, height: height, bands: image.bands, pixels: out)
     }
 
     private static func horizontal(_ image: PixelImage, to width: Int) -> PixelImage {
         let taps = cachedTaps(from: image.width, to: width)
-        var out = [UInt8](repeating: 0, count: width * image.bands * image.height)
-        image.pixels.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
+        let out = [UInt8](unsafeUninitializedCapacity: width * image.bands * image.height) { target, initialized in
+            image.pixels.withUnsafeBufferPointer { source in
                 wb_reduce_columns(source.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
                                   target.baseAddress, Int32(width), taps.first, taps.weights, Int32(taps.count))
             }
+            initialized = target.count
         }
         return PixelImage(width: width, height: image.height, bands: image.bands, pixels: out)
     }

@@ -35,11 +35,11 @@ public struct Thumbnail: Sendable {
 
     /// The thumbnail of a JPEG: decode at the DCT scale, then reduce. Throws when libjpeg fails or
     /// warns (the caller leaves the file to libvips).
-    public func make(from data: Data, storedWidth: Int, storedHeight: Int) throws(DirectError) -> (image: PixelImage, shrink: Int, loaded: (Int, Int)) {
-        let shrink = shrink(storedWidth: storedWidth, storedHeight: storedHeight)
+    public func make(from data: Data, header: JPEGHeader) throws(DirectError) -> (image: PixelImage, shrink: Int, loaded: (Int, Int)) {
+        let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
         // libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) pixels of it.
-        let decoded = try JPEGCodec.decode(data, shrink: shrink)
-            .cropped(width: max(1, storedWidth / shrink), height: max(1, storedHeight / shrink))
+        let decoded = try JPEGCodec.decode(data, header: header, shrink: shrink)
+            .cropped(width: max(1, header.width / shrink), height: max(1, header.height / shrink))
         let target = size(loadedWidth: decoded.width, loadedHeight: decoded.height)
         return (Resampler.reduce(decoded, width: target.width, height: target.height), shrink, (decoded.width, decoded.height))
     }

@@ -28,11 +28,12 @@ typedef struct {
 /// Reads the header. Returns 0, or -1 with `error` set.
 int wb_jpeg_read_header(const uint8_t *data, size_t size, wb_jpeg_header *header, char *error, size_t error_size);
 
-/// Decodes at 1/`scale_denom` (1, 2, 4, 8) into RGB (3 components) or grey (1): `*pixels` is
-/// malloc'd (free it). Returns 0; 1 when libjpeg warned (damaged data: the pixels are its guess);
-/// -1 with `error` set when it failed.
-int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t **pixels, int *width, int *height,
-                   int *components, char *error, size_t error_size);
+/// Decodes at 1/`scale_denom` (1, 2, 4, 8) into RGB (3 components) or grey (1), in `pixels`
+/// (`capacity` bytes), when the scaled image is `width` × `height` × `components` as the caller
+/// expects (ceil(size / scale_denom), libjpeg's rule). Returns 0; 1 when libjpeg warned (damaged
+/// data: the pixels are its guess); -1 with `error` set when it failed or the size differs.
+int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *pixels, size_t capacity,
+                   int width, int height, int components, char *error, size_t error_size);
 
 /// Encodes 8-bit RGB or grey at `quality` (libjpeg's scale; 4:2:0 below 90, 4:4:4 from 90, as
 /// libvips' jpegsave), with no JFIF segment and the given APP1 (EXIF) segment body if any.

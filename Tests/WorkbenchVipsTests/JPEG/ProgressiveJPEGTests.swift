@@ -123,7 +123,7 @@ import WorkbenchTestSupport
         let header = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(4)])
         #expect(try VipsDecoding.progressive(source, shrink: 4, header: header) != nil, "our decoder takes the file")
         let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (300, ResizeStage.unbounded), fast: true))
+                                                          box: (300, ResizeStage.unbounded), headroom: 1))
         let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(300)])
         #expect(ours.width == theirs.width && ours.height == theirs.height)
         let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))
@@ -148,7 +148,7 @@ extension ProgressiveJPEGTests {
             // Our decoder reads the file only where warnings may pass (as libjpeg's would).
             #expect((try VipsDecoding.progressive(source, shrink: 8, header: header) != nil) == (failOn == .truncated))
             return try #require(try VipsDecoding.thumbnail(source, ["width": .int(200), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (200, ResizeStage.unbounded), fast: true))
+                                                          box: (200, ResizeStage.unbounded), headroom: 1))
         }
         let ours = try thumbnail(.truncated), theirs = try thumbnail(.error)
         #expect(ours.width == theirs.width && ours.height == theirs.height)
@@ -172,7 +172,7 @@ extension ProgressiveJPEGTests {
             let options = DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
             let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "oriented.jpg"), options).origin)
             let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(80), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                              box: (80, ResizeStage.unbounded), fast: true))
+                                                              box: (80, ResizeStage.unbounded), headroom: 1))
             let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(80), "height": .int(ResizeStage.unbounded)])
             #expect(ours.width == theirs.width && ours.height == theirs.height, "orientation \(orientation)")
             let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))

@@ -11,7 +11,8 @@
 # Set X10=1 to run the same photos ten times over (symlinks) and see whether memory stays flat.
 #
 # Tools: decode floor = `djpeg -scale 1/8` on every photo, two at a time (libjpeg-turbo-progs);
-# workbench = bench/workload-w.json; opencv = bench/workload-w-opencv.py (INTER_AREA, its
+# workbench = bench/workload-w.json (libvips' headroom, the default), workbench_fast = the same with
+# `--set thumb.fastShrink=true` (the smallest DCT scale that covers 512 px); opencv = bench/workload-w-opencv.py (INTER_AREA, its
 # resampler for shrinking) and opencv_lanczos (INTER_LANCZOS4: libvips' kind of resampler);
 # pillow = bench/workload-w-pillow.py; pyvips = bench/workload-w-pyvips.py; vips CLI =
 # vipsthumbnail then vips recomb per photo, two at a time; libvips C = bench/workload-w.c (the
@@ -46,6 +47,7 @@ awk 'BEGIN { print "3 3"; print "0.393 0.769 0.189"; print "0.349 0.686 0.168"; 
 
 floor() { find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 -n1 -P2 sh -c 'djpeg -scale 1/8 "$1" >/dev/null' sh; }
 workbench() { rm -rf "$WORK/workbench"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/workbench" --quiet >/dev/null; }
+workbench_fast() { rm -rf "$WORK/workbench_fast"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --set thumb.fastShrink=true --out "$WORK/workbench_fast" --quiet >/dev/null; }
 pyvips() { rm -rf "$WORK/pyvips"; "$PY" "$ROOT/bench/workload-w-pyvips.py" "$PHOTOS" "$WORK/pyvips"; }
 opencv() { rm -rf "$WORK/opencv"; "$PY" "$ROOT/bench/workload-w-opencv.py" "$PHOTOS" "$WORK/opencv"; }
 opencv_lanczos() { rm -rf "$WORK/opencv_lanczos"; WORKLOAD_W_RESAMPLER=lanczos "$PY" "$ROOT/bench/workload-w-opencv.py" "$PHOTOS" "$WORK/opencv_lanczos"; }
@@ -62,7 +64,7 @@ vipscli() {
 
 libvipsc() { rm -rf "$WORK/c"; mkdir -p "$WORK/c"; find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 "$WORK/workload-w-c" "$WORK/c"; }
 
-TOOLS=(floor workbench)
+TOOLS=(floor workbench workbench_fast)
 if "$PY" -c 'import cv2, numpy' 2>/dev/null; then TOOLS+=(opencv opencv_lanczos); else echo "opencv-python-headless not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import PIL' 2>/dev/null; then TOOLS+=(pillow); else echo "Pillow not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS+=(pyvips); else echo "pyvips not found for $PY: skipped" >&2; fi
@@ -72,7 +74,7 @@ if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/wor
 else
   echo "gcc or libvips-dev missing: the libvips C row is skipped" >&2
 fi
-export -f floor workbench pyvips opencv opencv_lanczos pillow vipscli libvipsc
+export -f floor workbench workbench_fast pyvips opencv opencv_lanczos pillow vipscli libvipsc
 export PHOTOS WORK WORKBENCH ROOT PY
 
 measure() { # tool -> "wall cpu rss_kib"

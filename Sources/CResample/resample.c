@@ -18,13 +18,11 @@ static inline uint8_t clamp_sample(int32_t sum) {
     return sum < 0 ? 0 : sum > 255 ? 255 : (uint8_t)sum;
 }
 
-/* One output row from `count` input rows, samples [from, stride). */
-static void row_scalar(const uint8_t *in, int stride, int in_height, uint8_t *line, int from,
-                       int first, const int16_t *w, int count) {
+/* One output row from `count` input rows (edges already repeated), samples [from, stride). */
+static void row_scalar(const uint8_t *const *rows, int stride, uint8_t *line, int from, const int16_t *w, int count) {
     for (int i = from; i < stride; i++) {
         int32_t sum = HALF;
-        for (int k = 0; k < count; k++)
-            sum += w[k] * in[(size_t)clamp_index(first + k, in_height) * stride + i];
+        for (int k = 0; k < count; k++) sum += w[k] * rows[k][i];
         line[i] = clamp_sample(sum);
     }
 }
@@ -49,25 +47,21 @@ static inline int32_t weight_pair(int16_t a, int16_t b) {
 /* Sixteen samples at a time: two input rows interleaved as 16-bit pairs, multiplied by their
  * two weights and summed in one instruction. */
 __attribute__((target("avx2")))
-static void row_avx2(const uint8_t *in, int stride, int in_height, uint8_t *line,
-                     int first, const int16_t *w, int count) {
+static void row_avx2(const uint8_t *const *rows, int stride, uint8_t *line, const int16_t *w, int count) {
     const __m256i zero = _mm256_setzero_si256();
     int i = 0;
     for (; i + 16 <= stride; i += 16) {
         __m256i low = _mm256_set1_epi32(HALF), high = low;
         int k = 0;
         for (; k + 1 < count; k += 2) {
-            const uint8_t *r0 = in + (size_t)clamp_index(first + k, in_height) * stride + i;
-            const uint8_t *r1 = in + (size_t)clamp_index(first + k + 1, in_height) * stride + i;
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)r0));
-            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)r1));
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i)));
+            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k + 1] + i)));
             __m256i pair = _mm256_set1_epi32(weight_pair(w[k], w[k + 1]));
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), pair));
             high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), pair));
         }
         if (k < count) {
-            const uint8_t *r0 = in + (size_t)clamp_index(first + k, in_height) * stride + i;
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)r0));
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i)));
             __m256i pair = _mm256_set1_epi32(weight_pair(w[k], 0));
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), pair));
             high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), pair));
@@ -78,23 +72,36 @@ static void row_avx2(const uint8_t *in, int stride, int in_height, uint8_t *line
         __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
         _mm_storeu_si128((__m128i *)(line + i), bytes);
     }
-    row_scalar(in, stride, in_height, line, i, first, w, count);
+    row_scalar(rows, stride, line, i, w, count);
 }
 #endif
 
 void wb_reduce_rows(const uint8_t *in, int stride, int in_height, uint8_t *out, int out_height,
                     const int32_t *first, const int16_t *weights, int count) {
+    /* Each output row's input rows, the edges repeated: found once a row, not once a tap and block. */
+    const uint8_t **rows = malloc((size_t)(count > 0 ? count : 1) * sizeof *rows);
     for (int y = 0; y < out_height; y++) {
         uint8_t *line = out + (size_t)y * stride;
         const int16_t *w = weights + (size_t)y * count;
+        if (!rows) {
+            for (int i = 0; i < stride; i++) {
+                int32_t sum = HALF;
+                for (int k = 0; k < count; k++)
+                    sum += w[k] * in[(size_t)clamp_index(first[y] + k, in_height) * stride + i];
+                line[i] = clamp_sample(sum);
+            }
+            continue;
+        }
+        for (int k = 0; k < count; k++) rows[k] = in + (size_t)clamp_index(first[y] + k, in_height) * stride;
 #if defined(__x86_64__)
         if (has_avx2()) {
-            row_avx2(in, stride, in_height, line, first[y], w, count);
+            row_avx2(rows, stride, line, w, count);
             continue;
         }
 #endif
-        row_scalar(in, stride, in_height, line, 0, first[y], w, count);
+        row_scalar(rows, stride, line, 0, w, count);
     }
+    free(rows);
 }
 
 static void columns_scalar(const uint8_t *in, int in_width, int height, int bands, uint8_t *out, int out_width,

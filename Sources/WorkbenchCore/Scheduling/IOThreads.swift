@@ -16,10 +16,12 @@ final class IOThreads: @unchecked Sendable {
     static let shared = IOThreads()
 
     /// Runs `job` on an I/O thread, starting a new thread if none is idle and fewer than `limit`
-    /// exist; `job` gets the thread's number (for timelines).
-    func run(limit: Int, _ job: @escaping @Sendable (Int) -> Void) {
+    /// exist; `job` gets the thread's number (for timelines). `wakes: false` only queues it: for
+    /// a caller that is itself one of these threads and returns to take jobs right after.
+    func run(limit: Int, wakes: Bool = true, _ job: @escaping @Sendable (Int) -> Void) {
         lock.lock()
         jobs.append(job)
+        guard wakes else { return lock.unlock() }
         let start = idle == 0 && threads < max(1, limit)
         let number = threads
         if start { threads += 1 } else { lock.signal() }

@@ -84,11 +84,12 @@ extension RunEngine {
         lock.unlock()
     }
 
-    private func finishIO(_ job: Job, _ result: Result<Payload, any Error>) {
+    /// `onIOThread`: called last by a job on one of `IOThreads`, which takes more jobs next.
+    private func finishIO(_ job: Job, _ result: Result<Payload, any Error>, onIOThread: Bool = false) {
         lock.lock()
         recentNow = now
         endBody(job, result)
-        unlockAndFlush()
+        unlockAndFlush(fromIOThread: onIOThread)
     }
 
     private func startAsync(_ job: Job, _ stage: any AsyncStage, _ node: RunPlan.Node) {
@@ -133,7 +134,11 @@ extension RunEngine {
     }
 
     /// Releases the lock, then starts the I/O bodies and delivers the result decided under it.
-    func unlockAndFlush() {
+    /// `fromIOThread`: the caller is an I/O thread about to take its next job, so the first body
+    /// is left for it instead of waking another thread (an item's write ending starts the next
+    /// item's read: a thread switch per item saved); any more wake others, so a burst still runs
+    /// side by side.
+    func unlockAndFlush(fromIOThread: Bool = false) {
         let jobs = pendingIO
         pendingIO = []
         let done = tally.summary
@@ -142,6 +147,7 @@ extension RunEngine {
         let rest = done != nil ? tally.leftovers : nil
         if done != nil { tally.leftovers = nil }
         lock.unlock()
+        var callerTakesOne = fromIOThread
         for job in jobs {
             let node = plan.nodes[job.node]
             if let stage = node.stage as? any AsyncStage {
@@ -149,12 +155,13 @@ extension RunEngine {
                 startAsync(job, stage, node)
                 continue
             }
-            IOThreads.shared.run(limit: ioPermits) { [self] thread in
+            IOThreads.shared.run(limit: ioPermits, wakes: !callerTakesOne) { [self] thread in
                 let begin = events.nodes ? now : 0
                 let result = judge(job, execute(job))
                 if events.nodes { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
-                finishIO(job, result)
+                finishIO(job, result, onIOThread: true)
             }
+            callerTakesOne = false
         }
         if let done {
             if let rest { reportLeftovers(rest) }

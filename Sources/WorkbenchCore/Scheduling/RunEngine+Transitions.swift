@@ -28,6 +28,8 @@ extension RunEngine {
         ready.file(key, queue: node.queue, io: node.isIO)
         if node.isIO {
             startIO()
+        } else if endingWorkerTakesOne {
+            endingWorkerTakesOne = false
         } else if idleWorkers > 0 {
             lock.signal()
         }

@@ -65,12 +65,17 @@ extension RunEngine {
                     working = working * 0.8 + Double(ended - started) * 0.2
                 }
                 ready.release(q, perBody: perBody)
+                let standsDown = index > 0 && waiting * 2 > working
+                // A worker going straight back for work takes the first it makes ready: waking
+                // another for it costs a thread switch and the lock twice.
+                endingWorkerTakesOne = !standsDown
                 for index in jobs.indices { endBody(jobs[index], results[index], releasesPermit: false) }
+                endingWorkerTakesOne = false
                 if !pendingIO.isEmpty || tally.isFinished {
                     unlockAndFlush()
                     lock.lock()
                 }
-                if index > 0 && waiting * 2 > working && !tally.isFinished {
+                if standsDown && !tally.isFinished {
                     lock.wait(nanoseconds: Self.standDownNanos)
                     waiting = 0
                     working = 0

@@ -49,6 +49,9 @@ final class RunEngine: @unchecked Sendable {
     /// start of their wait, which is all ageing needs.
     @exclusivity(unchecked) var recentNow = 0.0
     @exclusivity(unchecked) var idleWorkers = 0
+    /// A worker ending its batch takes the next CPU work itself: the first it makes ready wakes
+    /// no sleeping worker (see `push`).
+    @exclusivity(unchecked) var endingWorkerTakesOne = false
     /// The span of the body `endBody` is ending, for the node event that ends it.
     @exclusivity(unchecked) var endingSpan: (instance: Int, span: NodeSpan)?
     @exclusivity(unchecked) var kept = KeptResults()

@@ -37,6 +37,23 @@ final class Probe: Sendable {
         if let hook = onStart.withLock({ $0 }) { hook(count, start) }
     }
 
+    /// Returns once `count` bodies labelled `label` have started: woken by the start itself,
+    /// however slow the machine. Takes over `onStart` while it waits.
+    func waitForStarts(_ label: String, count: Int) async {
+        final class Waiter: Sendable { let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil) }
+        let waiter = Waiter()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            waiter.continuation.withLock { $0 = continuation }
+            let check: @Sendable () -> Void = { [self] in
+                guard starts.filter({ $0.label == label }).count >= count else { return }
+                waiter.continuation.withLock { $0.take() }?.resume()
+            }
+            onStart.withLock { $0 = { _, _ in check() } }
+            check()
+        }
+        onStart.withLock { $0 = nil }
+    }
+
     func leave(_ label: String) { state.withLock { $0.running[label, default: 0] -= 1 } }
     func stopped(_ label: String) { state.withLock { $0.stoppedByToken.append(label) } }
     func peak(_ label: String) -> Int { state.withLock { $0.peak[label] ?? 0 } }

@@ -213,11 +213,8 @@ struct Harness {
             {"version": 1, "queues": {"a": {"concurrency": 2}, "b": {"concurrency": 2}},
              "graph": [{"op": "test.source", "queue": "a"}, {"id": "x", "op": "test.work", "queue": "b", "label": "b"}]}
             """, items: 10, suspended: true, start: { $0.suspend(queue: "b"); $0.resume() })
-        // Waits for the sources rather than a fixed time: a loaded machine may take longer.
-        let deadline = ContinuousClock.now + .seconds(300)  // only a hang waits this long
-        while h.probe.starts.filter({ $0.label == "source" }).count < 10 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // Waits for the sources to start rather than a fixed time: a loaded machine may take longer.
+        await h.probe.waitForStarts("source", count: 10)
         try await Task.sleep(for: .milliseconds(50))
         #expect(h.probe.starts.filter { $0.label == "b" }.isEmpty)
         #expect(h.probe.starts.filter { $0.label == "source" }.count == 10)

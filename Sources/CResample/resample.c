@@ -11,18 +11,17 @@ void wb_resample_scalar_only(int on) { (void)on; }
 #define FRACTION 12
 #define HALF (1 << (FRACTION - 1))
 
-static inline int clamp_index(int i, int size) { return i < 0 ? 0 : i >= size ? size - 1 : i; }
-
 static inline uint8_t clamp_sample(int32_t sum) {
     sum >>= FRACTION;
     return sum < 0 ? 0 : sum > 255 ? 255 : (uint8_t)sum;
 }
 
-/* One output row from `count` input rows (edges already repeated), samples [from, stride). */
-static void row_scalar(const uint8_t *const *rows, int stride, uint8_t *line, int from, const int16_t *w, int count) {
+/* One output row from the `count` input rows `rows` names, samples [from, stride). */
+static void row_scalar(const uint8_t *in, int stride, uint8_t *line, int from, const int32_t *rows,
+                       const int16_t *w, int count) {
     for (int i = from; i < stride; i++) {
         int32_t sum = HALF;
-        for (int k = 0; k < count; k++) sum += w[k] * rows[k][i];
+        for (int k = 0; k < count; k++) sum += w[k] * in[(size_t)rows[k] * stride + i];
         line[i] = clamp_sample(sum);
     }
 }
@@ -47,21 +46,21 @@ static inline int32_t weight_pair(int16_t a, int16_t b) {
 /* Sixteen samples at a time: two input rows interleaved as 16-bit pairs, multiplied by their
  * two weights and summed in one instruction. */
 __attribute__((target("avx2")))
-static void row_avx2(const uint8_t *const *rows, int stride, uint8_t *line, const int16_t *w, int count) {
+static void row_avx2(const uint8_t *in, int stride, uint8_t *line, const int32_t *rows, const int16_t *w, int count) {
     const __m256i zero = _mm256_setzero_si256();
     int i = 0;
     for (; i + 16 <= stride; i += 16) {
         __m256i low = _mm256_set1_epi32(HALF), high = low;
         int k = 0;
         for (; k + 1 < count; k += 2) {
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i)));
-            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k + 1] + i)));
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(in + (size_t)rows[k] * stride + i)));
+            __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(in + (size_t)rows[k + 1] * stride + i)));
             __m256i pair = _mm256_set1_epi32(weight_pair(w[k], w[k + 1]));
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), pair));
             high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), pair));
         }
         if (k < count) {
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(rows[k] + i)));
+            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(in + (size_t)rows[k] * stride + i)));
             __m256i pair = _mm256_set1_epi32(weight_pair(w[k], 0));
             low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), pair));
             high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), pair));
@@ -72,40 +71,28 @@ static void row_avx2(const uint8_t *const *rows, int stride, uint8_t *line, cons
         __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
         _mm_storeu_si128((__m128i *)(line + i), bytes);
     }
-    row_scalar(rows, stride, line, i, w, count);
+    row_scalar(in, stride, line, i, rows, w, count);
 }
 #endif
 
-void wb_reduce_rows(const uint8_t *in, int stride, int in_height, uint8_t *out, int out_height,
-                    const int32_t *first, const int16_t *weights, int count) {
-    /* Each output row's input rows, the edges repeated: found once a row, not once a tap and block. */
-    const uint8_t **rows = malloc((size_t)(count > 0 ? count : 1) * sizeof *rows);
+void wb_reduce_rows(const uint8_t *in, int stride, uint8_t *out, int out_height,
+                    const int32_t *inputs, const int16_t *weights, int count) {
     for (int y = 0; y < out_height; y++) {
         uint8_t *line = out + (size_t)y * stride;
+        const int32_t *rows = inputs + (size_t)y * count;
         const int16_t *w = weights + (size_t)y * count;
-        if (!rows) {
-            for (int i = 0; i < stride; i++) {
-                int32_t sum = HALF;
-                for (int k = 0; k < count; k++)
-                    sum += w[k] * in[(size_t)clamp_index(first[y] + k, in_height) * stride + i];
-                line[i] = clamp_sample(sum);
-            }
-            continue;
-        }
-        for (int k = 0; k < count; k++) rows[k] = in + (size_t)clamp_index(first[y] + k, in_height) * stride;
 #if defined(__x86_64__)
         if (has_avx2()) {
-            row_avx2(rows, stride, line, w, count);
+            row_avx2(in, stride, line, rows, w, count);
             continue;
         }
 #endif
-        row_scalar(rows, stride, line, 0, w, count);
+        row_scalar(in, stride, line, 0, rows, w, count);
     }
-    free(rows);
 }
 
 static void columns_scalar(const uint8_t *in, int in_width, int height, int bands, uint8_t *out, int out_width,
-                           const int32_t *first, const int16_t *weights, int count) {
+                           const int32_t *inputs, const int16_t *weights, int count) {
     for (int y = 0; y < height; y++) {
         const uint8_t *row = in + (size_t)y * in_width * bands;
         uint8_t *o = out + (size_t)y * out_width * bands;
@@ -114,7 +101,7 @@ static void columns_scalar(const uint8_t *in, int in_width, int height, int band
             for (int b = 0; b < bands; b++) {
                 int32_t sum = HALF;
                 for (int k = 0; k < count; k++)
-                    sum += w[k] * row[(size_t)clamp_index(first[x] + k, in_width) * bands + b];
+                    sum += w[k] * row[(size_t)inputs[(size_t)x * count + k] * bands + b];
                 *o++ = clamp_sample(sum);
             }
         }
@@ -197,11 +184,11 @@ static int columns_rgb_avx2(const uint8_t *in, int in_width, int height, uint8_t
 #endif
 
 void wb_reduce_columns(const uint8_t *in, int in_width, int height, int bands, uint8_t *out, int out_width,
-                       const int32_t *first, const int16_t *weights, int count) {
+                       const int32_t *first, const int32_t *inputs, const int16_t *weights, int count) {
 #if defined(__x86_64__)
     if (bands == 3 && out_width > 0 && has_avx2() &&
         columns_rgb_avx2(in, in_width, height, out, out_width, first, weights, count))
         return;
 #endif
-    columns_scalar(in, in_width, height, bands, out, out_width, first, weights, count);
+    columns_scalar(in, in_width, height, bands, out, out_width, inputs, weights, count);
 }

@@ -45,9 +45,8 @@ public enum JPEGCodec {
                 wb_jpeg_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(shrink),
                                buffer.baseAddress, buffer.count, Int32(width), Int32(height), Int32(bands), &error, error.count)
             }
-            // Zero on failure: the array must hold initialized bytes whatever happened.
-            if status < 0 { buffer.initialize(repeating: 0) }
-            initialized = buffer.count
+            // A failed decode keeps nothing (it is thrown away below).
+            initialized = status < 0 ? 0 : buffer.count
         }
         let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard status >= 0 else { throw .jpegFailed(message) }

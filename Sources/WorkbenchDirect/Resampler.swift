@@ -18,8 +18,11 @@ public enum Resampler {
 
     /// Weights in 1/4096ths: what one output sample takes from which inputs.
     struct Taps: Sendable {
-        /// Per output sample: the first input it reads.
+        /// Per output sample: the first input it reads (before the edges, possibly negative).
         var first: [Int32] = []
+        /// Per output sample, `count` inputs it reads, held at the edges: made once with the
+        /// weights, so no pass clamps per tap.
+        var inputs: [Int32] = []
         /// Per output sample, `count` weights (at most 4096 in size: 16 bits hold them).
         var weights: [Int16] = []
         var count = 0
@@ -51,6 +54,7 @@ public enum Resampler {
             let remainder = Int32(one) - fixed.reduce(0, +)
             if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
             taps.first.append(Int32(first))
+            taps.inputs.append(contentsOf: (0..<taps.count).map { Int32(min(max(first + $0, 0), input - 1)) })
             taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
         }
         return taps
@@ -84,8 +88,8 @@ public enum Resampler {
         // Every byte is written by the pass: no zeroing first.
         let out = [UInt8](unsafeUninitializedCapacity: stride * height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
-                wb_reduce_rows(source.baseAddress, Int32(stride), Int32(image.height), target.baseAddress, Int32(height),
-                               taps.first, taps.weights, Int32(taps.count))
+                wb_reduce_rows(source.baseAddress, Int32(stride), target.baseAddress, Int32(height),
+                               taps.inputs, taps.weights, Int32(taps.count))
             }
             initialized = target.count
         }
@@ -97,7 +101,7 @@ public enum Resampler {
         let out = [UInt8](unsafeUninitializedCapacity: width * image.bands * image.height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 wb_reduce_columns(source.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
-                                  target.baseAddress, Int32(width), taps.first, taps.weights, Int32(taps.count))
+                                  target.baseAddress, Int32(width), taps.first, taps.inputs, taps.weights, Int32(taps.count))
             }
             initialized = target.count
         }

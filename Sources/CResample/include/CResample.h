@@ -8,15 +8,18 @@
  * 0..255: weights are 1/4096ths and fit in 16 bits. With AVX2 where the processor has it, the
  * same integers otherwise: the bytes written do not depend on the processor. */
 
-/* Rows: out row y = sum over k < count of weights[y * count + k] * in row clamp(first[y] + k).
+/* `inputs[o * count + k]` is the input (row or column) output o's tap k reads, already held at
+ * the image's edges; `first[o]` is where its taps start before that (possibly negative). */
+
+/* Rows: out row y = sum over k < count of weights[y * count + k] * in row inputs[y * count + k].
  * `stride` bytes a row. */
-void wb_reduce_rows(const uint8_t *in, int stride, int in_height, uint8_t *out, int out_height,
-                    const int32_t *first, const int16_t *weights, int count);
+void wb_reduce_rows(const uint8_t *in, int stride, uint8_t *out, int out_height,
+                    const int32_t *inputs, const int16_t *weights, int count);
 
 /* Columns: out pixel x of each row = sum over k < count of weights[x * count + k] * in pixel
- * clamp(first[x] + k), band by band. */
+ * inputs[x * count + k], band by band. */
 void wb_reduce_columns(const uint8_t *in, int in_width, int height, int bands, uint8_t *out, int out_width,
-                       const int32_t *first, const int16_t *weights, int count);
+                       const int32_t *first, const int32_t *inputs, const int16_t *weights, int count);
 
 /* Tests: nonzero runs the plain C loops even where AVX2 is present (they write the same bytes). */
 void wb_resample_scalar_only(int on);

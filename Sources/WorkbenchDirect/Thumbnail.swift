@@ -19,11 +19,15 @@ public struct Thumbnail: Sendable {
     /// The DCT scale to decode a `storedWidth` × `storedHeight` JPEG at.
     public func shrink(storedWidth: Int, storedHeight: Int) -> Int {
         let factor = max(Double(storedWidth) / Double(width ?? Int.max), Double(storedHeight) / Double(height ?? Int.max))
-        // An axis is never shrunk below one pixel (a 3-pixel strip at 1/8 would have none).
-        let smaller = min(storedWidth, storedHeight)
-        // libvips' rule: 8 from a factor of 16, 4 from 8, 2 from 4.
-        let headroom = fast ? 1.0 : 2.0
-        return [8, 4, 2].first { Double($0) * headroom <= factor && $0 <= smaller } ?? 1
+        return Self.jpegShrink(factor: factor, smallerSide: min(storedWidth, storedHeight), headroom: fast ? 1 : 2)
+    }
+
+    /// The largest JPEG DCT scale (8, 4, 2; else 1) that leaves `headroom` times the target for a
+    /// reduction by `factor` — libvips' rule at 2 (8 from a factor of 16, 4 from 8, 2 from 4) —
+    /// never shrinking an axis below one pixel (a 3-pixel strip at 1/8 would have none). Both
+    /// paths choose their scale here.
+    public static func jpegShrink(factor: Double, smallerSide: Int, headroom: Double) -> Int {
+        [8, 4, 2].first { Double($0) * headroom <= factor && $0 <= smallerSide } ?? 1
     }
 
     /// The size a decoded `loadedWidth` × `loadedHeight` image is reduced to.

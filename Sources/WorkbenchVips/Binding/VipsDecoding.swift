@@ -2,6 +2,7 @@ import CVips
 import Foundation
 import Logging
 import WorkbenchCore
+import WorkbenchDirect
 import WorkbenchJPEG
 
 /// How `decode` turns bytes into an image; kept with the image (its origin), so that damage
@@ -93,9 +94,9 @@ enum VipsDecoding {
         let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
         let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
         // libvips gives the loader floor(size / shrink) pixels: a strip 3 pixels tall decoded at
-        // 1/8 would have none, which libvips asserts on. Never shrink an axis below one pixel.
-        let smaller = min(source.storedWidth, source.storedHeight)
-        guard let shrink = [8, 4, 2].first(where: { Double($0) * headroom <= factor && $0 <= smaller }) else { return nil }
+        // 1/8 would have none, which libvips asserts on (`jpegShrink` never goes below one pixel).
+        let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(source.storedWidth, source.storedHeight), headroom: headroom)
+        guard shrink > 1 else { return nil }
         var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),

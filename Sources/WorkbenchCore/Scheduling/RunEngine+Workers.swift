@@ -71,10 +71,7 @@ extension RunEngine {
                 endingWorkerTakesOne = !standsDown
                 for index in jobs.indices { endBody(jobs[index], results[index], releasesPermit: false) }
                 endingWorkerTakesOne = false
-                if !pendingIO.isEmpty || tally.isFinished {
-                    unlockAndFlush()
-                    lock.lock()
-                }
+                flushRunningShortIO(worker: index)
                 if standsDown && !tally.isFinished {
                     lock.wait(nanoseconds: Self.standDownNanos)
                     waiting = 0
@@ -89,10 +86,39 @@ extension RunEngine {
         lock.unlock()
     }
 
+    /// With the lock held: starts what is pending, running here the I/O bodies short enough for a
+    /// worker (`ShortIO`) — and those they make ready in turn, so a small item's write, the next
+    /// item's read and its decode follow one another on one thread. Returns with the lock held.
+    private func flushRunningShortIO(worker: Int) {
+        while !pendingIO.isEmpty || tally.isFinished {
+            let mine = unlockAndFlush(keepingShortIO: !tally.isFinished)
+            guard !mine.isEmpty else { return lock.lock() }
+            var ended: [(result: Result<Payload, any Error>, seconds: Double)] = []
+            for job in mine {
+                let begin = Self.monotonicNanos()
+                let result = judge(job, execute(job))
+                let end = Self.monotonicNanos()
+                if events.nodes { job.span = NodeSpan(lane: .cpu(worker), start: seconds(begin), end: seconds(end)) }
+                ended.append((result, Double(end - begin) * 1e-9))
+            }
+            lock.lock()
+            recentNow = now
+            for (job, end) in zip(mine, ended) {
+                shortIO.note(job.node, seconds: end.seconds)
+                // The worker goes straight back for work: the CPU work this makes ready is its own.
+                endingWorkerTakesOne = true
+                endBody(job, end.result)
+            }
+            endingWorkerTakesOne = false
+        }
+    }
+
     /// `onIOThread`: called last by a job on one of `IOThreads`, which takes more jobs next.
-    private func finishIO(_ job: Job, _ result: Result<Payload, any Error>, onIOThread: Bool = false) {
+    /// `seconds`: how long the body took (`ShortIO`).
+    private func finishIO(_ job: Job, _ result: Result<Payload, any Error>, seconds: Double? = nil, onIOThread: Bool = false) {
         lock.lock()
         recentNow = now
+        if let seconds { shortIO.note(job.node, seconds: seconds) }
         endBody(job, result)
         unlockAndFlush(fromIOThread: onIOThread)
     }
@@ -143,9 +169,18 @@ extension RunEngine {
     /// is left for it instead of waking another thread (an item's write ending starts the next
     /// item's read: a thread switch per item saved); any more wake others, so a burst still runs
     /// side by side.
-    func unlockAndFlush(fromIOThread: Bool = false) {
-        let jobs = pendingIO
+    ///
+    /// `keepingShortIO`: the caller is a CPU worker, which runs the bodies `ShortIO` deems short
+    /// itself; they are returned, begun but not run.
+    @discardableResult
+    func unlockAndFlush(fromIOThread: Bool = false, keepingShortIO: Bool = false) -> [Job] {
+        var jobs = pendingIO
         pendingIO = []
+        var kept: [Job] = []
+        if keepingShortIO && !jobs.isEmpty {
+            kept = jobs.filter { shortIO.runsInline($0.node) }
+            if !kept.isEmpty { jobs.removeAll { shortIO.runsInline($0.node) } }
+        }
         let done = tally.summary
         let continuations = done != nil ? waiters : []
         if done != nil { waiters = [] }
@@ -161,10 +196,11 @@ extension RunEngine {
                 continue
             }
             IOThreads.shared.run(limit: ioPermits, wakes: !callerTakesOne) { [self] thread in
-                let begin = events.nodes ? now : 0
+                let begin = Self.monotonicNanos()
                 let result = judge(job, execute(job))
-                if events.nodes { job.span = NodeSpan(lane: .io(thread), start: begin, end: now) }
-                finishIO(job, result, onIOThread: true)
+                let end = Self.monotonicNanos()
+                if events.nodes { job.span = NodeSpan(lane: .io(thread), start: seconds(begin), end: seconds(end)) }
+                finishIO(job, result, seconds: Double(end - begin) * 1e-9, onIOThread: true)
             }
             callerTakesOne = false
         }
@@ -173,6 +209,7 @@ extension RunEngine {
             events.finished(done)
             for continuation in continuations { continuation.resume(returning: done) }
         }
+        return kept
     }
 
     /// The best ready CPU work, taken off its queue with the queue's permit (`ReadyQueues`).

@@ -6,9 +6,11 @@ import Logging
 /// The engine coordinates; the state lives in parts it owns, each with its own methods and
 /// tests: the `ItemWindow` (items in flight, and how instances are addressed), the
 /// `ReadyQueues` (ready heaps and permits), `BodiesInFlight` (tokens and stamps), `FanIns`,
-/// `RunScope` (what run-scope nodes made for all items), the `Tally` and the `RunEvents` it reports. Everything sits behind
+/// `RunScope` (what run-scope nodes made for all items), `ShortIO` (which I/O bodies a worker runs
+/// itself), the `Tally` and the `RunEvents` it reports. Everything sits behind
 /// one lock. An instance's count of unfinished inputs reaches zero → it is filed in its queue;
-/// CPU workers pick the best ready work across queues and I/O nodes go to I/O threads, so
+/// CPU workers pick the best ready work across queues and I/O nodes go to I/O threads (short
+/// ones run on the worker that made them ready), so
 /// nothing ever scans for ready work and no thread waits for a permit.
 final class RunEngine: @unchecked Sendable {
     // Safe: every `var` of this class is read and written only with `lock` held; the `let`s are
@@ -41,6 +43,7 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var fanIns: FanIns
     @exclusivity(unchecked) var runScope: RunScope
     @exclusivity(unchecked) var tally: Tally
+    @exclusivity(unchecked) var shortIO: ShortIO
     /// Set by a stop: nothing moves on, running bodies are waited for.
     @exclusivity(unchecked) var stopping = false
     /// I/O bodies begun under the lock, started once it is released (`unlockAndFlush`).
@@ -82,6 +85,7 @@ final class RunEngine: @unchecked Sendable {
                             references: plan.nodes.map { $0.inputs.filter { $0.singleIndex >= 0 }.map { ($0.singleIndex, $0.node) } },
                             referenceCounts: plan.traits.map(\.referenceCount))
         tally = Tally()
+        shortIO = ShortIO(inlineable: plan.nodes.map { $0.isIO && !($0.stage is any AsyncStage) })
         instances = Array(repeating: NodeInstance(), count: instanceCount)
         payloads = Array(repeating: Payloads(), count: instanceCount)
         let events = RunEvents(events, detail: options.eventDetail, plan: plan)

@@ -37,15 +37,16 @@ public final class PresetRun: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
         let plan = RunPlan(preset: preset, cores: ProcessInfo.processInfo.activeProcessorCount)
         var options = options
-        var engineEvents = continuation
+        var engineEvents = EventPump(deliver: { burst in for event in burst { continuation.yield(event) } },
+                                     end: { continuation.finish() })
         var recorder: ManifestRecorder?
         if let manifest {
             // The manifest is made from item reports, whatever the caller listens to.
             let forwardItems = options.eventDetail != .none
             if options.eventDetail == .none { options.eventDetail = .items }
-            let (inner, innerContinuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
-            engineEvents = innerContinuation
-            recorder = ManifestRecorder(manifest, events: inner, forward: continuation, forwardItems: forwardItems)
+            let manifestRecorder = ManifestRecorder(manifest, forward: continuation, forwardItems: forwardItems)
+            engineEvents = manifestRecorder.pump()
+            recorder = manifestRecorder
         }
         let engine = RunEngine(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
                                options: options, logger: logger, events: engineEvents, recipes: manifest?.recipes)

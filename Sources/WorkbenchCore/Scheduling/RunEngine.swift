@@ -61,7 +61,7 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var waiters: [CheckedContinuation<RunSummary, Never>] = []
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
-         logger: Logger, events: AsyncStream<RunEvent>.Continuation?, recipes: RecipeBook? = nil) {
+         logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
         self.plan = plan
         self.options = options
         self.recipes = recipes

@@ -2,7 +2,7 @@
 /// change (`.nodes`), each item's end, and its end. Immutable; the engine calls it with its lock
 /// held, except for the leftovers of a stop.
 struct RunEvents {
-    let continuation: AsyncStream<RunEvent>.Continuation?
+    let pump: EventPump?
     /// Node state changes are reported (read on every transition).
     let nodes: Bool
     /// Item ends are reported.
@@ -11,33 +11,33 @@ struct RunEvents {
     /// Node id → plan index, the order an item's files are reported in.
     private let writeOrder: [String: Int]
 
-    init(_ continuation: AsyncStream<RunEvent>.Continuation?, detail: RunOptions.EventDetail, plan: RunPlan) {
-        self.continuation = continuation
-        nodes = detail == .nodes && continuation != nil
-        items = detail != .none && continuation != nil
+    init(_ pump: EventPump?, detail: RunOptions.EventDetail, plan: RunPlan) {
+        self.pump = pump
+        nodes = detail == .nodes && pump != nil
+        items = detail != .none && pump != nil
         self.plan = plan
         writeOrder = Dictionary(plan.nodes.indices.map { (plan.nodes[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// For stages that report their own progress (`--events nodes` only).
     var progress: (@Sendable (ProgressEvent) -> Void)? {
-        guard nodes, let continuation else { return nil }
-        return { event in continuation.yield(.progress(event)) }
+        guard nodes, let pump else { return nil }
+        return { event in pump.yield(.progress(event)) }
     }
 
     func started(items total: Int?) {
-        if items { continuation?.yield(.runStarted(items: total, nodesPerItem: plan.itemNodes.count)) }
+        if items { pump?.yield(.runStarted(items: total, nodesPerItem: plan.itemNodes.count)) }
     }
 
     func node(_ n: Int, of item: Item, _ state: NodeState, time: Double, attempt: Int, message: String?, span: NodeSpan? = nil) {
         let node = plan.nodes[n]
-        continuation?.yield(.node(NodeEvent(item: item, node: node.spec.id, queue: node.spec.queue, state: state,
+        pump?.yield(.node(NodeEvent(item: item, node: node.spec.id, queue: node.spec.queue, state: state,
                                             time: time, attempt: max(1, attempt), message: message, span: span)))
     }
 
     func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, warnings: [String]) {
         guard items, let item = slot.item else { return }
-        continuation?.yield(.itemFinished(ItemReport(
+        pump?.yield(.itemFinished(ItemReport(
             item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
             bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
             warnings: warnings, identity: slot.identity)))
@@ -65,8 +65,8 @@ struct RunEvents {
     }
 
     func finished(_ summary: RunSummary) {
-        continuation?.yield(.runFinished(summary))
-        continuation?.finish()
+        pump?.yield(.runFinished(summary))
+        pump?.finish()
     }
 
     /// An item's files in the order of the preset's `write` nodes, not the order they finished in,

@@ -45,7 +45,7 @@ public enum LocalFile {
         if let recorded = history.unchangedLocalInput(context.item, size: size, modifiedNs: modified) {
             return .unreadInput(recorded)
         }
-        let bytes = try read(source, maxBytes: maxBytes)
+        let bytes = try read(path, info: info, maxBytes: maxBytes)
         let identity = InputIdentity(content: ContentHash.hex(bytes.data), size: size, modifiedNs: modified)
         context.recordInput(identity)
         return .bytes(bytes)
@@ -58,6 +58,11 @@ public enum LocalFile {
         guard stat(path, &info) == 0 else {
             throw .readFailed(path: path, reason: String(cString: strerror(errno)))
         }
+        return try read(path, info: info, maxBytes: maxBytes)
+    }
+
+    /// The same, for a path just looked at with `stat`.
+    private static func read(_ path: String, info: stat, maxBytes: Int) throws(WorkbenchError) -> Bytes {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .readFailed(path: path, reason: "not a regular file")
         }
@@ -95,6 +100,9 @@ public enum LocalFile {
             }
             if got == 0 { break }
             filled += got
+            // Exactly the size `stat` gave, and the byte asked for beyond it not there: the end
+            // (a regular file reads short only there), without another `read` to say so.
+            if filled == expected && filled < data.count { break }
         }
         data.count = filled
         return data

@@ -13,12 +13,20 @@ struct WriteStage: Stage {
     static let definition = OpDefinition(spec) { WriteStage(template: $0.string("path") ?? "{name}") }
 
     let template: String
+    /// Parsed once, not per item; validation refuses a template that does not parse before a
+    /// run starts, and should one get here, each item fails with the reason as before.
+    private let parsed: Result<PathTemplate, TemplateError>
+
+    init(template: String) {
+        self.template = template
+        parsed = Result { () throws(TemplateError) in try PathTemplate(template) }
+    }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        var relative = try PathTemplate(template).render(for: context.item)
+        var relative = try parsed.get().render(for: context.item)
         if context.item.index < 0, let suffix = context.shared.runFileSuffix { relative = Self.inserting(suffix, into: relative) }
         let destination = try context.output.claim(relative, for: context.item)
         try AtomicFile.write(bytes, to: destination, cancellation: context.cancellation)

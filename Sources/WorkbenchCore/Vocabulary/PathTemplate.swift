@@ -67,10 +67,28 @@ public struct PathTemplate: Sendable, Equatable {
             case .variable(let v): path += Self.sanitise(value(of: v, for: item))
             }
         }
-        // An empty {dir} leaves "a//b" or a leading "/": one separator, and no leading one.
-        while path.contains("//") { path = path.replacingOccurrences(of: "//", with: "/") }
-        if path.hasPrefix("/") { path.removeFirst() }
-        return path
+        return Self.singleSeparators(path)
+    }
+
+    /// An empty {dir} leaves "a//b" or a leading "/": one separator, and no leading one. Looked
+    /// at byte by byte (Foundation's search is locale-aware, and showed per item in profiles).
+    static func singleSeparators(_ path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        var previous = slash
+        var clean = true
+        for byte in path.utf8 {
+            if byte == slash && previous == slash { clean = false; break }
+            previous = byte
+        }
+        guard !clean else { return path }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        previous = slash
+        for byte in path.utf8 where !(byte == slash && previous == slash) {
+            bytes.append(byte)
+            previous = byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func value(of variable: Variable, for item: Item) -> String {
@@ -86,6 +104,12 @@ public struct PathTemplate: Sendable, Equatable {
 
     /// Makes a value safe as (part of) one path component.
     static func sanitise(_ value: String) -> String {
+        // Most values need nothing: checked byte by byte before anything is rebuilt (a byte of
+        // a multi-byte character is never one of those replaced).
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }),
+           value.utf8.contains(where: { $0 != UInt8(ascii: ".") }) {
+            return value
+        }
         var cleaned = String(value.unicodeScalars.map { scalar -> Character in
             if scalar == "/" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F { return "_" }
             return Character(scalar)

@@ -16,6 +16,21 @@ import WorkbenchTestSupport
         #expect(try LocalFile.read(file.path, maxBytes: 200_000).origin == file.path)
     }
 
+    @Test func aFileReadsWholeAtEverySizeAndBeyondWhatStatSaid() throws {
+        let folder = try Fixtures.temporaryDirectory("read")
+        for size in [0, 1, 4095, 4096, 7136, 65_537, 1000] {
+            let file = folder.appendingPathComponent("f\(size)")
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ size) })
+            try bytes.write(to: file)
+            // 1000 is also the limit: a file of exactly the limit is read.
+            #expect(try LocalFile.read(file.path, maxBytes: size == 1000 ? 1000 : 1 << 20).data == bytes, "\(size) bytes")
+        }
+        // /proc's files say they are empty and are not: what the file holds when read counts,
+        // as for a file that grew between `stat` and `read`.
+        let status = try LocalFile.read("/proc/self/status", maxBytes: 1 << 20).data
+        #expect(String(decoding: status, as: UTF8.self).contains("Name:") && status.count > 100)
+    }
+
     @Test func refusalsNameThePathAndWhatToDo() throws {
         let folder = try Fixtures.temporaryDirectory("read")
         let file = folder.appendingPathComponent("big.jpg")

@@ -23,6 +23,15 @@ import Testing
         #expect(template.render(for: Item(index: 0, name: "a\\b\u{0}c", source: "x")) == "a_b_c.jpg")
     }
 
+    @Test func anEmptyFolderLeavesOneSeparatorAndNamesKeepTheirCharacters() throws {
+        let template = try PathTemplate("{dir}/x/{dir}/{name}.jpg")
+        #expect(template.render(for: Item(index: 0, name: "Straße é", source: "x")) == "x/Straße é.jpg")
+        #expect(template.render(for: Item(index: 0, name: "Straße é", source: "x", directory: "a/b")) == "a/b/x/a/b/Straße é.jpg")
+        #expect(template.render(for: Item(index: 0, name: "", source: "x")) == "x/_.jpg")
+        #expect(template.render(for: Item(index: 0, name: "...", source: "x")) == "x/___.jpg")
+        #expect(template.render(for: Item(index: 0, name: "a\u{7F}b\tc", source: "x")) == "x/a_b_c.jpg")
+    }
+
     @Test func itemNamesComeFromPathsAndURLs() {
         #expect(Item(index: 0, source: "/photos/Harbour.jpeg").name == "Harbour")
         #expect(Item(index: 0, source: "https://h.example/a/My%20Photo.png?x=1#f").name == "My Photo")

@@ -54,6 +54,58 @@ public enum JPEGCodec {
         return PixelImage(width: width, height: height, bands: bands, pixels: pixels)
     }
 
+    /// A YCbCr file's planes at 1/`shrink` as stored, with how many samples of each plane go
+    /// with one luma sample across and down (1 or ½ for 4:2:0 at full scale; libjpeg may decode
+    /// chroma at a larger DCT size when it shrinks). Throws as `decode`.
+    public static func decodePlanes(_ data: Data, shrink: Int) throws(DirectError) -> (planes: [PixelImage], ratios: [(x: Double, y: Double)]) {
+        var raw = wb_jpeg_planes()
+        var error = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { bytes in
+            wb_jpeg_decode_planes(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(shrink), &raw, &error, error.count)
+        }
+        defer { wb_jpeg_free_planes(&raw) }
+        let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard status >= 0 else { throw .jpegFailed(message) }
+        guard status == 0 else { throw .damaged(message) }
+        let data = [raw.data.0, raw.data.1, raw.data.2], widths = [raw.width.0, raw.width.1, raw.width.2]
+        let heights = [raw.height.0, raw.height.1, raw.height.2]
+        let h = [raw.h_factor.0, raw.h_factor.1, raw.h_factor.2], v = [raw.v_factor.0, raw.v_factor.1, raw.v_factor.2]
+        var planes: [PixelImage] = []
+        for c in 0..<3 {
+            guard let base = data[c] else { throw .jpegFailed("libjpeg gave no plane \(c)") }
+            let (width, height) = (Int(widths[c]), Int(heights[c]))
+            planes.append(PixelImage(width: width, height: height, bands: 1,
+                                     pixels: Array(UnsafeBufferPointer(start: base, count: width * height))))
+        }
+        let ratios = (0..<3).map { c in (x: Double(h[c]) / Double(h[0]), y: Double(v[c]) / Double(v[0])) }
+        return (planes, ratios)
+    }
+
+    /// The image as a 4:2:0 JPEG at `quality` (below 90) from its planes, as `encode` writes it.
+    public static func encode(_ image: YCbCrImage, quality: Int, exif: [UInt8]?) throws(DirectError) -> Data {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var error = [CChar](repeating: 0, count: 200)
+        let widths = [image.y.width, image.cb.width, image.cr.width].map(Int32.init)
+        let heights = [image.y.height, image.cb.height, image.cr.height].map(Int32.init)
+        let status = image.y.pixels.withUnsafeBufferPointer { y in
+            image.cb.pixels.withUnsafeBufferPointer { cb in
+                image.cr.pixels.withUnsafeBufferPointer { cr in
+                    (exif ?? []).withUnsafeBufferPointer { exif in
+                        let planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                        return wb_jpeg_encode_planes(planes, widths, heights, Int32(image.width), Int32(image.height), Int32(quality),
+                                                     exif.baseAddress, exif.count, &out, &size, &error, error.count)
+                    }
+                }
+            }
+        }
+        defer { free(out) }
+        guard status == 0, let out else {
+            throw .jpegFailed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return Data(bytes: out, count: size)
+    }
+
     /// The image as a JPEG at `quality`, with `exif` (an APP1 body) if given, as libvips'
     /// jpegsave writes it: no JFIF segment, 4:2:0 below quality 90, baseline Huffman tables.
     public static func encode(_ image: PixelImage, quality: Int, exif: [UInt8]?) throws(DirectError) -> Data {

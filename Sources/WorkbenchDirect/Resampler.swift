@@ -10,9 +10,17 @@ import Synchronization
 public enum Resampler {
     /// `image` resized to `width` × `height` (each no larger than the input's).
     public static func reduce(_ image: PixelImage, width: Int, height: Int) -> PixelImage {
+        reduce(image, width: width, height: height, shrinkX: Double(image.width) / Double(width),
+               shrinkY: Double(image.height) / Double(height))
+    }
+
+    /// `image` resized to `width` × `height` where each output sample spans `shrinkX` ×
+    /// `shrinkY` input samples: a chroma plane takes its luma's ratio, which its own rounded-up
+    /// size only approximates.
+    public static func reduce(_ image: PixelImage, width: Int, height: Int, shrinkX: Double, shrinkY: Double) -> PixelImage {
         var result = image
-        if height != image.height { result = vertical(result, to: height) }
-        if width != image.width { result = horizontal(result, to: width) }
+        if height != image.height || shrinkY != 1 { result = vertical(result, to: height, shrink: shrinkY) }
+        if width != image.width || shrinkX != 1 { result = horizontal(result, to: width, shrink: shrinkX) }
         return result
     }
 
@@ -30,8 +38,8 @@ public enum Resampler {
 
     static let fractionBits: Int32 = 12
 
-    static func taps(from input: Int, to output: Int) -> Taps {
-        let shrink = Double(input) / Double(output)
+    static func taps(from input: Int, to output: Int, shrink: Double? = nil) -> Taps {
+        let shrink = shrink ?? Double(input) / Double(output)
         let support = 3 * max(shrink, 1)
         var taps = Taps()
         taps.count = Int(ceil(2 * support)) + 1
@@ -67,13 +75,17 @@ public enum Resampler {
         return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
-    /// Taps per (input, output) size, made once: a batch of photos of one size shares them.
-    private static let made = Mutex<[Int: Taps]>([:])
+    private struct TapsKey: Hashable {
+        let input: Int, output: Int, shrink: Double
+    }
 
-    static func cachedTaps(from input: Int, to output: Int) -> Taps {
-        let key = input << 32 | output
+    /// Taps per (input, output, ratio), made once: a batch of photos of one size shares them.
+    private static let made = Mutex<[TapsKey: Taps]>([:])
+
+    static func cachedTaps(from input: Int, to output: Int, shrink: Double) -> Taps {
+        let key = TapsKey(input: input, output: output, shrink: shrink)
         if let found = made.withLock({ $0[key] }) { return found }
-        let fresh = taps(from: input, to: output)
+        let fresh = taps(from: input, to: output, shrink: shrink)
         made.withLock { cache in
             // A run of many sizes must not grow the cache without end.
             if cache.count > 4096 { cache.removeAll() }
@@ -82,8 +94,8 @@ public enum Resampler {
         return fresh
     }
 
-    private static func vertical(_ image: PixelImage, to height: Int) -> PixelImage {
-        let taps = cachedTaps(from: image.height, to: height)
+    private static func vertical(_ image: PixelImage, to height: Int, shrink: Double) -> PixelImage {
+        let taps = cachedTaps(from: image.height, to: height, shrink: shrink)
         let stride = image.width * image.bands
         // Every byte is written by the pass: no zeroing first.
         let out = [UInt8](unsafeUninitializedCapacity: stride * height) { target, initialized in
@@ -96,8 +108,8 @@ public enum Resampler {
         return PixelImage(width: image.width, height: height, bands: image.bands, pixels: out)
     }
 
-    private static func horizontal(_ image: PixelImage, to width: Int) -> PixelImage {
-        let taps = cachedTaps(from: image.width, to: width)
+    private static func horizontal(_ image: PixelImage, to width: Int, shrink: Double) -> PixelImage {
+        let taps = cachedTaps(from: image.width, to: width, shrink: shrink)
         let out = [UInt8](unsafeUninitializedCapacity: width * image.bands * image.height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 wb_reduce_columns(source.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),

@@ -37,6 +37,14 @@ public struct Thumbnail: Sendable {
         return (max(1, Int((Double(loadedWidth) * scale).rounded())), max(1, Int((Double(loadedHeight) * scale).rounded())))
     }
 
+    /// Whether a JPEG with this header is reduced after its decode (or only decoded at a scale).
+    public func reduces(_ header: JPEGHeader) -> Bool {
+        let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
+        let loaded = (max(1, header.width / shrink), max(1, header.height / shrink))
+        let target = size(loadedWidth: loaded.0, loadedHeight: loaded.1)
+        return target.width != loaded.0 || target.height != loaded.1
+    }
+
     /// The thumbnail of a JPEG: decode at the DCT scale, then reduce. Throws when libjpeg fails or
     /// warns (the caller leaves the file to libvips).
     public func make(from data: Data, header: JPEGHeader) throws(DirectError) -> (image: PixelImage, shrink: Int, loaded: (Int, Int)) {
@@ -46,5 +54,28 @@ public struct Thumbnail: Sendable {
             .cropped(width: max(1, header.width / shrink), height: max(1, header.height / shrink))
         let target = size(loadedWidth: decoded.width, loadedHeight: decoded.height)
         return (Resampler.reduce(decoded, width: target.width, height: target.height), shrink, (decoded.width, decoded.height))
+    }
+
+    /// The same thumbnail of a YCbCr JPEG as 4:2:0 planes: each plane decoded as stored and
+    /// reduced on its own, the chroma to half the thumbnail's size.
+    public func makePlanes(from data: Data, header: JPEGHeader) throws(DirectError) -> (image: YCbCrImage, shrink: Int, loaded: (Int, Int)) {
+        let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
+        let (planes, ratios) = try JPEGCodec.decodePlanes(data, shrink: shrink)
+        // libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) pixels of it.
+        let loaded = (max(1, header.width / shrink), max(1, header.height / shrink))
+        let target = size(loadedWidth: loaded.0, loadedHeight: loaded.1)
+        let chroma = YCbCrImage.chromaSize(width: target.width, height: target.height)
+        let shrinkX = Double(loaded.0) / Double(target.width), shrinkY = Double(loaded.1) / Double(target.height)
+        var reduced: [PixelImage] = []
+        for (c, plane) in planes.enumerated() {
+            let (width, height) = c == 0 ? (target.width, target.height) : chroma
+            // An output chroma sample spans two output luma samples, each `shrink` input luma
+            // samples, each `ratio` samples of this plane.
+            let (scaleX, scaleY) = c == 0 ? (1.0, 1.0) : (2 * ratios[c].x, 2 * ratios[c].y)
+            let kept = plane.cropped(width: min(plane.width, Int((Double(loaded.0) * ratios[c].x).rounded(.up))),
+                                     height: min(plane.height, Int((Double(loaded.1) * ratios[c].y).rounded(.up))))
+            reduced.append(Resampler.reduce(kept, width: width, height: height, shrinkX: shrinkX * scaleX, shrinkY: shrinkY * scaleY))
+        }
+        return (YCbCrImage(y: reduced[0], cb: reduced[1], cr: reduced[2]), shrink, loaded)
     }
 }

@@ -29,7 +29,9 @@ import Testing
         var random = SystemRandomNumberGenerator()
         for (width, height, outWidth, outHeight, bands) in [(160, 100, 64, 40, 3), (80, 50, 64, 40, 3), (37, 23, 5, 3, 3),
                                                             (1024, 600, 256, 150, 3), (3, 2, 1, 1, 3), (41, 17, 41, 9, 1),
-                                                            (1000, 3, 7, 3, 3), (2, 900, 2, 13, 1), (19, 1, 18, 1, 3)] {
+                                                            (1000, 3, 7, 3, 3), (2, 900, 2, 13, 1), (19, 1, 18, 1, 3),
+                                                            (160, 100, 64, 40, 1), (80, 50, 32, 20, 1), (37, 23, 5, 3, 1),
+                                                            (3000, 2, 7, 2, 1), (19, 1, 18, 1, 1)] {
             let pixels = (0..<(width * height * bands)).map { _ in UInt8.random(in: 0...255, using: &random) }
             let image = PixelImage(width: width, height: height, bands: bands, pixels: pixels)
             let reduced = Resampler.reduce(image, width: outWidth, height: outHeight)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 // libjpeg (libjpeg-turbo's libjpeg API) for the direct path: one JPEG decoded at a DCT scale into
-// interleaved 8-bit pixels, and pixels encoded, without libvips. libjpeg reports errors by
+// interleaved 8-bit pixels or into its YCbCr planes, and pixels or planes encoded, without libvips. libjpeg reports errors by
 // longjmp, which must never cross Swift frames, so every call that may fail is here in C.
 
 /// What a JPEG's header says, read without decoding.
@@ -40,5 +40,29 @@ int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *p
 /// `*out` is malloc'd (free it). Returns 0, or -1 with `error` set.
 int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
                    const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/// A YCbCr JPEG's three planes as stored (Y, Cb, Cr): each `width` × `height` bytes, rows
+/// packed, malloc'd (free with `wb_jpeg_free_planes`). `h_factor`/`v_factor`: the component's
+/// sampling times its DCT size — plane c holds h_factor[c] / h_factor[0] samples per luma sample.
+typedef struct {
+    uint8_t *data[3];
+    int width[3], height[3];
+    int h_factor[3], v_factor[3];
+} wb_jpeg_planes;
+
+/// Decodes a 3-component YCbCr JPEG's planes at 1/`scale_denom` without upsampling or colour
+/// conversion. Returns 0; 1 when libjpeg warned (damaged data); -1 with `error` set (nothing
+/// allocated).
+int wb_jpeg_decode_planes(const uint8_t *data, size_t size, int scale_denom, wb_jpeg_planes *planes,
+                          char *error, size_t error_size);
+
+void wb_jpeg_free_planes(wb_jpeg_planes *planes);
+
+/// Encodes Y, Cb and Cr planes as a 4:2:0 JPEG at `quality` (below 90, where libvips' jpegsave
+/// writes 4:2:0): the Y plane `width` × `height`, chroma ceil(width / 2) × ceil(height / 2).
+/// Otherwise as `wb_jpeg_encode`.
+int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], const int heights[3], int width, int height,
+                          int quality, const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size,
+                          char *error, size_t error_size);
 
 #endif

@@ -12,12 +12,15 @@ final class DirectSource: ImageHandle {
     let header: JPEGHeader
     /// The `decode` node, which damage is blamed on.
     let node: String
+    /// A YCbCr file whose encode writes 4:2:0: its planes go through as stored (`YCbCrImage`).
+    let keepsPlanes: Bool
 
-    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String) {
+    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String, keepsPlanes: Bool = false) {
         self.bytes = bytes
         self.options = options
         self.header = header
         self.node = node
+        self.keepsPlanes = keepsPlanes
     }
 
     /// Upright, as the libvips path's decode would be.
@@ -61,18 +64,41 @@ final class DirectSource: ImageHandle {
     }
 }
 
-/// Pixels the direct path made (a thumbnail), ready for the direct JPEG encode.
+/// Pixels the direct path made (a thumbnail), ready for the direct JPEG encode: interleaved
+/// RGB or grey, or a YCbCr file's planes.
 final class DirectImage: ImageHandle {
-    let image: PixelImage
+    enum Pixels {
+        case interleaved(PixelImage)
+        case planes(YCbCrImage)
+    }
+
+    let pixels: Pixels
     /// The `decode` node the pixels came from.
     let node: String
 
-    init(_ image: PixelImage, node: String) {
-        self.image = image
+    init(_ pixels: Pixels, node: String) {
+        self.pixels = pixels
         self.node = node
     }
 
-    var width: Int { image.width }
-    var height: Int { image.height }
-    var bands: Int { image.bands }
+    var width: Int {
+        switch pixels {
+        case .interleaved(let image): image.width
+        case .planes(let image): image.width
+        }
+    }
+
+    var height: Int {
+        switch pixels {
+        case .interleaved(let image): image.height
+        case .planes(let image): image.height
+        }
+    }
+
+    var bands: Int {
+        switch pixels {
+        case .interleaved(let image): image.bands
+        case .planes: 3
+        }
+    }
 }

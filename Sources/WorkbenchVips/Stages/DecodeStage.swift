@@ -37,7 +37,8 @@ struct DecodeStage: Stage {
             toSRGB: p.word("colourspace") != "keep",
             maxMemory: p.integer("maxMemory") << 20),
             fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true,
-            direct: p.word("engine") != "libvips" && DirectChain.covers(facts.soleReaders))
+            direct: p.word("engine") != "libvips" && DirectChain.covers(facts.soleReaders),
+            encodesSubsampled: DirectChain.encodesSubsampled(facts.soleReaders))
     }
 
     let options: DecodeOptions
@@ -45,6 +46,8 @@ struct DecodeStage: Stage {
     var fusedWithResize = false
     /// What follows is a chain the direct path can run (`DirectChain`).
     var direct = false
+    /// That chain's encode writes 4:2:0, so a YCbCr file's planes can go straight through.
+    var encodesSubsampled = false
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
@@ -63,7 +66,8 @@ struct DecodeStage: Stage {
                 context.logger.debug("\(context.item.name): libvips decodes it (\(reason))")
                 return .image(try decodedByLibvips(bytes, context))
             }
-            return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID))
+            return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID,
+                                       keepsPlanes: encodesSubsampled && header.components == 3))
         }
         return .image(try decodedByLibvips(bytes, context))
     }

@@ -20,4 +20,9 @@ enum DirectChain {
         return encode.string("format") == "jpeg" && Set(encode.names).isSubset(of: ["format", "Q", "metadata"])
             && (encode["metadata"] == nil || encode["metadata"] == .string("strip"))
     }
+
+    /// Whether the chain's encode writes 4:2:0 (below quality 90, as libvips' jpegsave does).
+    static func encodesSubsampled(_ readers: [NodeFacts.Reader]) -> Bool {
+        readers.count >= 2 && (readers[1].parameters.int("Q") ?? defaultQuality) < 90
+    }
 }

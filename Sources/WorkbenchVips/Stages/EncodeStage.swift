@@ -167,7 +167,11 @@ struct EncodeStage: Stage {
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
         var quality = DirectChain.defaultQuality
         if case .int(let q)? = options["Q"] { quality = q }
-        let data = try JPEGCodec.encode(direct.image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+        let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
+        let data = switch direct.pixels {
+        case .interleaved(let image): try JPEGCodec.encode(image, quality: quality, exif: exif)
+        case .planes(let image): try JPEGCodec.encode(image, quality: quality, exif: exif)
+        }
         return .bytes(Bytes(data, origin: context.item.source,
                             image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))
     }

@@ -78,13 +78,26 @@ struct ResizeStage: Stage {
             let turned = orientation >= 5
             let thumbnail = Thumbnail(width: turned ? height : width, height: turned ? width : height,
                                       fast: fastShrink && orientation == 1)
-            var made = try thumbnail.make(from: source.bytes.data, header: source.header)
-            made.image = made.image.upright(from: orientation)
-            let reduced = made.image.width == made.loaded.0 && made.image.height == made.loaded.1
-                ? "nothing to reduce" : "Lanczos-3 to \(made.image.width)×\(made.image.height)"
+            let pixels: DirectImage.Pixels, shrink: Int, loaded: (Int, Int), size: (Int, Int)
+            // Planes only when there is a reduce: a photo kept at its size is decoded, turned
+            // and encoded exactly as libvips would (the same bytes).
+            let planar = source.keepsPlanes && thumbnail.reduces(source.header)
+            if planar {
+                let made = try thumbnail.makePlanes(from: source.bytes.data, header: source.header)
+                (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
+                pixels = .planes(made.image.upright(from: orientation))
+            } else {
+                let made = try thumbnail.make(from: source.bytes.data, header: source.header)
+                (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
+                pixels = .interleaved(made.image.upright(from: orientation))
+            }
+            let image = DirectImage(pixels, node: source.node)
+            // Sizes as stored, then the upright result's.
+            let reduced = size == loaded ? "nothing to reduce" : "Lanczos-3 to \(image.width)×\(image.height)"
+            let planes = planar ? " in YCbCr planes" : ""
             let turn = orientation == 1 ? "" : ", turned upright (EXIF orientation \(orientation))"
-            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(made.shrink) (\(made.loaded.0)×\(made.loaded.1)), \(reduced)\(turn)")
-            return .image(DirectImage(made.image, node: source.node))
+            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduced)\(planes)\(turn)")
+            return .image(image)
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")
         }

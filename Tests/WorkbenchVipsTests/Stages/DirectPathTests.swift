@@ -116,9 +116,13 @@ import WorkbenchTestSupport
             let squares = differences.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, differences.count))
             let psnr = squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares)
             // The same decode and encoder settings; the reduce differs (both Lanczos-3 in 12-bit
-            // fixed point, placed and rounded differently): at most 3 levels before the encode
-            // at small factors, more at 1/8 then 3× (measured: mean 1.0–2.5, PSNR 36–44 dB).
-            #expect(mean <= 3 && psnr >= 35, "\(name): mean \(mean), PSNR \(psnr)")
+            // fixed point, placed and rounded differently), and below quality 90 the direct path
+            // reduces a YCbCr file's chroma from its stored planes where libvips upsamples it,
+            // reduces RGB and the encoder averages it down again: measured mean 1.4–3.7, PSNR
+            // 33–42 dB, the most on Picture_0B's saturated reds (chroma mean 2.6 levels) — where
+            // against a careful reference (full decode, float Lanczos-3) ours scores 27.14 dB and
+            // libvips' 26.90 (bench/small-quality.py).
+            #expect(mean <= 4 && psnr >= 33, "\(name): mean \(mean), PSNR \(psnr)")
         }
     }
 }

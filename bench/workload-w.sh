@@ -106,3 +106,13 @@ for tool in "${TOOLS[@]}"; do
   printf '| %s | %.3f (%.3f–%.3f) | %.2f | %.0f | %.1f | %.2f | %.2f | %s | %s |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
     "$(echo "$COUNT / $wall" | bc -l)" "$(echo "$wall / $floor_wall" | bc -l)" "$(echo "$cpu / $floor_cpu" | bc -l)" "$vs" "${PSNR[$tool]:--}"
 done
+
+# Issue 36's target 3, from the medians above: the default and the fast scale.
+if [ "$OPENCV_WALL" != 0 ]; then
+  for tool in workbench workbench_fast; do
+    [ -f "$WORK/$tool.results" ] || continue
+    wall=$(column_of "$tool" 1 | median)
+    echo "$wall $OPENCV_WALL $floor_wall $tool" | awk '{ o = $1 / $2; f = $1 / $3
+      printf "target (large photos, %s): wall ≤ 0.75× OpenCV and ≤ 1.1× the decode floor: %s (%.2f×, %.2f×)\n", $4, (o <= 0.75 && f <= 1.1) ? "met" : "NOT met", o, f }'
+  done
+fi

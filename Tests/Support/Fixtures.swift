@@ -31,13 +31,21 @@ public enum Fixtures {
         return url.path
     }
 
-    /// A new empty folder under the system's temporary folder.
+    /// A new empty folder in this test process's own folder under the system's temporary one.
     public static func temporaryDirectory(_ label: String = "test") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("workbench-\(label)-\(UUID().uuidString.prefix(8))")
+        let url = URL(fileURLWithPath: testsFolder).appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// Where this process's temporary folders go; removed when it exits. Each folder used to stay
+    /// behind: thousands per run of the suite, with copies of photos, until a disk filled up.
+    private static let testsFolder: String = {
+        // Short: paths inside it appear in lines some tests measure against a terminal's width.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wbt-\(getpid())").path
+        atexit { try? FileManager.default.removeItem(atPath: Fixtures.testsFolder) }
+        return path
+    }()
 
     /// The manifest's log, its shards' logs, and manifests from before the log.
     public static func isManifest(_ name: String) -> Bool {

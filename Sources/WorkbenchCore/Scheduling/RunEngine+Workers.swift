@@ -103,10 +103,11 @@ extension RunEngine {
             }
             lock.lock()
             recentNow = now
+            // The worker goes straight back for work: the first CPU work these make ready is its
+            // own; any more wakes a sleeping worker as usual.
+            endingWorkerTakesOne = true
             for (job, end) in zip(mine, ended) {
                 shortIO.note(job.node, seconds: end.seconds)
-                // The worker goes straight back for work: the CPU work this makes ready is its own.
-                endingWorkerTakesOne = true
                 endBody(job, end.result)
             }
             endingWorkerTakesOne = false

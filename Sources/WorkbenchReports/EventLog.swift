@@ -25,7 +25,8 @@ public final class EventLog: Reporter {
     public var detail: RunOptions.EventDetail { .nodes }
 
     public func handle(_ event: RunEvent) {
-        guard let data = try? JSONSerialization.data(withJSONObject: Self.object(event), options: [.sortedKeys]) else { return }
+        let object = Self.object(event)
+        guard let data = JSONLine.encode(object) ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) else { return }
         handle.write(data + Data("\n".utf8))
     }
 

@@ -87,7 +87,7 @@ public final class RunReport: Reporter {
     }
 
     private func append(_ object: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        guard let data = JSONLine.encode(object) ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) else { return }
         file.write(written == 0 ? "\n    " : ",\n    ")
         file.write(data)
         written += 1

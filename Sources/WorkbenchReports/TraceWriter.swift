@@ -87,7 +87,7 @@ public final class TraceWriter: Reporter {
     }
 
     private func append(_ event: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: event, options: []) else { return }
+        guard let data = JSONLine.encode(event) ?? (try? JSONSerialization.data(withJSONObject: event, options: [])) else { return }
         file.write(written == 0 ? "\n" : ",\n")
         file.write(data)
         written += 1

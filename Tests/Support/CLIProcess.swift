@@ -48,6 +48,7 @@ public final class CLIProcess {
                     if chunk.isEmpty { break }
                     collected.append(chunk, error: isError)
                 }
+                try? handle.close()
                 finished.signal()
             }
         }

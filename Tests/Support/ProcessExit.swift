@@ -16,4 +16,13 @@ extension Process {
     public func runToExit() throws {
         try runSignallingExit().wait()
     }
+
+    /// Closes the read ends of pipes a test has read to their end. Foundation keeps a finished
+    /// `Process`'s pipes open until it lets the process go, which under the suite's hundreds of
+    /// processes came late: the test process held 2,000 descriptors, and Foundation's own
+    /// `Process.run()` then crashed reading `/proc/self/fd` (it copies each directory entry
+    /// whole, past the end of glibc's buffer when that ends a mapping).
+    public static func closeReadEnds(_ pipes: Pipe...) {
+        for pipe in pipes { try? pipe.fileHandleForReading.close() }
+    }
 }

@@ -69,6 +69,7 @@ enum ProgressiveFiles {
         let exited = try process.runSignallingExit()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        Process.closeReadEnds(output, errors)
         exited.wait()
         if !allowFailure && process.terminationStatus != 0 {
             throw ToolFailure(text: "\(tool) \(arguments.joined(separator: " ")): \(said)")

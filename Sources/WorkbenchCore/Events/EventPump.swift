@@ -51,6 +51,9 @@ final class EventPump: Sendable {
         if let due { queue.asyncAfter(deadline: due) { self.drain() } }
     }
 
+    /// Whether events are waiting for a burst (for tests: after the end, nothing may).
+    var holdsEvents: Bool { state.withLock { !$0.events.isEmpty } }
+
     /// When the next drain should run, if none is due yet.
     private static func schedule(_ s: inout State) -> DispatchTime? {
         guard !s.scheduled else { return nil }

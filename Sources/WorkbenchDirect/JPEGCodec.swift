@@ -48,9 +48,7 @@ public enum JPEGCodec {
             // A failed decode keeps nothing (it is thrown away below).
             initialized = status < 0 ? 0 : buffer.count
         }
-        let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard status >= 0 else { throw .jpegFailed(message) }
-        guard status == 0 else { throw .damaged(message) }
+        try checkDecode(status, error)
         return PixelImage(width: width, height: height, bands: bands, pixels: pixels)
     }
 
@@ -64,9 +62,7 @@ public enum JPEGCodec {
             wb_jpeg_decode_planes(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, Int32(shrink), &raw, &error, error.count)
         }
         defer { wb_jpeg_free_planes(&raw) }
-        let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard status >= 0 else { throw .jpegFailed(message) }
-        guard status == 0 else { throw .damaged(message) }
+        try checkDecode(status, error)
         let data = [raw.data.0, raw.data.1, raw.data.2], widths = [raw.width.0, raw.width.1, raw.width.2]
         let heights = [raw.height.0, raw.height.1, raw.height.2]
         let h = [raw.h_factor.0, raw.h_factor.1, raw.h_factor.2], v = [raw.v_factor.0, raw.v_factor.1, raw.v_factor.2]
@@ -99,11 +95,7 @@ public enum JPEGCodec {
                 }
             }
         }
-        defer { free(out) }
-        guard status == 0, let out else {
-            throw .jpegFailed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return Data(bytes: out, count: size)
+        return try takeEncoded(status, out, size, error)
     }
 
     /// The image as a JPEG at `quality`, with `exif` (an APP1 body) if given, as libvips'
@@ -118,10 +110,25 @@ public enum JPEGCodec {
                                exif.baseAddress, exif.count, &out, &size, &error, error.count)
             }
         }
+        return try takeEncoded(status, out, size, error)
+    }
+
+    /// What libjpeg's C side said: the message it wrote into `error`.
+    private static func message(_ error: [CChar]) -> String {
+        String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A decode's status: 0 fine, 1 libjpeg warned (damaged data), -1 failed.
+    private static func checkDecode(_ status: Int32, _ error: [CChar]) throws(DirectError) {
+        guard status >= 0 else { throw .jpegFailed(message(error)) }
+        guard status == 0 else { throw .damaged(message(error)) }
+    }
+
+    /// An encode's output, taken from the malloc'd buffer C made (freed here either way).
+    private static func takeEncoded(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ size: Int,
+                                    _ error: [CChar]) throws(DirectError) -> Data {
         defer { free(out) }
-        guard status == 0, let out else {
-            throw .jpegFailed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        guard status == 0, let out else { throw .jpegFailed(message(error)) }
         return Data(bytes: out, count: size)
     }
 }

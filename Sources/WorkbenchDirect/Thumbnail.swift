@@ -37,33 +37,34 @@ public struct Thumbnail: Sendable {
         return (max(1, Int((Double(loadedWidth) * scale).rounded())), max(1, Int((Double(loadedHeight) * scale).rounded())))
     }
 
-    /// Whether a JPEG with this header is reduced after its decode (or only decoded at a scale).
-    public func reduces(_ header: JPEGHeader) -> Bool {
+    /// The DCT scale a file with this header is decoded at, the pixels kept of the decode
+    /// (libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) of it), and the size
+    /// they are reduced to.
+    private func geometry(_ header: JPEGHeader) -> (shrink: Int, loaded: (Int, Int), target: (width: Int, height: Int)) {
         let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
         let loaded = (max(1, header.width / shrink), max(1, header.height / shrink))
-        let target = size(loadedWidth: loaded.0, loadedHeight: loaded.1)
+        return (shrink, loaded, size(loadedWidth: loaded.0, loadedHeight: loaded.1))
+    }
+
+    /// Whether a JPEG with this header is reduced after its decode (or only decoded at a scale).
+    public func reduces(_ header: JPEGHeader) -> Bool {
+        let (_, loaded, target) = geometry(header)
         return target.width != loaded.0 || target.height != loaded.1
     }
 
     /// The thumbnail of a JPEG: decode at the DCT scale, then reduce. Throws when libjpeg fails or
     /// warns (the caller leaves the file to libvips).
     public func make(from data: Data, header: JPEGHeader) throws(DirectError) -> (image: PixelImage, shrink: Int, loaded: (Int, Int)) {
-        let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
-        // libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) pixels of it.
-        let decoded = try JPEGCodec.decode(data, header: header, shrink: shrink)
-            .cropped(width: max(1, header.width / shrink), height: max(1, header.height / shrink))
-        let target = size(loadedWidth: decoded.width, loadedHeight: decoded.height)
-        return (Resampler.reduce(decoded, width: target.width, height: target.height), shrink, (decoded.width, decoded.height))
+        let (shrink, loaded, target) = geometry(header)
+        let decoded = try JPEGCodec.decode(data, header: header, shrink: shrink).cropped(width: loaded.0, height: loaded.1)
+        return (Resampler.reduce(decoded, width: target.width, height: target.height), shrink, loaded)
     }
 
     /// The same thumbnail of a YCbCr JPEG as 4:2:0 planes: each plane decoded as stored and
     /// reduced on its own, the chroma to half the thumbnail's size.
     public func makePlanes(from data: Data, header: JPEGHeader) throws(DirectError) -> (image: YCbCrImage, shrink: Int, loaded: (Int, Int)) {
-        let shrink = shrink(storedWidth: header.width, storedHeight: header.height)
+        let (shrink, loaded, target) = geometry(header)
         let (planes, ratios) = try JPEGCodec.decodePlanes(data, shrink: shrink)
-        // libjpeg rounds a scaled size up; libvips keeps floor(size / shrink) pixels of it.
-        let loaded = (max(1, header.width / shrink), max(1, header.height / shrink))
-        let target = size(loadedWidth: loaded.0, loadedHeight: loaded.1)
         let chroma = YCbCrImage.chromaSize(width: target.width, height: target.height)
         let shrinkX = Double(loaded.0) / Double(target.width), shrinkY = Double(loaded.1) / Double(target.height)
         var reduced: [PixelImage] = []

@@ -4,11 +4,11 @@ import WorkbenchCore
 /// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
 struct DownloadStage: AsyncStage {
     static let spec = OpSpec(
-        name: "download", summary: "Fetches the item's URL over http or https.",
+        name: "download", summary: "Fetches the item's URL over http or https, or its object from an S3 bucket (s3://bucket/key).",
         input: nil, output: .bytes, defaultQueue: "net", execution: .io,
         parameters: [
             ParameterSpec("url", .string,
-                          "Fetch this http or https URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
+                          "Fetch this http, https or s3 URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
             ParameterSpec("connectTimeout", .double(0.001...3_600), default: .double(10), "Seconds to connect."),
             ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(64 << 20),
                           "Abort bodies larger than this many bytes."),
@@ -35,7 +35,7 @@ struct DownloadStage: AsyncStage {
 
     static func isWeb(_ url: String) -> Bool {
         let lower = url.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("s3://")
     }
 
     static let definition = OpDefinition(spec) { p in
@@ -76,6 +76,12 @@ struct DownloadStage: AsyncStage {
             limits.headers.append("Authorization: \(secret)")
         }
         let lower = source.lowercased()
+        if lower.hasPrefix("s3://") {
+            guard let location = S3Location(source) else {
+                return completion(.failure(DownloadError.unsupportedScheme(url: source)))
+            }
+            return S3Download(client: .shared, limits: limits).start(location, context: context, ownURL: url != nil, completion: completion)
+        }
         // A path the user gave (not one reached by a redirect) is theirs to read.
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {
             let maxBytes = limits.maxBytes, ownURL = url

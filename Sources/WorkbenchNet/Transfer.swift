@@ -15,9 +15,12 @@ struct Downloaded: Sendable {
     var status = 200
     var etag: String?
     var lastModified: String?
+    /// The final response's headers, names in lowercase (an S3 answer's `x-amz-…` among them).
+    var headers: [String: String] = [:]
 }
 
-/// One HTTP(S) GET on a libcurl easy handle, run by the `Downloader`'s loop.
+/// One HTTP(S) request on a libcurl easy handle, run by the `Downloader`'s loop: a GET unless
+/// `Outgoing` says otherwise (S3's PUT, POST, HEAD and DELETE).
 ///
 /// The byte cap is enforced in the write callback (libcurl's own size limit only works when
 /// the server declares a Content-Length), and cancellation aborts from the progress callback
@@ -42,8 +45,19 @@ final class Transfer: @unchecked Sendable {
         var caFile: String?
     }
 
+    /// What a request other than a plain GET sends.
+    struct Outgoing: Sendable {
+        var method = "GET"
+        /// The request body (PUT, POST); libcurl reads it in place.
+        var body: Data?
+        /// Answers of 300 and above come back as responses, unfollowed (with their bodies: S3
+        /// explains its refusals there), instead of as `DownloadError.http`.
+        var answersAnyStatus = false
+    }
+
     let url: String
     let limits: Limits
+    let outgoing: Outgoing
     let token: CancellationToken
     let handle: UnsafeMutableRawPointer
     private var body = Data()
@@ -57,13 +71,17 @@ final class Transfer: @unchecked Sendable {
     /// Validators of the latest response (reset at each status line, so a redirect's are dropped).
     private var etag: String?
     private var lastModified: String?
+    private var headers: [String: String] = [:]
+    /// The request body, copied once and kept for as long as libcurl may read it.
+    private var upload: UnsafeMutableRawBufferPointer?
     private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// The request headers, kept for as long as libcurl may read them.
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
-    private init(url: String, limits: Limits, token: CancellationToken, handle: UnsafeMutableRawPointer, key: String) {
+    private init(url: String, limits: Limits, outgoing: Outgoing, token: CancellationToken, handle: UnsafeMutableRawPointer, key: String) {
         self.url = url
         self.limits = limits
+        self.outgoing = outgoing
         self.token = token
         self.handle = handle
         self.key = key
@@ -74,6 +92,7 @@ final class Transfer: @unchecked Sendable {
         spool?.discard()
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
+        upload?.deallocate()
         errors.deallocate()
     }
 
@@ -102,17 +121,19 @@ final class Transfer: @unchecked Sendable {
     /// `completion` runs once, on the Downloader's thread, or at once when `token` is cancelled;
     /// cancelling one waiter aborts the transfer only when no other waiter is left.
     /// `progress` gets the bytes received and expected (when declared), a few times a second.
-    static func start(_ url: String, limits: Limits, cancellation token: CancellationToken,
+    static func start(_ url: String, limits: Limits, outgoing: Outgoing = Outgoing(), cancellation token: CancellationToken,
                       progress: (@Sendable (Int, Int?) -> Void)? = nil,
                       completion: @escaping @Sendable (Result<Downloaded, DownloadError>) -> Void) {
         let lower = url.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return completion(.failure(.unsupportedScheme(url: url))) }
         let waiter = Waiter(token: token, progress: progress, completion: completion)
-        let key = url + "\n" + limits.headers.joined(separator: "\n")
+        // Only plain GETs are shared: two PUTs are two uploads.
+        let shared = outgoing.method == "GET" && outgoing.body == nil && !outgoing.answersAnyStatus
+        let key = (shared ? "" : UUID().uuidString) + url + "\n" + limits.headers.joined(separator: "\n")
         let refused = Mutex<String?>(nil)
         let joined = Downloader.shared.joinOrCreate(key) { () -> Transfer? in
             guard Downloader.ready == CURLE_OK, let handle = curl_easy_init() else { return nil }
-            let transfer = Transfer(url: url, limits: limits, token: CancellationToken(), handle: handle, key: key)
+            let transfer = Transfer(url: url, limits: limits, outgoing: outgoing, token: CancellationToken(), handle: handle, key: key)
             if let refusal = transfer.configure() {
                 refused.withLock { $0 = refusal }
                 return nil
@@ -128,15 +149,21 @@ final class Transfer: @unchecked Sendable {
 
     /// Runs a GET to the end, blocking the calling thread (the Downloader does the work).
     static func get(_ url: String, limits: Limits, cancellation token: CancellationToken) throws(DownloadError) -> Data {
+        try perform(url, limits: limits, cancellation: token).data
+    }
+
+    /// Runs a request to the end, blocking the calling thread (the Downloader does the work).
+    static func perform(_ url: String, limits: Limits, outgoing: Outgoing = Outgoing(),
+                        cancellation token: CancellationToken) throws(DownloadError) -> Downloaded {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Downloaded, DownloadError>?>(nil)
-        start(url, limits: limits, cancellation: token) { result in
+        start(url, limits: limits, outgoing: outgoing, cancellation: token) { result in
             outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         guard let result = outcome.withLock({ $0 }) else { throw .cancelled(url: url) }
-        return try result.get().data
+        return try result.get()
     }
 
     /// Adds a waiter; false if the transfer has already finished (the caller starts another).
@@ -178,6 +205,10 @@ final class Transfer: @unchecked Sendable {
     private func configure() -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
         for header in limits.headers { headerList = curl_slist_append(headerList, header) }
+        if outgoing.body != nil {
+            // No "Expect: 100-continue" pause before a body: S3 answers a refused upload at the end anyway.
+            headerList = curl_slist_append(headerList, "Expect:")
+        }
         var required: [(CURLcode, String)] = [
             (ccurl_setopt_string(handle, CURLOPT_URL, url), "the URL"),
             (ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors), "an error buffer"),
@@ -201,6 +232,21 @@ final class Transfer: @unchecked Sendable {
             (ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "progress reports"),
         ]
         if let headerList { required.append((ccurl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList), "the request headers")) }
+        if let body = outgoing.body {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, body.count), alignment: 16)
+            _ = body.copyBytes(to: copy.bindMemory(to: UInt8.self))
+            upload = copy
+            required.append((ccurl_setopt_long(handle, CURLOPT_POSTFIELDSIZE_LARGE, body.count), "the body's size"))
+            required.append((ccurl_setopt_pointer(handle, CURLOPT_POSTFIELDS, copy.baseAddress), "the body"))
+        }
+        if outgoing.answersAnyStatus {
+            required.append((ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "not following redirects"))
+        }
+        if outgoing.method == "HEAD" {
+            required.append((ccurl_setopt_long(handle, CURLOPT_NOBODY, 1), "a HEAD request"))
+        } else if outgoing.method != "GET" && !(outgoing.method == "POST" && outgoing.body != nil) {
+            required.append((ccurl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, outgoing.method), "the method \(outgoing.method)"))
+        }
         if let caFile = limits.caFile { required.append((ccurl_setopt_string(handle, CURLOPT_CAINFO, caFile), "the CA file \(caFile)")) }
         if let (code, what) = required.first(where: { $0.0 != CURLE_OK }) {
             return "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))"
@@ -237,7 +283,7 @@ final class Transfer: @unchecked Sendable {
             // After CURLE_OK these are always known; were one refused, it would stay 0 (a status
             // below 400, HTTP/1.1, no new connection), which says nothing false about the body.
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            guard status < 400 else {
+            guard status < 400 || outgoing.answersAnyStatus else {
                 let retryAfter = retryAfterHeader.flatMap { Self.seconds(retryAfter: $0) }
                 return .failure(.http(status: status, url: url, retryAfter: retryAfter))
             }
@@ -250,10 +296,10 @@ final class Transfer: @unchecked Sendable {
                     return .failure(.transport(url: url, code: 0, message: "the temporary file for its body could not be read back"))
                 }
                 return .success(Downloaded(data: mapped, file: file, httpVersion: httpVersion, newConnections: connects,
-                                           status: status, etag: etag, lastModified: lastModified))
+                                           status: status, etag: etag, lastModified: lastModified, headers: headers))
             }
             return .success(Downloaded(data: body, file: nil, httpVersion: httpVersion, newConnections: connects,
-                                       status: status, etag: etag, lastModified: lastModified))
+                                       status: status, etag: etag, lastModified: lastModified, headers: headers))
         case CURLE_ABORTED_BY_CALLBACK:
             return .failure(.cancelled(url: url))
         case CURLE_FILESIZE_EXCEEDED:
@@ -306,9 +352,11 @@ final class Transfer: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             transfer.etag = nil
             transfer.lastModified = nil
+            transfer.headers = [:]
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            transfer.headers[name] = value
             if name == "location" { transfer.location = value }
             if name == "retry-after" { transfer.retryAfterHeader = value }
             if name == "etag" { transfer.etag = value }

@@ -24,7 +24,8 @@ public final class CLIProcess {
 
     /// `launcher`, when given, is a command that runs the rest of its arguments (e.g. `unshare`
     /// with a shell that mounts a small disk first); `workbench` and `arguments` are appended.
-    public init(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws {
+    /// `environment`: variables set (or, with an empty value, removed) for this process only.
+    public init(_ arguments: [String], in directory: URL? = nil, launcher: [String] = [], environment: [String: String] = [:]) throws {
         if let tool = launcher.first {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = Array(launcher.dropFirst()) + [Self.executable.path] + arguments
@@ -33,7 +34,9 @@ public final class CLIProcess {
             process.arguments = arguments
         }
         if let directory { process.currentDirectoryURL = directory }
-        process.environment = Self.environment
+        var variables = Self.environment
+        for (name, value) in environment { variables[name] = value.isEmpty ? nil : value }
+        process.environment = variables
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
@@ -72,8 +75,9 @@ public final class CLIProcess {
     public static let home = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-tests-home-\(getpid())").path
 
     /// Runs `workbench` with `arguments` to the end.
-    public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = []) throws -> Result {
-        try CLIProcess(arguments, in: directory, launcher: launcher).wait()
+    public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = [],
+                           environment: [String: String] = [:]) throws -> Result {
+        try CLIProcess(arguments, in: directory, launcher: launcher, environment: environment).wait()
     }
 
     /// A launcher that runs the command in its own mount namespace (`unshare`, no lasting mount)

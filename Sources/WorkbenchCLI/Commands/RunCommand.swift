@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchCore
+import WorkbenchNet
 import WorkbenchPlugins
 import WorkbenchReports
 import WorkbenchVips
@@ -80,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
-            items = inputs.isEmpty ? try InputExpansion.source(of: loaded) : try InputExpansion.source(of: inputs, relativeTo: cwd)
+            items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: S3Listing()) : try InputExpansion.source(of: inputs, relativeTo: cwd)
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)
             if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }

@@ -83,12 +83,12 @@ extension ItemSource {
             return kept.source
         }
         let all = self
-        return ItemSource(count: nil) {
-            let iterator = all.makeIterator()
-            return AnyIterator {
-                while let item = iterator.next() { if shard.contains(key: item.key(relativeTo: base)) { return item } }
+        return ItemSource(count: nil, cursor: {
+            let cursor = all.makeCursor()
+            return Cursor({
+                while let item = cursor.next() { if shard.contains(key: item.key(relativeTo: base)) { return item } }
                 return nil
-            }
-        }
+            }, failure: cursor.failure)
+        })
     }
 }

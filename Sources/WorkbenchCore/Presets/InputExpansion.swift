@@ -6,7 +6,8 @@ public enum InputExpansion {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "tif", "tiff", "gif", "heic", "heif", "avif", "jxl"]
 
     /// The items of a preset, lazily for `file` lists. Relative paths resolve against the preset's folder.
-    public static func source(of preset: Preset) throws(WorkbenchError) -> ItemSource {
+    /// `remote` lists `s3://` inputs; without it, a preset that has them is refused.
+    public static func source(of preset: Preset, remote: (any RemoteListing)? = nil) throws(WorkbenchError) -> ItemSource {
         guard let inputs = preset.inputs else {
             throw .badInputs("The preset \"\(preset.file)\" has no \"inputs\"; give inputs on the command line or add an \"inputs\" key.")
         }
@@ -28,6 +29,11 @@ public enum InputExpansion {
             var items = PackedItems()
             for match in matches { items.append(source: match.path, directory: match.directory) }
             return items.source
+        case .bucket(let url, let glob):
+            guard let remote else {
+                throw .badInputs("The inputs of \(preset.file) are in a bucket (\(url)), which this program cannot list.")
+            }
+            return try remote.items(under: url, matching: glob)
         case .file(let listPath):
             let path = resolve(listPath, relativeTo: base)
             guard FileManager.default.isReadableFile(atPath: path) else {

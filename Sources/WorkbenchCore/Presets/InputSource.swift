@@ -8,6 +8,9 @@ public enum InputSource: Sendable, Equatable {
     case file(String)
     /// Item name → URL or path, in file order.
     case map([MapEntry])
+    /// The objects under an `s3://bucket/prefix/`, those whose keys below the prefix match the
+    /// glob when there is one, listed as the run takes them (`RemoteListing`).
+    case bucket(String, glob: String?)
 
     public struct MapEntry: Sendable, Equatable {
         public let name: String

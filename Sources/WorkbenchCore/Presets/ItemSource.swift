@@ -5,7 +5,12 @@ public struct ItemSource: Sendable {
     /// Hands out items one by one; one closure call per item, lighter than `AnyIterator`'s layers.
     final class Cursor {
         let next: () -> Item?
-        init(_ next: @escaping () -> Item?) { self.next = next }
+        /// Why the list ended early, once `next` has returned nil (a listing that failed part way).
+        let failure: () -> String?
+        init(_ next: @escaping () -> Item?, failure: @escaping () -> String? = { nil }) {
+            self.next = next
+            self.failure = failure
+        }
     }
 
     /// The number of items, when known in advance.
@@ -22,6 +27,16 @@ public struct ItemSource: Sendable {
         self.init(count: count) {
             let iterator = make()
             return Cursor { iterator.next() }
+        }
+    }
+
+    /// Items from a listing that can fail part way (a bucket's pages): `next` returns nil at the
+    /// end or at a failure, after which `failure` says what went wrong; the run then ends
+    /// failed with that reason, after the items already taken.
+    public init(count: Int?, listing make: @escaping @Sendable () -> (next: () -> Item?, failure: () -> String?)) {
+        self.init(count: count) {
+            let listing = make()
+            return Cursor(listing.next, failure: listing.failure)
         }
     }
 

@@ -142,11 +142,29 @@ public struct PresetLoader: Sendable {
             }
             return .list(list)
         case .object(let members, let location):
+            if let bucket = members.first(where: { $0.key == "s3" }) {
+                c.rejectUnknownKeys(members, known: ["s3", "glob"], path: "inputs", what: "inputs from a bucket")
+                guard case .string(let url, _) = bucket.value, url.lowercased().hasPrefix("s3://"), url.count > 5 else {
+                    c.error("inputs.s3", at: bucket.value.location,
+                            "expected an s3://bucket/prefix/ URL, found \(DiagnosticCollector.describe(bucket.value))")
+                    return nil
+                }
+                var glob: String?
+                if let member = members.first(where: { $0.key == "glob" }) {
+                    guard case .string(let pattern, _) = member.value, !pattern.isEmpty else {
+                        c.error("inputs.glob", at: member.value.location,
+                                "expected a glob over the keys below the prefix (e.g. \"**/*.jpg\"), found \(DiagnosticCollector.describe(member.value))")
+                        return nil
+                    }
+                    glob = pattern
+                }
+                return .bucket(url, glob: glob)
+            }
             let kinds = ["glob", "file", "map"]
-            c.rejectUnknownKeys(members, known: kinds, path: "inputs", what: "inputs")
+            c.rejectUnknownKeys(members, known: kinds + ["s3"], path: "inputs", what: "inputs")
             let present = members.filter { kinds.contains($0.key) }
             guard present.count == 1, let member = present.first else {
-                c.error("inputs", at: location, "give exactly one of \"glob\", \"file\" or \"map\" (found \(present.count))")
+                c.error("inputs", at: location, "give exactly one of \"glob\", \"file\", \"map\" or \"s3\" (found \(present.count))")
                 return nil
             }
             let path = "inputs.\(member.key)"

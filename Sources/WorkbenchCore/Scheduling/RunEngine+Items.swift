@@ -23,7 +23,13 @@ extension RunEngine {
             case .item(_, let s): instantiate(slot: s)
             case .full: return
             case .listEnded(let justEnded):
-                if justEnded { inputsExhausted() }
+                guard justEnded else { return }
+                if let failure = window.listFailure() {
+                    // The items taken so far run to their end; the run then ends failed, saying why.
+                    tally.ending = .stoppedByFailure
+                    tally.stopReason = failure
+                }
+                inputsExhausted()
                 return
             }
         }

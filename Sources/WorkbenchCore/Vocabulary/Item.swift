@@ -12,11 +12,16 @@ public struct Item: Sendable, Hashable {
     /// mirror a tree.
     public let directory: String
 
-    public init(index: Int, name: String? = nil, source: String, directory: String = "") {
+    /// What a listing said of the input (a bucket's ETag, size and time), so an incremental
+    /// rerun can tell it unchanged without asking for it.
+    public let listed: InputIdentity?
+
+    public init(index: Int, name: String? = nil, source: String, directory: String = "", listed: InputIdentity? = nil) {
         self.index = index
         self.source = source
         self.name = name ?? Item.splitFileName(of: source).stem
         self.directory = directory
+        self.listed = listed
     }
 
     /// The last path component of the source without its extension.

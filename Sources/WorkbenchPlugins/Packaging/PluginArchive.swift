@@ -1,4 +1,5 @@
 import Foundation
+import WorkbenchCore
 
 /// A packed plugin (`name-version.wbplugin`): a POSIX tar of one folder, `name/`, holding the
 /// manifest, the library and `SHA256SUMS` (the other files' digests, as `sha256sum` prints

@@ -89,6 +89,9 @@ struct ItemWindow {
     // MARK: - Items coming and going
 
     /// Takes the next item into a free slot, counting `unfinished` nodes for it.
+    /// Why the input list ended early, if it did (`ItemSource.Cursor.failure`).
+    func listFailure() -> String? { cursor.failure() }
+
     mutating func admit(unfinished: Int) -> Admission {
         guard let s = free.last else { return .full }
         guard let item = cursor.next() else {

@@ -1,0 +1,39 @@
+extension DownloadError {
+    /// S3's refusal, with what to do about it for the codes people meet.
+    static func describeS3(operation: String, location: String, status: Int, code: String, message: String, credentials: String) -> String {
+        let said = "\(status) \(code)" + (message.isEmpty ? "" : ": \(message)")
+        let bucket = S3Location(location).map { "s3://\($0.bucket)" } ?? location
+        let advice: String
+        switch code {
+        case "NoSuchBucket":
+            advice = "the bucket \(bucket) does not exist there; check its name, and the endpoint (AWS_ENDPOINT_URL_S3) and region (AWS_REGION)"
+        case "NoSuchKey":
+            advice = "there is no object \(location)"
+        case "InvalidAccessKeyId":
+            advice = "the server does not know the access key from \(credentials); check it (or the endpoint: keys of one S3 service are unknown to another)"
+        case "SignatureDoesNotMatch":
+            advice = "the secret key from \(credentials) does not belong to its access key; check AWS_SECRET_ACCESS_KEY or the profile's aws_secret_access_key"
+        case "ExpiredToken", "TokenRefreshRequired", "InvalidToken":
+            advice = "the session token from \(credentials) has expired or is not valid; get fresh credentials"
+        case "AccessDenied", "AllAccessDisabled":
+            advice = "the credentials from \(credentials) may not do \(operation) on \(location); check the bucket's policy and the role's permissions"
+        case "AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException":
+            advice = "the bucket \(bucket) is in another region than the requests were signed for; set AWS_REGION to the bucket's region"
+        case "SlowDown", "ServiceUnavailable", "InternalError":
+            advice = "the server is overloaded or failing; it was asked again with growing pauses, and the item can be retried later"
+        case "RequestTimeTooSkewed":
+            advice = "this machine's clock is off from the server's; set it right (NTP)"
+        default:
+            advice = status == 403 ? "the credentials from \(credentials) were refused" : "the request was refused"
+        }
+        return "\(location): \(operation) failed (\(said)); \(advice)."
+    }
+
+    /// Whether the failure says the run cannot work at all (credentials, bucket, region), as
+    /// opposed to one object's problem.
+    var stopsS3Run: Bool {
+        guard case .s3(_, _, _, let code, _, _, _) = self else { if case .s3Credentials = self { return true }; return false }
+        return ["NoSuchBucket", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "TokenRefreshRequired", "InvalidToken",
+                "AuthorizationHeaderMalformed", "PermanentRedirect", "RequestTimeTooSkewed"].contains(code)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import WorkbenchCore
+
+/// Temporary credentials for a pod's service account: the token file Kubernetes mounts is
+/// exchanged for them with STS AssumeRoleWithWebIdentity (a call that is not signed; the token
+/// is the proof). They last about an hour, and `S3Client` asks again before they expire.
+struct WebIdentity {
+    let tokenFile: String
+    let role: String
+    let sessionName: String?
+
+    func assume(_ settings: S3Settings) throws(DownloadError) -> S3Credentials {
+        guard let token = try? String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+              !token.isEmpty else {
+            throw .s3Credentials("cannot read the web identity token file \(tokenFile) (AWS_WEB_IDENTITY_TOKEN_FILE)")
+        }
+        let env = settings.environment
+        let endpoint = env["AWS_ENDPOINT_URL_STS"].flatMap { $0.isEmpty ? nil : $0 } ?? env["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "https://sts.\(settings.region).amazonaws.com"
+        let form = [("Action", "AssumeRoleWithWebIdentity"), ("Version", "2011-06-15"), ("RoleArn", role),
+                    ("RoleSessionName", sessionName ?? "workbench-\(getpid())"), ("WebIdentityToken", token)]
+            .map { "\($0.0)=\(SigV4.encode($0.1))" }.joined(separator: "&")
+        let limits = Transfer.Limits(timeout: 30, connectTimeout: 10, maxBytes: 1 << 20, maxRedirects: 0,
+                                     headers: ["Content-Type: application/x-www-form-urlencoded"])
+        let answer: Downloaded
+        do {
+            answer = try Transfer.perform(endpoint.hasSuffix("/") ? endpoint : endpoint + "/", limits: limits,
+                                          outgoing: Transfer.Outgoing(method: "POST", body: Data(form.utf8), answersAnyStatus: true),
+                                          cancellation: CancellationToken())
+        } catch {
+            throw .s3Credentials("STS at \(endpoint) could not be reached for web identity credentials: \(error)")
+        }
+        let xml = S3XML(String(decoding: answer.data, as: UTF8.self))
+        guard answer.status == 200, let key = xml.value("AccessKeyId"), let secret = xml.value("SecretAccessKey") else {
+            let reason = [xml.value("Code"), xml.value("Message")].compactMap { $0 }.joined(separator: ": ")
+            throw .s3Credentials("STS at \(endpoint) refused to assume role \(role) with the token in \(tokenFile) (HTTP \(answer.status)\(reason.isEmpty ? "" : ", " + reason)); check the role's trust policy and the service account")
+        }
+        let expiration = xml.value("Expiration").flatMap { ISO8601DateFormatter().date(from: $0) }
+        return S3Credentials(accessKey: key, secret: secret, sessionToken: xml.value("SessionToken"), expiration: expiration,
+                             source: "web identity (role \(role))")
+    }
+}

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""An S3 server for FilterWorkbench's tests: moto in server mode on 127.0.0.1 with request
+signing checked (a wrong secret is refused), behind a small proxy that counts requests and
+injects faults.
+
+usage: s3_server.py
+
+Prints one JSON line, {"port": P, "accessKey": K, "secret": S}, then reads commands, one JSON
+object per line on stdin, and answers each with one JSON line on stdout. Serves until stdin
+closes, so it never outlives the test that started it.
+
+Commands:
+  {"cmd": "bucket", "name": B}                          create a bucket
+  {"cmd": "put", "bucket": B, "key": K, "file": F}      upload a file
+  {"cmd": "putmany", "bucket": B, "prefix": P, "count": N, "file": F, "suffix": ".jpg"}
+                                                        N copies, keys P00000.jpg …
+  {"cmd": "stats"}                                      requests by kind: "GET object", "HEAD object",
+                                                        "PUT object", "LIST", "POST", "DELETE", …
+  {"cmd": "reset"}                                      counts back to zero
+  {"cmd": "fault", "kind": "GET object", "status": 503, "code": "SlowDown", "count": 2,
+   "retryAfter": 1}                                     the next `count` requests of that kind get
+                                                        this answer instead of reaching moto
+  {"cmd": "fault", "kind": "GET object", "reset": true, "count": 1}
+                                                        the connection is closed mid-body
+  {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
+  {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
+"""
+import http.client
+import json
+import logging
+import os
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+# Signing is checked once the three set-up calls below are made (moto counts them).
+os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
+os.environ.setdefault("MOTO_ALLOW_NONEXISTENT_REGION", "true")
+
+import boto3  # noqa: E402
+import botocore.auth  # noqa: E402
+from moto.server import ThreadedMotoServer  # noqa: E402
+from urllib.parse import quote, unquote  # noqa: E402
+
+
+def aws_canonical_query(self, parts):
+    """The canonical query as S3 makes it: every name and value decoded, then encoded again
+    (RFC 3986, "/" included). moto checks signatures with botocore, handing it the query as its
+    web framework decoded it, which leaves "/" bare: a correct signature over "prefix=a%2F"
+    would be refused. Patched here so the server checks what AWS checks."""
+    pairs = []
+    for pair in parts.query.split("&"):
+        if pair:
+            key, _, value = pair.partition("=")
+            pairs.append((quote(unquote(key), safe="-_.~"), quote(unquote(value), safe="-_.~")))
+    return "&".join(f"{key}={value}" for key, value in sorted(pairs))
+
+
+botocore.auth.SigV4Auth._canonical_query_string_url = aws_canonical_query
+
+logging.getLogger("werkzeug").setLevel(logging.ERROR)
+LOCK = threading.Lock()
+COUNTS = {}
+FAULTS = []
+MOTO_PORT = 0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def kind_of(method, path, query):
+    q = parse_qs(query, keep_blank_values=True)
+    parts = [p for p in path.split("/") if p]
+    if method == "GET" and "list-type" in q:
+        return "LIST"
+    if "uploads" in q:
+        return "LIST uploads" if method == "GET" else "CREATE upload"
+    if "uploadId" in q:
+        return {"PUT": "PUT part", "POST": "COMPLETE upload", "DELETE": "ABORT upload"}.get(method, method + " upload")
+    if len(parts) >= 2:
+        return method + " object"
+    return method + " bucket"
+
+
+class Proxy(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def handle_any(self):
+        url = urlparse(self.path)
+        kind = kind_of(self.command, url.path, url.query)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        with LOCK:
+            COUNTS[kind] = COUNTS.get(kind, 0) + 1
+            fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
+            if fault:
+                fault["count"] -= 1
+        if fault and fault.get("reset"):
+            # Forward, then send the headers and half the body, and close.
+            status, headers, data = self.forward(body)
+            self.send_response(status)
+            for name, value in headers:
+                if name.lower() not in ("transfer-encoding", "connection"):
+                    self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
+        if fault:
+            text = f"<?xml version=\"1.0\"?><Error><Code>{fault.get('code', 'InternalError')}</Code><Message>injected</Message></Error>".encode()
+            self.send_response(fault["status"])
+            if fault.get("retryAfter") is not None:
+                self.send_header("Retry-After", str(fault["retryAfter"]))
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(text)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(text)
+            return
+        status, headers, data = self.forward(body)
+        self.send_response(status)
+        for name, value in headers:
+            if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def forward(self, body):
+        # The request goes on as it came, Host header included: the signature covers it.
+        connection = http.client.HTTPConnection("127.0.0.1", MOTO_PORT, timeout=60)
+        connection.putrequest(self.command, self.path, skip_host=True, skip_accept_encoding=True)
+        for name, value in self.headers.items():
+            if name.lower() not in ("connection", "expect", "content-length"):
+                connection.putheader(name, value)
+        if body or self.command in ("PUT", "POST"):
+            connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body if body else None)
+        answer = connection.getresponse()
+        data = answer.read()
+        connection.close()
+        return answer.status, answer.getheaders(), data
+
+    do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_any
+
+
+def main():
+    global MOTO_PORT
+    MOTO_PORT = free_port()
+    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=MOTO_PORT, verbose=False)
+    moto.start()
+    endpoint = f"http://127.0.0.1:{MOTO_PORT}"
+    iam = boto3.client("iam", endpoint_url=endpoint, region_name="us-east-1",
+                       aws_access_key_id="setup", aws_secret_access_key="setup")
+    iam.create_user(UserName="workbench")
+    key = iam.create_access_key(UserName="workbench")["AccessKey"]
+    policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
+    iam.put_user_policy(UserName="workbench", PolicyName="all", PolicyDocument=json.dumps(policy))
+    s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
+                      aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    proxy.daemon_threads = True
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    print(json.dumps({"port": proxy.server_address[1], "accessKey": key["AccessKeyId"], "secret": key["SecretAccessKey"]}), flush=True)
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        command = json.loads(line)
+        try:
+            answer = run(command, s3)
+        except Exception as error:  # the test sees what went wrong
+            answer = {"error": f"{type(error).__name__}: {error}", "env": {k: v for k, v in os.environ.items() if "AWS" in k or "HOME" in k}}
+        print(json.dumps(answer), flush=True)
+    proxy.shutdown()
+    moto.stop()
+
+
+def run(command, s3):
+    name = command["cmd"]
+    if name == "bucket":
+        s3.create_bucket(Bucket=command["name"])
+        return {"ok": True}
+    if name == "put":
+        with open(command["file"], "rb") as f:
+            s3.put_object(Bucket=command["bucket"], Key=command["key"], Body=f.read())
+        return {"ok": True}
+    if name == "putmany":
+        with open(command["file"], "rb") as f:
+            data = f.read()
+        for i in range(command["count"]):
+            s3.put_object(Bucket=command["bucket"], Key=f"{command['prefix']}{i:05d}{command.get('suffix', '.jpg')}", Body=data)
+        return {"ok": True}
+    if name == "stats":
+        with LOCK:
+            return dict(COUNTS)
+    if name == "reset":
+        with LOCK:
+            COUNTS.clear()
+            FAULTS.clear()
+        return {"ok": True}
+    if name == "fault":
+        with LOCK:
+            FAULTS.append(dict(command))
+        return {"ok": True}
+    if name == "list":
+        pages = s3.get_paginator("list_objects_v2").paginate(Bucket=command["bucket"], Prefix=command.get("prefix", ""))
+        return {"keys": {o["Key"]: o["Size"] for page in pages for o in page.get("Contents", [])}}
+    if name == "uploads":
+        return {"uploads": [u["Key"] for u in s3.list_multipart_uploads(Bucket=command["bucket"]).get("Uploads", [])]}
+    return {"error": f"unknown command {name}"}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// Runs whose inputs are in a bucket: the real CLI against a real S3 server (moto, signatures
+/// checked) on 127.0.0.1, with its requests counted and faults injected by the server's proxy.
+@Suite struct BucketRunTests {
+    /// The sample photos uploaded under `in/` (two of them one folder down) and a preset that
+    /// makes a thumbnail of each.
+    static func project(_ label: String, server: S3Server) throws -> (folder: URL, preset: String, keys: [String]) {
+        let folder = try Fixtures.temporaryDirectory(label)
+        try server.makeBucket("photos")
+        var keys: [String] = []
+        for (i, photo) in Fixtures.samplePhotos.enumerated() {
+            let key = "in/" + (i < 2 ? "deeper/" : "") + photo.lastPathComponent
+            try server.put(photo, bucket: "photos", key: key)
+            keys.append(key)
+        }
+        try server.put(Fixtures.samples.appendingPathComponent("ATTRIBUTION.md"), bucket: "photos", key: "in/ATTRIBUTION.md")
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/in/", "glob": "**/*.jpg" }, "output": "out",
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 64 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
+                         { "id": "save", "op": "write", "path": "{dir}/{name}.jpg" } ] }
+            """, in: folder)
+        try server.resetCounts()
+        return (folder, preset, keys)
+    }
+
+    @Test func runsOverABucketAndAnUnchangedRerunAsksForNothing() throws {
+        let server = try S3Server()
+        let (folder, preset, keys) = try Self.project("bucket-run", server: server)
+        let first = try CLIProcess.run(["run", preset], environment: server.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(first.stdout)")
+        let written = Fixtures.files(in: folder.appendingPathComponent("out")).filter { $0.hasSuffix(".jpg") }.sorted()
+        #expect(written == keys.map { String($0.dropFirst(3)) }.sorted())
+        #expect(try server.requests() == ["LIST": 1, "GET object": keys.count])
+
+        try server.resetCounts()
+        let second = try CLIProcess.run(["run", preset], environment: server.environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(second.stdout)")
+        #expect(try server.requests() == ["LIST": 1], "an up-to-date item was fetched")
+
+        // One object replaced: that one alone is fetched and made again.
+        try server.put(Fixtures.samplePhotos[0], bucket: "photos", key: keys[3])
+        try server.resetCounts()
+        let third = try CLIProcess.run(["run", preset], environment: server.environment)
+        #expect(third.stdout.contains("1 succeeded") && third.stdout.contains("\(keys.count - 1) up to date"), "\(third.stdout)")
+        #expect(try server.requests() == ["LIST": 1, "GET object": 1])
+    }
+
+    @Test func slowDownAndResetsAreRetriedAndAMissingObjectFailsAlone() throws {
+        let server = try S3Server()
+        let (folder, preset, keys) = try Self.project("bucket-faults", server: server)
+        try server.command(["cmd": "fault", "kind": "GET object", "status": 503, "code": "SlowDown", "count": 2, "retryAfter": 0])
+        try server.command(["cmd": "fault", "kind": "GET object", "reset": true, "count": 1])
+        try server.command(["cmd": "fault", "kind": "LIST", "status": 500, "code": "InternalError", "count": 1])
+        let run = try CLIProcess.run(["run", preset, "s3://photos/" + keys[2], "s3://photos/in/gone.jpg"], environment: server.environment)
+        // Command-line inputs replace the preset's: one object there, one missing.
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("2 items: 1 succeeded, 1 failed"), "\(run.stdout)")
+        #expect(run.stdout.contains("s3://photos/in/gone.jpg: GetObject failed (404 NoSuchKey"), "\(run.stdout)")
+        let requests = try server.requests()
+        // Two SlowDowns and a cut body before the object came; the missing key asked once.
+        #expect(requests["GET object"] == 5, "\(requests)")
+        _ = folder
+
+        try server.resetCounts()
+        try server.command(["cmd": "fault", "kind": "LIST", "status": 500, "code": "InternalError", "count": 2])
+        let listed = try CLIProcess.run(["run", preset], environment: server.environment)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(try server.requests()["LIST"] == 3)
+    }
+
+    @Test func wrongCredentialsAndAMissingBucketStopTheRunAtTheStart() throws {
+        let server = try S3Server()
+        let (folder, preset, _) = try Self.project("bucket-refused", server: server)
+        var wrong = server.environment
+        wrong["AWS_SECRET_ACCESS_KEY"] = "wrong-secret-1234"
+        let refused = try CLIProcess.run(["run", preset], environment: wrong)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("SignatureDoesNotMatch") && refused.stderr.contains("check AWS_SECRET_ACCESS_KEY"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("wrong-secret-1234") && !refused.stdout.contains("wrong-secret-1234"))
+
+        var unknown = server.environment
+        unknown["AWS_ACCESS_KEY_ID"] = "AKIAUNKNOWN"
+        let unknownKey = try CLIProcess.run(["run", preset], environment: unknown)
+        #expect(unknownKey.status == 2 && unknownKey.stderr.contains("InvalidAccessKeyId"), "\(unknownKey.stderr)")
+
+        var none = server.environment
+        none["AWS_ACCESS_KEY_ID"] = ""
+        none["AWS_SECRET_ACCESS_KEY"] = ""
+        none["AWS_SHARED_CREDENTIALS_FILE"] = folder.appendingPathComponent("no-such-file").path
+        none["AWS_CONFIG_FILE"] = folder.appendingPathComponent("no-such-file").path
+        let noCredentials = try CLIProcess.run(["run", preset], environment: none)
+        #expect(noCredentials.status == 2 && noCredentials.stderr.contains("no credentials found"), "\(noCredentials.stderr)")
+
+        let missing = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://no-such-bucket/in/" }, "output": "out2",
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder, name: "missing.json")
+        let noBucket = try CLIProcess.run(["run", missing], environment: server.environment)
+        #expect(noBucket.status == 2 && noBucket.stderr.contains("the bucket s3://no-such-bucket does not exist"), "\(noBucket.stderr)")
+        #expect(try server.requests()["GET object"] == nil)
+    }
+}

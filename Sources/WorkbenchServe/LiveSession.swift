@@ -29,12 +29,14 @@ public actor LiveSession {
         public var offScreenGrace: Double
         /// Longest edge of the copies previews of unsaved values run on.
         public var previewSize: Int
+        /// Lists a preset's `s3://` inputs.
+        public var remote: (any RemoteListing)?
 
         public init(presetPath: String, inputs: [String], out: String?, workingDirectory: String,
                     registry: @escaping @Sendable () -> OpRegistry, versions: @escaping @Sendable (Preset) -> [String: String],
                     prepare: @escaping @Sendable (Preset) throws -> Void = { _ in },
                     concurrentItems: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), offScreenGrace: Double = 5,
-                    previewSize: Int = 512) {
+                    previewSize: Int = 512, remote: (any RemoteListing)? = nil) {
             self.presetPath = presetPath
             self.inputs = inputs
             self.out = out
@@ -45,6 +47,7 @@ public actor LiveSession {
             self.concurrentItems = concurrentItems
             self.offScreenGrace = offScreenGrace
             self.previewSize = previewSize
+            self.remote = remote
         }
     }
 
@@ -113,7 +116,7 @@ public actor LiveSession {
         do {
             loaded = try PresetLoader(registry: settings.registry()).load(file: settings.presetPath)
             if let refusal = settings.inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw ServeError.badPreset(refusal + ".") }
-            let source = settings.inputs.isEmpty ? try InputExpansion.source(of: loaded)
+            let source = settings.inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: settings.remote)
                 : .list(try InputExpansion.expand(settings.inputs, relativeTo: settings.workingDirectory))
             var all: [Item] = []
             let iterator = source.makeIterator()

@@ -6,6 +6,8 @@ public final class S3Server {
     public let port: Int
     public let accessKey: String
     public let secret: String
+    /// A role whose policy allows everything, for web identity (STS AssumeRoleWithWebIdentity).
+    public let role: String
     private let process: Process
     private let input: Pipe
     private let output: FileHandle
@@ -23,13 +25,15 @@ public final class S3Server {
         output = out.fileHandleForReading
         guard let hello = Self.readLine(output),
               let object = try? JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any],
-              let port = object["port"] as? Int, let key = object["accessKey"] as? String, let secret = object["secret"] as? String else {
+              let port = object["port"] as? Int, let key = object["accessKey"] as? String, let secret = object["secret"] as? String,
+              let role = object["role"] as? String else {
             process.terminate()
             throw TestFailure("the S3 test server did not start (is moto installed? python3 -m pip install 'moto[server]')")
         }
         self.port = port
         accessKey = key
         self.secret = secret
+        self.role = role
     }
 
     deinit {

@@ -5,7 +5,7 @@ injects faults.
 
 usage: s3_server.py
 
-Prints one JSON line, {"port": P, "accessKey": K, "secret": S}, then reads commands, one JSON
+Prints one JSON line, {"port": P, "accessKey": K, "secret": S, "role": ARN}, then reads commands, one JSON
 object per line on stdin, and answers each with one JSON line on stdout. Serves until stdin
 closes, so it never outlives the test that started it.
 
@@ -15,7 +15,7 @@ Commands:
   {"cmd": "putmany", "bucket": B, "prefix": P, "count": N, "file": F, "suffix": ".jpg"}
                                                         N copies, keys P00000.jpg …
   {"cmd": "stats"}                                      requests by kind: "GET object", "HEAD object",
-                                                        "PUT object", "LIST", "POST", "DELETE", …
+                                                        "PUT object", "LIST", "STS", …
   {"cmd": "reset"}                                      counts back to zero
   {"cmd": "fault", "kind": "GET object", "status": 503, "code": "SlowDown", "count": 2,
    "retryAfter": 1}                                     the next `count` requests of that kind get
@@ -35,8 +35,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-# Signing is checked once the three set-up calls below are made (moto counts them).
-os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
+# Signing is checked once the five set-up calls below are made (moto counts them).
+os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "5"
 os.environ.setdefault("MOTO_ALLOW_NONEXISTENT_REGION", "true")
 
 import boto3  # noqa: E402
@@ -59,6 +59,21 @@ def aws_canonical_query(self, parts):
 
 
 botocore.auth.SigV4Auth._canonical_query_string_url = aws_canonical_query
+
+from moto.sts.responses import TokenResponse  # noqa: E402
+
+moto_authenticate = TokenResponse._authenticate_and_authorize_normal_action
+
+
+def sts_authenticate(self, resource="*"):
+    """AWS does not authenticate AssumeRoleWithWebIdentity (the token is the proof); moto, with
+    signatures checked, tries to and fails on the missing Authorization header."""
+    if self._get_action() in ("AssumeRoleWithWebIdentity", "AssumeRoleWithSAML"):
+        return None
+    return moto_authenticate(self, resource)
+
+
+TokenResponse._authenticate_and_authorize_normal_action = sts_authenticate
 
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 LOCK = threading.Lock()
@@ -95,9 +110,9 @@ class Proxy(BaseHTTPRequestHandler):
 
     def handle_any(self):
         url = urlparse(self.path)
-        kind = kind_of(self.command, url.path, url.query)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        kind = "STS" if b"Action=AssumeRole" in body else kind_of(self.command, url.path, url.query)
         with LOCK:
             COUNTS[kind] = COUNTS.get(kind, 0) + 1
             fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
@@ -167,13 +182,19 @@ def main():
     key = iam.create_access_key(UserName="workbench")["AccessKey"]
     policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
     iam.put_user_policy(UserName="workbench", PolicyName="all", PolicyDocument=json.dumps(policy))
+    # The role a pod's web identity token is exchanged for.
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Federated": "oidc"},
+                                                     "Action": "sts:AssumeRoleWithWebIdentity"}]}
+    role = iam.create_role(RoleName="pods", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+    iam.put_role_policy(RoleName="pods", PolicyName="all", PolicyDocument=json.dumps(policy))
     s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
                       aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
 
     proxy = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
     proxy.daemon_threads = True
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
-    print(json.dumps({"port": proxy.server_address[1], "accessKey": key["AccessKeyId"], "secret": key["SecretAccessKey"]}), flush=True)
+    print(json.dumps({"port": proxy.server_address[1], "accessKey": key["AccessKeyId"], "secret": key["SecretAccessKey"],
+                      "role": role}), flush=True)
 
     for line in sys.stdin:
         if not line.strip():

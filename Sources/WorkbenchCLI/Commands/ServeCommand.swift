@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchCore
+import WorkbenchNet
 import WorkbenchServe
 import WorkbenchVips
 
@@ -68,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
             registry: { BuiltinOps.registry(plugins: catalogue) },
             versions: { RunVersions.of($0, catalogue: catalogue) },
             prepare: { preset in try catalogue.prepare(ops: preset.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") }) },
-            offScreenGrace: offScreenGrace, previewSize: previewSize))
+            offScreenGrace: offScreenGrace, previewSize: previewSize, remote: S3Listing()))
         do {
             try await session.start()
         } catch {

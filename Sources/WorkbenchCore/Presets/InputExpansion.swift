@@ -53,7 +53,16 @@ public enum InputExpansion {
 
     /// The same items, made one at a time as a run takes them: a folder of a million photos
     /// costs its names' bytes, not a million `Item`s.
-    public static func source(of sources: [String], relativeTo directory: String) throws(WorkbenchError) -> ItemSource {
+    /// An `s3://bucket/prefix/` (ending in "/") lists the objects under it, through `remote`.
+    public static func source(of sources: [String], relativeTo directory: String,
+                              remote: (any RemoteListing)? = nil) throws(WorkbenchError) -> ItemSource {
+        if let prefix = sources.first(where: isBucketPrefix) {
+            guard sources.count == 1 else {
+                throw .badInputs("\(prefix) is a bucket prefix: give it alone on the command line, or list several as objects (s3://bucket/key).")
+            }
+            guard let remote else { throw .badInputs("\(prefix) is in a bucket, which this program cannot list.") }
+            return try remote.items(under: prefix, matching: nil)
+        }
         try checkExist(sources, relativeTo: directory)
         return try packedItems(sources, relativeTo: directory).source
     }
@@ -96,6 +105,10 @@ public enum InputExpansion {
             names.append(name)
         }
         return names
+    }
+
+    static func isBucketPrefix(_ source: String) -> Bool {
+        source.lowercased().hasPrefix("s3://") && source.hasSuffix("/")
     }
 
     static func resolve(_ source: String, relativeTo base: String) -> String {

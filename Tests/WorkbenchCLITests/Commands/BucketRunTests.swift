@@ -106,4 +106,25 @@ import WorkbenchTestSupport
         #expect(noBucket.status == 2 && noBucket.stderr.contains("the bucket s3://no-such-bucket does not exist"), "\(noBucket.stderr)")
         #expect(try server.requests()["GET object"] == nil)
     }
+
+    @Test func aPodsWebIdentityTokenIsExchangedForTemporaryCredentials() throws {
+        let server = try S3Server()
+        let (folder, preset, keys) = try Self.project("bucket-web-identity", server: server)
+        let token = folder.appendingPathComponent("token")
+        try "eyJhbGciOiJSUzI1NiJ9.service-account-token".write(to: token, atomically: true, encoding: .utf8)
+        var pod = server.environment
+        pod["AWS_ACCESS_KEY_ID"] = ""
+        pod["AWS_SECRET_ACCESS_KEY"] = ""
+        pod["AWS_WEB_IDENTITY_TOKEN_FILE"] = token.path
+        pod["AWS_ROLE_ARN"] = server.role
+        pod["AWS_ENDPOINT_URL_STS"] = server.endpoint
+        let run = try CLIProcess.run(["run", preset], environment: pod)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(run.stdout)")
+        #expect(try server.requests()["STS"] == 1)
+
+        pod["AWS_WEB_IDENTITY_TOKEN_FILE"] = folder.appendingPathComponent("missing-token").path
+        let missing = try CLIProcess.run(["run", preset], environment: pod)
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the web identity token file"), "\(missing.stderr)")
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WorkbenchCore
+import WorkbenchNet
 
 /// `workbench manifest`: the record of what a run made, kept in its output folder.
 struct ManifestCommand: ParsableCommand {
@@ -24,10 +25,22 @@ struct ManifestShowCommand: ParsableCommand {
               workbench manifest show out > manifest.json
             """)
 
-    @Argument(help: "The output folder.")
+    @Argument(help: "The output folder, or the s3://bucket/prefix/ a run wrote into.")
     var folder: String
 
     func run() throws {
+        if S3Location.isS3(folder) {
+            do {
+                let bucket = try S3Output.root(folder, shard: nil)
+                let (document, warnings) = try ManifestStore.document(root: bucket.path)
+                for warning in warnings { Terminal.error(warning) }
+                FileHandle.standardOutput.write(try document.encoded())
+                return
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(1)
+            }
+        }
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
@@ -59,10 +72,23 @@ struct ManifestMergeCommand: ParsableCommand {
               workbench manifest merge /shared/out
             """)
 
-    @Argument(help: "The output folder the shards wrote into.")
+    @Argument(help: "The output folder (or s3://bucket/prefix/) the shards wrote into.")
     var folder: String
 
     func run() throws {
+        if S3Location.isS3(folder) {
+            do {
+                let bucket = try S3Output.root(folder, shard: nil)
+                let merged = try ManifestStore.merge(root: bucket.path)
+                // In a bucket the merged log replaces every segment, compacted.
+                try bucket.remote?.saved(log: bucket.path + "/" + ManifestStore.fileName, rewritten: true)
+                Terminal.out("Merged \(merged.parts) part\(merged.parts == 1 ? "" : "s") into \(bucket.location)workbench-manifest/: \(merged.items) input\(merged.items == 1 ? "" : "s").")
+                return
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(1)
+            }
+        }
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {

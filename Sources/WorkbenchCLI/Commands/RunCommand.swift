@@ -93,7 +93,8 @@ struct RunCommand: AsyncParsableCommand {
                 if DryRun.show(loaded, items: items, root: planned) { return }
                 throw ExitCode(ExitStatus.badPreset)
             }
-            root = try OutputRoot(out ?? loaded.outputFolder ?? cwd)
+            let destination = out ?? loaded.outputFolder ?? cwd
+            root = S3Location.isS3(destination) ? try S3Output.root(destination, shard: shard) : try OutputRoot(destination)
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })

@@ -55,18 +55,18 @@ struct RunReportingOptions: ParsableArguments {
         case .tty:
             let shown = ProgressDisplay(screen: .init(write: { FileHandle.standardError.write(Data($0.utf8)) },
                                                       width: Self.terminalColumns),
-                                        outputRoot: root.path)
+                                        outputRoot: root.location)
             display = shown
             reporters.append(shown)
             // Standard output elsewhere (a file, a pipe) still gets its line per item.
             if isatty(1) == 0 && !eventsOnStandardOutput {
-                reporters.append(LineReporter(quiet: output.quiet, verbose: false, outputRoot: root.path, out: lines, err: TextOutput(Terminal.error)))
+                reporters.append(LineReporter(quiet: output.quiet, verbose: false, outputRoot: root.location, out: lines, err: TextOutput(Terminal.error)))
             }
         case .plain, .auto:
-            reporters.append(LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.path, out: lines,
+            reporters.append(LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.location, out: lines,
                                           err: TextOutput(Terminal.error)))
         case .none:
-            reporters.append(LineReporter(quiet: true, verbose: false, outputRoot: root.path, out: lines, err: TextOutput(Terminal.error)))
+            reporters.append(LineReporter(quiet: true, verbose: false, outputRoot: root.location, out: lines, err: TextOutput(Terminal.error)))
         }
         if let events { reporters.append(try EventLog(path: events)) }
         let ops = Dictionary(preset.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { first, _ in first })

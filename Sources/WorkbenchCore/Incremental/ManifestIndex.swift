@@ -287,8 +287,9 @@ struct ManifestIndex {
 
     /// Rewrites the log with its live lines only, ordered by key hash (so the same records give
     /// the same file), when more of its lines are stale than live or some are damaged.
-    mutating func compactIfStale(path: String) throws(WorkbenchError) {
-        guard appendFD >= 0, staleCount > liveCount || damaged > 0 else { return }
+    @discardableResult
+    mutating func compactIfStale(path: String) throws(WorkbenchError) -> Bool {
+        guard appendFD >= 0, staleCount > liveCount || damaged > 0 else { return false }
         var output = ManifestLine.header
         let temporary = path + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -320,6 +321,7 @@ struct ManifestIndex {
         }
         staleCount = 0
         damaged = 0
+        return true
     }
 
     /// A log made by this run that holds no record is removed; a record that did not reach the disk is said.

@@ -38,7 +38,7 @@ final class ManifestRecorder: Sendable {
             if forwardItems { forward.yield(clashes.isEmpty ? event : .itemFinished(report.adding(warnings: clashes))) }
         case .runFinished(var result):
             do {
-                if manifest.endsWithRun { try manifest.store.save() } else { try manifest.store.write() }
+                if manifest.endsWithRun { try manifest.save() } else { try manifest.store.write() }
             } catch {
                 result.manifestProblem = "\(error)"
             }

@@ -111,17 +111,23 @@ public final class ManifestStore: Sendable {
 
     /// Ends this run's writing and lets the lock go. Unsharded, the log takes in the records of
     /// the shards' logs and of manifests before the log (which are then removed), and is
-    /// compacted when most of its lines are stale.
-    public func save() throws(WorkbenchError) {
-        try state.withLock { (index: inout ManifestIndex) throws(WorkbenchError) in
+    /// compacted when most of its lines are stale. Returns whether the log was rewritten or
+    /// took in other files (rather than only had lines appended).
+    @discardableResult
+    public func save() throws(WorkbenchError) -> Bool {
+        try state.withLock { (index: inout ManifestIndex) throws(WorkbenchError) -> Bool in
             defer { index.close() }
+            var rewritten = false
             if shard == nil {
+                let others = files.indices.filter { $0 != own && FileManager.default.fileExists(atPath: files[$0]) }
                 try index.fold(into: own)
-                for (number, file) in files.enumerated() where number != own { unlink(file) }
+                for number in others { unlink(files[number]) }
                 for file in legacyFiles { unlink(file) }
-                try index.compactIfStale(path: path)
+                rewritten = !others.isEmpty || !legacyFiles.isEmpty
+                if try index.compactIfStale(path: path) { rewritten = true }
             }
             try index.finish(path: path)
+            return rewritten
         }
     }
 

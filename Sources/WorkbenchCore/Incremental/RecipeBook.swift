@@ -31,7 +31,11 @@ public final class RecipeBook: InputHistory {
     let dependents: [[Int]]
     let itemScope: [Bool]
 
-    init(preset: Preset, versions: [String: String], store: ManifestStore, outputRoot: String, force: Bool) {
+    /// Whether an up-to-date file must also be on disk with its recorded size (not for a bucket).
+    let checksFiles: Bool
+
+    init(preset: Preset, versions: [String: String], store: ManifestStore, outputRoot: String, force: Bool, checksFiles: Bool = true) {
+        self.checksFiles = checksFiles
         self.store = store
         self.force = force
         self.outputRoot = outputRoot
@@ -83,8 +87,11 @@ public final class RecipeBook: InputHistory {
             let path = write.template.render(for: item)
             guard let file = record.outputs.first(where: { $0.node == write.id && $0.path == path }),
                   file.recipe != nil, file.recipe == recipe(write: write.node, item: item, identity: identity) else { continue }
-            var info = stat()
-            guard stat(outputRoot + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == file.bytes else { continue }
+            // In a bucket the manifest is the record (asking for each object would cost a request per file).
+            if checksFiles {
+                var info = stat()
+                guard stat(outputRoot + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == file.bytes else { continue }
+            }
             upToDate[write.id] = file
         }
         return ItemFreshness(identity: identity, upToDate: upToDate,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What makes a run incremental: the manifest earlier runs left in the output root, the
 /// recipes of this run's files, and the record this run adds. Give one to `PresetRun.start`
 /// and a rerun skips every file whose recipe is unchanged.
@@ -21,10 +23,17 @@ public final class RunManifest: Sendable {
     public init(preset: Preset, output: OutputRoot, versions: [String: String], force: Bool = false,
                 shard: Shard? = nil, endsWithRun: Bool = true) throws(WorkbenchError) {
         self.endsWithRun = endsWithRun
-        store = try ManifestStore(root: output.path, shard: shard,
-                                  preset: ManifestStore.presetKey(file: preset.file, root: output.path))
-        recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force)
+        // A bucket's working folder is new each run: there the preset is known by its file's name.
+        let key = output.remote == nil ? ManifestStore.presetKey(file: preset.file, root: output.path)
+            : (preset.file as NSString).lastPathComponent
+        store = try ManifestStore(root: output.path, shard: shard, preset: key)
+        recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force,
+                             checksFiles: output.remote == nil)
+        remote = output.remote
     }
+
+    /// Where the manifest lives when the output is a bucket: told of each record and of the save.
+    let remote: (any RemoteOutput)?
 
     /// Records what an item left in the output root. A finished item's record replaces the
     /// old one; an item that failed or was stopped keeps the old record's other files.
@@ -38,6 +47,14 @@ public final class RunManifest: Sendable {
             let written = Set(files.map(\.path))
             outputs += (store.item(key)?.outputs ?? []).filter { !written.contains($0.path) }
         }
-        return store.record(ManifestItem(input: key, identity: report.identity ?? InputIdentity(), outputs: outputs))
+        let clashes = store.record(ManifestItem(input: key, identity: report.identity ?? InputIdentity(), outputs: outputs))
+        remote?.recorded(log: store.path)
+        return clashes
+    }
+
+    /// Saves the manifest at the end of the run (and carries it to the bucket, if it lives there).
+    func save() throws(WorkbenchError) {
+        let rewritten = try store.save()
+        try remote?.saved(log: store.path, rewritten: rewritten)
     }
 }

@@ -1,10 +1,15 @@
 import Foundation
 import Synchronization
 
-/// The folder a run writes into. Every write is confined to it and claimed once per run.
+/// The folder a run writes into — or a bucket, with a local working folder for the manifest.
+/// Every write is confined to it and claimed once per run.
 public final class OutputRoot: Sendable {
-    /// The absolute, symlink-resolved path of the root.
+    /// The absolute, symlink-resolved path of the root (for a bucket: of the working folder).
     public let path: String
+    /// Where files go instead of `path`, when they go to a bucket.
+    public let remote: (any RemoteOutput)?
+    /// For messages: the folder, or the bucket's `s3://` location.
+    public var location: String { remote?.location ?? path }
     private let claims = Mutex(Claims())
 
     /// The destinations claimed in this run. A run of a million items must not keep a million
@@ -20,16 +25,25 @@ public final class OutputRoot: Sendable {
     /// Creates the folder if needed and checks, by creating and removing a file in it, that it
     /// can be written: a read-only disk or a missing permission is found before any work starts.
     public init(_ path: String) throws(WorkbenchError) {
+        remote = nil
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         if let reason = Self.makeFolders(absolute) { throw .unusableOutputRoot(path: absolute, reason: reason) }
         self.path = Self.realPath(absolute) ?? absolute
         if let reason = Self.probe(self.path) { throw .unusableOutputRoot(path: self.path, reason: reason) }
     }
 
+    /// Files go to `remote`; `workingFolder` (made if needed) holds the manifest while the run goes.
+    public init(remote: any RemoteOutput, workingFolder: String) throws(WorkbenchError) {
+        self.remote = remote
+        if let reason = Self.makeFolders(workingFolder) { throw .unusableOutputRoot(path: workingFolder, reason: reason) }
+        path = Self.realPath(workingFolder) ?? workingFolder
+    }
+
     /// The absolute destination for a relative path, after checking it stays inside the root
     /// (also through symbolic links) and that no other item of this run claimed it. Missing
     /// folders are created one at a time, each only once its parent is known to be inside.
     func claim(_ relativePath: String, for item: Item) throws(WorkbenchError) -> String {
+        if remote != nil { return try claimRemote(relativePath, for: item) }
         // A plain relative path ("a/b.jpg": no empty, "." or ".." component) is already standard;
         // Foundation's URL standardisation, a tenth of a small item's time, is for the rest.
         let plain = !relativePath.hasPrefix("/") && !relativePath.isEmpty
@@ -57,6 +71,22 @@ public final class OutputRoot: Sendable {
             folder = real
         }
         let destination = folder + "/" + (components.last ?? "")
+        try claimOnce(destination, relativePath: relativePath, for: item)
+        return destination
+    }
+
+    /// A key below the bucket's prefix: no folders to make, nothing to follow; the same
+    /// confinement (no "..", no absolute path) and the same claim once per run.
+    private func claimRemote(_ relativePath: String, for item: Item) throws(WorkbenchError) -> String {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relativePath.hasPrefix("/"), !relativePath.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw .pathOutsideOutputRoot(path: relativePath, root: location)
+        }
+        try claimOnce(relativePath, relativePath: relativePath, for: item)
+        return relativePath
+    }
+
+    private func claimOnce(_ destination: String, relativePath: String, for item: Item) throws(WorkbenchError) {
         let key = ContentHash.number(destination)
         let owner = claims.withLock { claims -> String? in
             if let index = claims.owners[key] { return claims.names[index].map { "\"\($0)\"" } ?? "number \(index) ({index})" }
@@ -65,7 +95,6 @@ public final class OutputRoot: Sendable {
             return nil
         }
         if let owner { throw .outputCollision(path: relativePath, firstItem: owner) }
-        return destination
     }
 
     /// Removes the temporary files that runs killed mid-write (SIGKILL, a power cut) left in

@@ -8,17 +8,30 @@ struct WriteStage: Stage {
         parameters: [
             ParameterSpec("path", .pathTemplate, required: true,
                           "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a \"foreach\" on this node or upstream ({w})."),
+            ParameterSpec("cacheControl", .string,
+                          "With an s3:// output: the objects' Cache-Control header, e.g. \"public, max-age=31536000, immutable\"."),
+            ParameterSpec("metadata", .stringMap,
+                          "With an s3:// output: user metadata stored with each object (x-amz-meta-NAME), e.g. {\"source\": \"catalogue-2024\"}."),
         ])
 
-    static let definition = OpDefinition(spec) { WriteStage(template: $0.string("path") ?? "{name}") }
+    static let definition = OpDefinition(spec) { p in
+        let metadata = (p.list("metadata") ?? []).reduce(into: [String: String]()) { all, pair in
+            if case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] { all[name] = value }
+        }
+        return WriteStage(template: p.string("path") ?? "{name}", cacheControl: p.string("cacheControl"), metadata: metadata)
+    }
 
     let template: String
+    let cacheControl: String?
+    let metadata: [String: String]
     /// Parsed once, not per item; validation refuses a template that does not parse before a
     /// run starts, and should one get here, each item fails with the reason as before.
     private let parsed: Result<PathTemplate, TemplateError>
 
-    init(template: String) {
+    init(template: String, cacheControl: String? = nil, metadata: [String: String] = [:]) {
         self.template = template
+        self.cacheControl = cacheControl
+        self.metadata = metadata
         parsed = Result { () throws(TemplateError) in try PathTemplate(template) }
     }
 
@@ -29,7 +42,12 @@ struct WriteStage: Stage {
         var relative = try parsed.get().render(for: context.item)
         if context.item.index < 0, let suffix = context.shared.runFileSuffix { relative = Self.inserting(suffix, into: relative) }
         let destination = try context.output.claim(relative, for: context.item)
-        try AtomicFile.write(bytes, to: destination, cancellation: context.cancellation)
+        if let remote = context.output.remote {
+            let options = UploadOptions(contentType: UploadOptions.mediaType(of: relative), cacheControl: cacheControl, metadata: metadata)
+            try remote.put(bytes, at: destination, options: options, cancellation: context.cancellation)
+        } else {
+            try AtomicFile.write(bytes, to: destination, cancellation: context.cancellation)
+        }
         return .file(OutputFile(path: relative, node: context.nodeID, bytes: bytes.data.count,
                                 width: bytes.image?.width, height: bytes.image?.height, format: bytes.image?.format))
     }

@@ -58,7 +58,12 @@ final class S3Client: Sendable {
         let credentials = try credentials()
         let address = settings.address(bucket: request.location.bucket, key: request.location.key)
         let payloadHash = request.body.map { SHA256.hex($0) } ?? Self.emptyPayloadHash
-        let own = request.headers.map { ($0.name, $0.value) }
+        var own = request.headers.map { ($0.name, $0.value) }
+        // Without one, libcurl calls a body a form (application/x-www-form-urlencoded), which some
+        // servers then parse as one.
+        if request.body != nil && !own.contains(where: { $0.0.lowercased() == "content-type" }) {
+            own.append(("Content-Type", "application/octet-stream"))
+        }
         let added = SigV4(credentials: credentials, region: settings.region)
             .headers(method: request.method, host: address.host, path: address.path, query: request.query.map { ($0.name, $0.value) },
                      headers: own, payloadHash: payloadHash, date: Date())

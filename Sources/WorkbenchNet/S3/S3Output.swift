@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import WorkbenchCore
+
+/// A run's output in a bucket: `--out s3://bucket/prefix/`. Files are PUT as they are written
+/// (`S3Upload`); the manifest lives in the bucket as immutable segments (`ManifestSegments`),
+/// pulled into a local working folder when the run starts and pushed as it grows — every
+/// `segmentItems` items or `segmentSeconds` seconds, and at the end — so a killed pod loses at
+/// most the items of one segment, which the next run simply redoes.
+public final class S3Output: RemoteOutput {
+    public let location: String
+    let prefix: S3Location
+    let client: S3Client
+    let upload: S3Upload
+    let segments: ManifestSegments
+    let folder: String
+    static let segmentItems = 1_000
+    static let segmentSeconds = 10.0
+
+    private struct Progress {
+        var itemsSincePush = 0
+        var lastPush = Date()
+    }
+    private let progress = Mutex(Progress())
+
+    /// Checks the bucket can be reached with the credentials found (a refusal stops the run
+    /// here, exit 2), pulls the manifest's segments into a new working folder and returns the
+    /// output root for the run. `shard`: this run's part of the manifest.
+    public static func root(_ url: String, shard: Shard?) throws(WorkbenchError) -> OutputRoot {
+        try root(url, shard: shard, client: .shared)
+    }
+
+    static func root(_ url: String, shard: Shard?, client: S3Client) throws(WorkbenchError) -> OutputRoot {
+        guard let parsed = S3Location(url) else {
+            throw .unusableOutputRoot(path: url, reason: "it is not an s3://bucket/prefix/ URL")
+        }
+        let prefix = S3Location(bucket: parsed.bucket, key: parsed.key.isEmpty || parsed.key.hasSuffix("/") ? parsed.key : parsed.key + "/")
+        WorkingFolders.sweep()
+        let folder = try WorkingFolders.make()
+        let output = S3Output(prefix: prefix, client: client, folder: folder, shard: shard)
+        do {
+            try output.segments.pull(into: folder)
+        } catch {
+            WorkingFolders.remove(folder)
+            throw .unusableOutputRoot(path: prefix.description, reason: "\(error)")
+        }
+        return try OutputRoot(remote: output, workingFolder: folder)
+    }
+
+    init(prefix: S3Location, client: S3Client, folder: String, shard: Shard?) {
+        self.prefix = prefix
+        self.client = client
+        self.folder = folder
+        location = prefix.description
+        upload = S3Upload(client: client)
+        segments = ManifestSegments(client: client, prefix: prefix, part: shard?.label ?? "main")
+    }
+
+    deinit { WorkingFolders.remove(folder) }
+
+    public func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError) {
+        let key = S3Location(bucket: prefix.bucket, key: prefix.key + path)
+        do {
+            try upload.put(bytes.data, to: key, options: options, cancellation: cancellation)
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw .writeFailed(path: key.description, reason: "\(error)")
+        }
+    }
+
+    public func recorded(log: String) {
+        let due = progress.withLock { state -> Bool in
+            state.itemsSincePush += 1
+            guard state.itemsSincePush >= Self.segmentItems || Date().timeIntervalSince(state.lastPush) >= Self.segmentSeconds else { return false }
+            state.itemsSincePush = 0
+            state.lastPush = Date()
+            return true
+        }
+        // A push that fails leaves its lines for the next one: the push at the end carries
+        // everything not yet in the bucket, and says so if it fails too.
+        if due { try? segments.push(log: log) }
+    }
+
+    public func saved(log: String, rewritten: Bool) throws(WorkbenchError) {
+        do {
+            if rewritten { try segments.replace(with: log) } else { try segments.push(log: log) }
+        } catch {
+            throw .manifestUnwritable(path: segments.folderLocation, reason: "\(error)")
+        }
+    }
+}
+
+/// Local working folders of bucket runs: made under the temporary folder with the process's
+/// id in their name, and those of processes that are gone removed at the next start.
+enum WorkingFolders {
+    static let stem = "workbench-s3-"
+
+    static func make() throws(WorkbenchError) -> String {
+        let path = NSTemporaryDirectory() + "/" + stem + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(path, 0o700) == 0 else {
+            throw .unusableOutputRoot(path: path, reason: "cannot make a working folder for the manifest (\(String(cString: strerror(errno))))")
+        }
+        return path
+    }
+
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Removes the folders of processes no longer running (killed runs).
+    static func sweep() {
+        let base = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(stem) {
+            guard let pid = Int32(name.dropFirst(stem.count).prefix { $0 != "-" }), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            remove(base + "/" + name)
+        }
+    }
+}

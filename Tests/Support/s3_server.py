@@ -23,6 +23,7 @@ Commands:
   {"cmd": "fault", "kind": "GET object", "reset": true, "count": 1}
                                                         the connection is closed mid-body
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
+  {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
 """
 import http.client
@@ -239,6 +240,9 @@ def run(command, s3):
     if name == "list":
         pages = s3.get_paginator("list_objects_v2").paginate(Bucket=command["bucket"], Prefix=command.get("prefix", ""))
         return {"keys": {o["Key"]: o["Size"] for page in pages for o in page.get("Contents", [])}}
+    if name == "get":
+        data = s3.get_object(Bucket=command["bucket"], Key=command["key"])["Body"].read()
+        return {"text": data.decode("latin-1"), "size": len(data)}
     if name == "uploads":
         return {"uploads": [u["Key"] for u in s3.list_multipart_uploads(Bucket=command["bucket"]).get("Uploads", [])]}
     return {"error": f"unknown command {name}"}

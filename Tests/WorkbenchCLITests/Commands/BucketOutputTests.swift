@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// Runs that write into a bucket — files and manifest, no shared volume — against a real S3
+/// server (moto, signatures checked) on 127.0.0.1, its requests counted.
+@Suite struct BucketOutputTests {
+    @Test func filesAndManifestGoToTheBucketAndAnUnchangedRerunPutsNothing() throws {
+        let server = try S3Server()
+        let (folder, preset, keys) = try BucketRunTests.project("bucket-out", server: server)
+        try server.makeBucket("site")
+        try server.resetCounts()
+        let report = folder.appendingPathComponent("report.json"), events = folder.appendingPathComponent("events.jsonl")
+        let trace = folder.appendingPathComponent("trace.json")
+        let first = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/", "--report", report.path, "--events", events.path,
+                                        "--trace", trace.path, "--verbose"], environment: server.environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(first.stdout)")
+        #expect(first.stdout.contains("s3://site/thumbs/"), "\(first.stdout)")
+        let stored = try server.keys("site")
+        let images = stored.keys.filter { $0.hasSuffix(".jpg") }.sorted()
+        #expect(images == keys.map { "thumbs/" + $0.dropFirst(3) }.sorted())
+        let segments = stored.keys.filter { $0.hasPrefix("thumbs/workbench-manifest/main/g00000-000000-") }
+        #expect(segments.count == 1 && stored.count == images.count + 1, "\(stored.keys.sorted())")
+        var requests = try server.requests()
+        #expect(requests["PUT object"] == keys.count + 1 && requests["GET object"] == keys.count, "\(requests)")
+
+        // Nothing the run wrote or said holds the secret.
+        var said = [first.stdout, first.stderr]
+        for file in [report, events, trace] { said.append((try? String(contentsOf: file, encoding: .utf8)) ?? "") }
+        for key in stored.keys {
+            let object = try server.command(["cmd": "get", "bucket": "site", "key": key])
+            said.append(object["text"] as? String ?? "")
+        }
+        #expect(!said.contains { $0.contains(server.secret) })
+
+        try server.resetCounts()
+        let second = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/"], environment: server.environment)
+        #expect(second.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(second.stdout)")
+        requests = try server.requests()
+        // One listing of the inputs, one of the manifest, its one segment read; nothing else.
+        #expect(requests == ["LIST": 2, "GET object": 1], "\(requests)")
+
+        let shown = try CLIProcess.run(["manifest", "show", "s3://site/thumbs/"], environment: server.environment)
+        #expect(shown.status == 0 && shown.stdout.contains("\"s3://photos/in/deeper/"), "\(shown.stderr)")
+    }
+
+    @Test func shardsOnABucketMergeToWhatOneRunMakes() throws {
+        let server = try S3Server()
+        let (_, preset, keys) = try BucketRunTests.project("bucket-shards", server: server)
+        try server.makeBucket("site")
+        #expect(try CLIProcess.run(["run", preset, "--out", "s3://site/single/"], environment: server.environment).status == 0)
+        for shard in 0..<3 {
+            let run = try CLIProcess.run(["run", preset, "--out", "s3://site/shared/", "--shard", "\(shard)/3", "-q"], environment: server.environment)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let parts = Set(try server.keys("site", prefix: "shared/workbench-manifest/").keys.map { String($0.split(separator: "/")[2]) })
+        #expect(parts == ["shard-0-of-3", "shard-1-of-3", "shard-2-of-3"])
+        let merge = try CLIProcess.run(["manifest", "merge", "s3://site/shared/"], environment: server.environment)
+        #expect(merge.status == 0 && merge.stdout.contains("\(keys.count) inputs"), "\(merge.stdout) \(merge.stderr)")
+        let after = try server.keys("site", prefix: "shared/workbench-manifest/").keys
+        #expect(after.count == 1 && after.allSatisfy { $0.contains("/main/g00001-") }, "\(after)")
+
+        let single = try CLIProcess.run(["manifest", "show", "s3://site/single/"], environment: server.environment).stdout
+        let shared = try CLIProcess.run(["manifest", "show", "s3://site/shared/"], environment: server.environment).stdout
+        #expect(!single.isEmpty && single == shared)
+        let images = { (prefix: String) in try server.keys("site", prefix: prefix).filter { $0.key.hasSuffix(".jpg") }
+            .map { "\($0.key.dropFirst(prefix.count)) \($0.value)" }.sorted() }
+        #expect(try images("single/") == images("shared/"))
+        #expect(try CLIProcess.run(["run", preset, "--out", "s3://site/shared/"], environment: server.environment)
+                .stdout.contains("\(keys.count) items: \(keys.count) up to date"))
+    }
+
+    @Test func aBucketThatCannotBeWrittenStopsTheRunAtTheStart() throws {
+        let server = try S3Server()
+        let (_, preset, _) = try BucketRunTests.project("bucket-out-missing", server: server)
+        let run = try CLIProcess.run(["run", preset, "--out", "s3://nowhere/x/"], environment: server.environment)
+        #expect(run.status == 2 && run.stderr.contains("the bucket s3://nowhere does not exist"), "\(run.stderr)")
+        #expect(try server.requests()["GET object"] == nil)
+    }
+}

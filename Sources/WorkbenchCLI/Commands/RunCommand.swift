@@ -81,9 +81,7 @@ struct RunCommand: AsyncParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
-            if inputs.isEmpty, case .bucket(let url, _)? = loaded.inputs, let refusal = loaded.refusal(ofInput: url) {
-                throw WorkbenchError.badInputs("The inputs of \(loaded.file) are in a bucket: " + refusal + ".")
-            }
+            S3Service.configure(loaded.bucket)
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: S3Listing()) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: S3Listing())
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)

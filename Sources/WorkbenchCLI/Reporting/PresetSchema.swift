@@ -19,7 +19,14 @@ struct PresetSchema {
             object(["glob": string], required: ["glob"], "A glob pattern relative to the preset's folder: *, ?, [...], {a,b}, ** for any folders; wildcard parts match either case."),
             object(["file": string], required: ["file"], "A text file with one URL or path per line, read as needed."),
             object(["map": ["type": "object", "additionalProperties": string]], required: ["map"], "Item name → URL or path."),
+            object(["s3": ["type": "string", "pattern": "^[sS]3://"], "glob": string], required: ["s3"],
+                   "The objects under an s3://bucket/prefix/, those whose keys below the prefix match the glob when given, listed as the run goes."),
         ]]
+        let bucket = object([
+            "endpoint": ["type": "string", "pattern": "^[hH][tT][tT][pP][sS]?://"],
+            "region": string,
+            "pathStyle": ["type": "boolean"],
+        ], required: [], "Where s3:// inputs and outputs are reached: a custom endpoint (MinIO, Ceph, R2, GCS), the region, path-style addressing. Credentials come from the environment or ~/.aws.")
         let queue = object([
             "concurrency": ["oneOf": [["type": "integer", "minimum": 1], ["const": "auto"]]],
             "qos": ["enum": QoS.allCases.map(\.rawValue)],
@@ -39,7 +46,7 @@ struct PresetSchema {
                             "additionalProperties": ["type": "object", "required": ["graph"], "additionalProperties": false,
                                                      "properties": ["summary": string, "parameters": ["type": "array"],
                                                                     "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]]]]],
-                "inputs": inputs, "output": string,
+                "inputs": inputs, "output": string, "s3": bucket,
                 "queues": ["type": "object", "additionalProperties": queue],
                 "graph": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/node"]],
             ],

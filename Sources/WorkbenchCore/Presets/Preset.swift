@@ -18,6 +18,24 @@ public struct Preset: Sendable {
     public let warnings: [Diagnostic]
     /// The preset's own filters (named sub-graphs), as ops for listings: image in, image out.
     public var filters: [OpSpec] = []
+    /// The `s3` key: where `s3://` inputs and outputs are reached, when not where the
+    /// environment says.
+    public var bucket: BucketSettings?
+}
+
+/// A preset's `"s3": { "endpoint": …, "region": …, "pathStyle": … }`: a custom endpoint (MinIO,
+/// Ceph, R2, Google Cloud Storage), the region to sign for, path-style addressing. Never
+/// credentials: those come from the environment or the AWS shared files.
+public struct BucketSettings: Sendable, Equatable {
+    public var endpoint: String?
+    public var region: String?
+    public var pathStyle: Bool?
+
+    public init(endpoint: String? = nil, region: String? = nil, pathStyle: Bool? = nil) {
+        self.endpoint = endpoint
+        self.region = region
+        self.pathStyle = pathStyle
+    }
 }
 
 extension Preset {

@@ -6,7 +6,7 @@ import Foundation
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
 
-    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph"]
+    static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph", "s3"]
 
     public init(registry: OpRegistry) {
         self.registry = registry
@@ -68,6 +68,7 @@ public struct PresetLoader: Sendable {
         let output = optionalString(root["output"], path: "output", collector)
         _ = optionalString(root["$schema"], path: "$schema", collector)
         let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
+        let bucket = root["s3"].flatMap { decodeBucket($0, collector) }
         let queues = decodeQueues(root["queues"], collector)
         var graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
         let filters = FilterIncludes(registry: registry, collector: collector)
@@ -83,7 +84,8 @@ public struct PresetLoader: Sendable {
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         let preset = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
                             output: output, queues: queues, nodes: nodes,
-                            warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters)
+                            warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters,
+                            bucket: bucket)
         // URLs listed for a `read`: found here, not once per item at run time.
         switch root["inputs"] {
         case .array(let elements, _)?:
@@ -93,6 +95,10 @@ public struct PresetLoader: Sendable {
                 }
             }
         case .object(let members, _)?:
+            if let bucketInputs = members.first(where: { $0.key == "s3" }), let url = bucketInputs.value.stringValue,
+               let refusal = preset.refusal(ofInput: url) {
+                collector.error("inputs.s3", at: bucketInputs.value.location, refusal)
+            }
             if case .object(let entries, _)? = members.first(where: { $0.key == "map" })?.value {
                 for entry in entries {
                     if let source = entry.value.stringValue, let refusal = preset.refusal(ofInput: source) {
@@ -200,6 +206,28 @@ public struct PresetLoader: Sendable {
                     "expected a list of URLs/paths or an object with \"glob\", \"file\" or \"map\", found \(value.typeName)")
             return nil
         }
+    }
+
+    private func decodeBucket(_ value: JSONValue, _ c: DiagnosticCollector) -> BucketSettings? {
+        guard case .object(let members, _) = value else {
+            c.error("s3", at: value.location, "expected an object with \"endpoint\", \"region\" or \"pathStyle\", found \(value.typeName)")
+            return nil
+        }
+        c.rejectUnknownKeys(members, known: ["endpoint", "region", "pathStyle"], path: "s3", what: "S3 settings (credentials come from the environment or ~/.aws, never from a preset)")
+        var settings = BucketSettings()
+        settings.endpoint = optionalString(value["endpoint"], path: "s3.endpoint", c)
+        if let endpoint = settings.endpoint, !(endpoint.lowercased().hasPrefix("http://") || endpoint.lowercased().hasPrefix("https://")) {
+            c.error("s3.endpoint", at: value["endpoint"]?.location ?? value.location, "expected an http:// or https:// URL, e.g. \"https://minio.example.com:9000\"")
+        }
+        settings.region = optionalString(value["region"], path: "s3.region", c)
+        if let style = value["pathStyle"] {
+            guard case .bool(let flag, _) = style else {
+                c.error("s3.pathStyle", at: style.location, "expected true or false, found \(style.typeName)")
+                return settings
+            }
+            settings.pathStyle = flag
+        }
+        return settings
     }
 
     private func decodeQueues(_ value: JSONValue?, _ c: DiagnosticCollector) -> [QueueSpec] {

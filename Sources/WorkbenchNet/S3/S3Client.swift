@@ -39,9 +39,10 @@ final class S3Client: Sendable {
         self.settings = settings
     }
 
-    /// The client for this process's environment, made at first use.
-    static var shared: S3Client { sharedClient }
-    private static let sharedClient = S3Client(settings: S3Settings())
+    /// The client for this process: the environment's settings, with the preset's over them
+    /// (`S3Service.configure`).
+    static var shared: S3Client { sharedClient.withLock { $0 } }
+    fileprivate static let sharedClient = Mutex(S3Client(settings: S3Settings()))
 
     /// The credentials to sign with, found now if none are held or they are about to expire.
     func credentials() throws(DownloadError) -> S3Credentials {
@@ -138,5 +139,15 @@ final class S3Client: Sendable {
         let retryAfter = answer.headers["retry-after"].flatMap { Transfer.seconds(retryAfter: $0) }
         return .s3(operation: request.operation, location: request.location.description, status: answer.status, code: code,
                    message: xml.value("Message") ?? "", credentials: credentials, retryAfter: retryAfter)
+    }
+}
+
+/// The S3 settings a process uses for `s3://` inputs and outputs.
+public enum S3Service {
+    /// Puts a preset's `s3` settings over the environment's (call before the run starts).
+    public static func configure(_ bucket: BucketSettings?) {
+        guard let bucket else { return }
+        let settings = S3Settings(region: bucket.region, endpoint: bucket.endpoint, pathStyle: bucket.pathStyle)
+        S3Client.sharedClient.withLock { $0 = S3Client(settings: settings) }
     }
 }

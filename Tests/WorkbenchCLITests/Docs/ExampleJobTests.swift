@@ -73,14 +73,64 @@ import WorkbenchTestSupport
         #expect(try IncrementalRunTests.manifest(out).text == IncrementalRunTests.manifest(single).text)
     }
 
+    /// The JSON of a ConfigMap's `NAME: |` block in a job file.
+    static func configFile(_ name: String, in yaml: String) -> String {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "\(name): |" }) else { return "" }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("    ") }.joined(separator: "\n")
+    }
+
+    @Test func theBucketJobAndItsMergeMakeWhatOneRunMakesWithNoSharedVolume() throws {
+        let job = try String(contentsOf: Self.examples.appendingPathComponent("kubernetes/bucket-indexed-job.yaml"), encoding: .utf8)
+        let merge = try String(contentsOf: Self.examples.appendingPathComponent("kubernetes/bucket-merge-job.yaml"), encoding: .utf8)
+        #expect(!job.contains("persistentVolumeClaim") && !merge.contains("persistentVolumeClaim") && !merge.contains("volumes:"))
+        let completions = job.split(separator: "\n").first { $0.contains("completions:") }
+            .flatMap { Int($0.split(separator: ":")[1].split(separator: "#")[0].trimmingCharacters(in: .whitespaces)) } ?? 0
+        let server = try S3Server()
+        try server.makeBucket("photos-example")
+        for (i, photo) in Fixtures.samplePhotos.enumerated() {
+            try server.put(photo, bucket: "photos-example", key: "originals/" + (i % 2 == 0 ? "2024/" : "") + photo.lastPathComponent)
+        }
+        // The ConfigMap's preset where the pod mounts it.
+        let config = try Fixtures.temporaryDirectory("bucket-job")
+        let preset = config.appendingPathComponent("thumbnails.json")
+        try Self.configFile("thumbnails.json", in: job).write(to: preset, atomically: true, encoding: .utf8)
+        // What EKS gives each pod: a role and a token file for web identity.
+        let token = config.appendingPathComponent("token")
+        try "eyJhbGciOiJSUzI1NiJ9.pod".write(to: token, atomically: true, encoding: .utf8)
+        var pod = server.environment
+        pod["AWS_ACCESS_KEY_ID"] = ""
+        pod["AWS_SECRET_ACCESS_KEY"] = ""
+        pod["AWS_ROLE_ARN"] = server.role
+        pod["AWS_WEB_IDENTITY_TOKEN_FILE"] = token.path
+        pod["AWS_ENDPOINT_URL_STS"] = server.endpoint
+        let command = Self.command(in: job).map { $0.replacingOccurrences(of: "/config", with: config.path) }
+        #expect(command.contains("auto/\(completions)") && completions > 1, "\(command)")
+        for index in 0..<completions {
+            pod["JOB_COMPLETION_INDEX"] = "\(index)"
+            let run = try Self.run(command, environment: pod)
+            #expect(run.status == 0, "pod \(index): \(run.output)")
+        }
+        pod["JOB_COMPLETION_INDEX"] = nil
+        let merged = try Self.run(Self.command(in: merge), environment: pod)
+        #expect(merged.status == 0 && merged.output.contains("\(Fixtures.samplePhotos.count) inputs"), "\(merged.output)")
+
+        let single = try CLIProcess.run(["run", preset.path, "--out", "s3://photos-example/single/"], environment: server.environment)
+        #expect(single.status == 0, "\(single.stderr)")
+        let show = { (url: String) in try CLIProcess.run(["manifest", "show", url], environment: server.environment).stdout }
+        #expect(try show("s3://photos-example/thumbnails/") == show("s3://photos-example/single/"))
+        let thumbnails = try server.keys("photos-example", prefix: "thumbnails/").keys.filter { $0.hasSuffix(".jpg") }
+        #expect(thumbnails.count == Fixtures.samplePhotos.count && thumbnails.contains { $0.hasPrefix("thumbnails/2024/") })
+    }
+
     @Test func theJobsPullTheImageOfThisVersion() throws {
         let version = try CLIProcess.run(["--version"]).stdout.split(separator: " ").first.map(String.init) ?? "?"
-        for file in ["kubernetes/indexed-job.yaml", "kubernetes/merge-job.yaml"] {
+        for file in ["kubernetes/indexed-job.yaml", "kubernetes/merge-job.yaml", "kubernetes/bucket-indexed-job.yaml", "kubernetes/bucket-merge-job.yaml"] {
             let job = try String(contentsOf: Self.examples.appendingPathComponent(file), encoding: .utf8)
             let images = job.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("image:") }
             #expect(!images.isEmpty && images.allSatisfy { $0.hasSuffix("/filterworkbench:\(version)") }, "\(file): \(images)")
-            // The image's user can write to the volume.
-            #expect(job.contains("fsGroup: 1000"), "\(file)")
+            // The image's user can write to the volume (the bucket jobs have none).
+            #expect(job.contains("fsGroup: 1000") || !job.contains("persistentVolumeClaim"), "\(file)")
         }
         let array = try String(contentsOf: Self.examples.appendingPathComponent("slurm/workbench-array.sbatch"), encoding: .utf8)
         #expect(array.contains("filterworkbench-\(version).oci.tar"))

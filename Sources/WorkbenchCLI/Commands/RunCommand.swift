@@ -27,15 +27,17 @@ struct RunCommand: AsyncParsableCommand {
                 (redo every file; by default only files whose recipe changed are redone)
               workbench run look.json --shard 2/8 --out /shared/out
                 (one of 8 processes, e.g. a Kubernetes Indexed Job: --shard auto/8)
+              workbench run look.json s3://photos/originals/ --out s3://photos/thumbnails/
+                (a bucket in, a bucket out; credentials as the AWS tools find them)
             """)
 
     @Argument(help: "The preset file.")
     var preset: String
 
-    @Argument(help: "URLs, image files or folders to process instead of the preset's inputs.")
+    @Argument(help: "URLs (http, https, s3), image files or folders to process instead of the preset's inputs; or one s3://bucket/prefix/ for every object under it.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The output root; write paths are relative to it.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The output root, a folder or s3://bucket/prefix/; write paths are relative to it.", valueName: "dir"))
     var out: String?
 
     @Option(name: .long, help: ArgumentHelp("Threads for CPU stages (default: one per core).", valueName: "n"))

@@ -63,6 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         defer { catalogue.shutdown() }
         let cwd = FileManager.default.currentDirectoryPath
         let presetPath = URL(fileURLWithPath: preset, relativeTo: URL(fileURLWithPath: cwd + "/")).standardizedFileURL.path
+        if let out, out.lowercased().hasPrefix("s3://") {
+            Terminal.error("serve writes into a folder (saved files must be shown at once); give --out DIR, and run the preset with --out \(out) once it is tuned.")
+            throw ExitCode(ExitStatus.badPreset)
+        }
         let session = LiveSession(settings: .init(
             presetPath: presetPath, inputs: inputs, out: out.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: cwd + "/")).standardizedFileURL.path },
             workingDirectory: cwd,

@@ -22,6 +22,8 @@ Commands:
                                                         this answer instead of reaching moto
   {"cmd": "fault", "kind": "GET object", "reset": true, "count": 1}
                                                         the connection is closed mid-body
+  {"cmd": "fault", "kind": "PUT part", "delay": 5, "count": 9}
+                                                        answered normally, 5 seconds late
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
@@ -33,6 +35,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -119,6 +122,10 @@ class Proxy(BaseHTTPRequestHandler):
             fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
             if fault:
                 fault["count"] -= 1
+        if fault and fault.get("delay"):
+            # A slow server: the request is answered normally, late.
+            time.sleep(fault["delay"])
+            fault = None
         if fault and fault.get("reset"):
             # Forward, then send the headers and half the body, and close.
             status, headers, data = self.forward(body)

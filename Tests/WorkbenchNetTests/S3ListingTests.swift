@@ -28,6 +28,10 @@ import WorkbenchTestSupport
         // The glob's fixed folder narrowed the listing to shop/2024/: two pages for 1,053 keys.
         #expect(try server.requests() == ["LIST": 2])
 
+        // A prefix that ends mid-name lists the keys that start so, named below its folder.
+        let partial = Array(try listing.items(under: "s3://catalogue/shop/2024/p0001", matching: "*.jpg").makeIterator())
+        #expect(partial.map(\.name) == (10..<20).map { "p000\($0)" } && partial.allSatisfy { $0.directory.isEmpty })
+
         let all = Array(try listing.items(under: "s3://catalogue/shop/", matching: "**/*.jpg").makeIterator())
         #expect(all.count == 1_051)
         #expect(all.last?.directory == "other")

@@ -20,8 +20,10 @@ public struct S3Listing: RemoteListing {
             throw .badInputs("\"\(url)\" is not an s3://bucket/prefix/ URL (inputs.s3).")
         }
         let pattern = glob.map(PathPattern.init)
-        // Keys are named below the prefix as given; a glob's fixed folders narrow the listing.
-        let prefix = location.key + (pattern?.fixedFolder ?? "")
+        // Keys are named below the prefix's folder ("in/" for s3://b/in/ and for s3://b/in/IMG_,
+        // which lists the keys that start so, as S3 does); a glob's fixed folders narrow the listing.
+        let folder = location.key.lastIndex(of: "/").map { String(location.key[...$0]) } ?? ""
+        let prefix = location.key == folder ? folder + (pattern?.fixedFolder ?? "") : location.key
         let pages = ListPages(client: client, bucket: location.bucket, prefix: prefix)
         let first: ListPages.Page
         do { first = try pages.fetch(after: nil) } catch { throw .badInputs(error.description) }
@@ -31,7 +33,7 @@ public struct S3Listing: RemoteListing {
         let firstPage = Mutex<ListPages.Page?>(first)
         return ItemSource(count: nil, listing: {
             let cursor = ListCursor(pages: pages, first: firstPage.withLock { page in defer { page = nil }; return page },
-                                    location: location, pattern: pattern)
+                                    location: location, folder: folder, pattern: pattern)
             return (cursor.next, cursor.failure)
         })
     }
@@ -41,6 +43,8 @@ public struct S3Listing: RemoteListing {
 private final class ListCursor {
     let pages: ListPages
     let location: S3Location
+    /// The part of every key that items' paths are named below.
+    let folder: String
     let pattern: PathPattern?
     var page: ListPages.Page?
     var position = 0
@@ -49,9 +53,10 @@ private final class ListCursor {
     var coming: ListPages.Pending?
     var failed: String?
 
-    init(pages: ListPages, first: ListPages.Page?, location: S3Location, pattern: PathPattern?) {
+    init(pages: ListPages, first: ListPages.Page?, location: S3Location, folder: String, pattern: PathPattern?) {
         self.pages = pages
         self.location = location
+        self.folder = folder
         self.pattern = pattern
         if let first { page = first } else {
             do { page = try pages.fetch(after: nil) } catch { failed = "listing \(location) failed: \(error)" }
@@ -64,8 +69,8 @@ private final class ListCursor {
             while position < current.keys.count {
                 let object = current.keys[position]
                 position += 1
-                let relative = String(object.key.dropFirst(location.key.count))
-                if relative.isEmpty || relative.hasSuffix("/") { continue } // the prefix itself, "folder" markers
+                let relative = String(object.key.dropFirst(folder.count))
+                if relative.isEmpty || relative.hasSuffix("/") { continue } // "folder" markers
                 if let pattern, !pattern.matches(relative) { continue }
                 defer { index += 1 }
                 let directory = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""

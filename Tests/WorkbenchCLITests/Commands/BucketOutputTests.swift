@@ -78,4 +78,29 @@ import WorkbenchTestSupport
         #expect(run.status == 2 && run.stderr.contains("the bucket s3://nowhere does not exist"), "\(run.stderr)")
         #expect(try server.requests()["GET object"] == nil)
     }
+
+    @Test func ctrlCAbortsAnUploadInFlight() throws {
+        let server = try S3Server()
+        let (folder, _, keys) = try BucketRunTests.project("bucket-interrupted", server: server)
+        try server.makeBucket("site")
+        // A 4800×3000 uncompressed TIFF, about 43 MB: a multipart upload, its parts made slow.
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/\(keys[0])" },
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "big", "op": "vips.resize", "scale": 10 },
+                         { "id": "tiff", "op": "encode", "format": "tiff" },
+                         { "id": "save", "op": "write", "path": "{name}.tif" } ] }
+            """, in: folder, name: "big.json")
+        try server.command(["cmd": "fault", "kind": "PUT part", "delay": 3, "count": 20])
+        let run = try CLIProcess(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+        while Date() < deadline, try server.requests()["PUT part"] == nil { usleep(50_000) }
+        run.interrupt()
+        let result = run.wait()
+        #expect(result.status == 130, "\(result.stdout) \(result.stderr)")
+        let requests = try server.requests()
+        #expect(requests["CREATE upload"] == 1 && requests["ABORT upload"] == 1 && requests["COMPLETE upload"] == nil, "\(requests)")
+        #expect((try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) == [])
+        #expect(try server.keys("site", prefix: "big/").keys.filter { $0.hasSuffix(".tif") }.isEmpty)
+    }
 }

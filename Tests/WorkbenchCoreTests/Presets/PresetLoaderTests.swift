@@ -33,7 +33,7 @@ import Testing
             }
             """
         #expect(TestOps.diagnostics(text) == [
-            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph")"#,
+            #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph", "s3")"#,
             #"test.json:4:37: error: queues.cpu.concurrency: expected an integer 1…1024 or "auto", found 0"#,
             #"test.json:4:47: error: queues.cpu.qos: expected one of "userInteractive", "userInitiated", "utility", "background", found "fast""#,
             #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.collect, test.image, test.io, test.source, test.work, write)"#,
@@ -119,7 +119,17 @@ import Testing
         let map = try TestOps.load(#"{"version": 1, "inputs": {"map": {"Bridge": "file:///h/b.jpg"}}, "graph": [{"op": "read"}]}"#)
         #expect(map.inputs == .map([.init(name: "Bridge", source: "file:///h/b.jpg")]))
         #expect(TestOps.diagnostics(#"{"version": 1, "inputs": {"glob": "*.jpg", "file": "x"}, "graph": [{"op": "read"}]}"#) == [
-            #"test.json:1:26: error: inputs: give exactly one of "glob", "file" or "map" (found 2)"#,
+            #"test.json:1:26: error: inputs: give exactly one of "glob", "file", "map" or "s3" (found 2)"#,
+        ])
+        let bucket = try TestOps.load(#"{"version": 1, "inputs": {"s3": "s3://photos/in/", "glob": "**/*.jpg"}, "s3": {"endpoint": "http://127.0.0.1:9000", "pathStyle": true}, "graph": [{"op": "test.source"}]}"#)
+        #expect(bucket.inputs == .bucket("s3://photos/in/", glob: "**/*.jpg"))
+        #expect(bucket.bucket == BucketSettings(endpoint: "http://127.0.0.1:9000", pathStyle: true))
+        #expect(TestOps.diagnostics(#"{"version": 1, "inputs": {"s3": "photos/in/", "file": "x"}, "s3": {"endpoint": "minio:9000", "secret": "x", "pathStyle": "yes"}, "graph": [{"op": "test.source"}]}"#) == [
+            #"test.json:1:47: error: inputs.file: unknown key "file" in inputs from a bucket (allowed: "s3", "glob")"#,
+            #"test.json:1:33: error: inputs.s3: expected an s3://bucket/prefix/ URL, found "photos/in/""#,
+            #"test.json:1:94: error: s3.secret: unknown key "secret" in S3 settings (credentials come from the environment or ~/.aws, never from a preset) (allowed: "endpoint", "region", "pathStyle")"#,
+            #"test.json:1:80: error: s3.endpoint: expected an http:// or https:// URL, e.g. "https://minio.example.com:9000""#,
+            #"test.json:1:122: error: s3.pathStyle: expected true or false, found a string"#,
         ])
     }
 

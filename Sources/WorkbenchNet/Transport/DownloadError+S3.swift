@@ -2,7 +2,8 @@ extension DownloadError {
     /// S3's refusal, with what to do about it for the codes people meet.
     static func describeS3(operation: String, location: String, status: Int, code: String, message: String, credentials: String) -> String {
         let said = "\(status) \(code)" + (message.isEmpty ? "" : ": \(message)")
-        let bucket = S3Location(location).map { "s3://\($0.bucket)" } ?? location
+        // s3://bucket/key → s3://bucket
+        let bucket = location.hasPrefix("s3://") ? "s3://" + location.dropFirst(5).prefix { $0 != "/" } : location
         let advice: String
         switch code {
         case "NoSuchBucket":

@@ -21,11 +21,13 @@ Commands:
    "retryAfter": 1}                                     the next `count` requests of that kind get
                                                         this answer instead of reaching moto
   {"cmd": "fault", "kind": "GET object", "reset": true, "count": 1}
-                                                        the connection is closed mid-body
+                                                        the connection is closed mid-body (before
+                                                        the answer when it has no body)
   {"cmd": "fault", "kind": "PUT part", "delay": 5, "count": 9}
                                                         answered normally, 5 seconds late
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
+  {"cmd": "head", "bucket": B, "key": K}                an object's ContentType, CacheControl, Metadata, …
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
 """
 import http.client
@@ -127,8 +129,13 @@ class Proxy(BaseHTTPRequestHandler):
             time.sleep(fault["delay"])
             fault = None
         if fault and fault.get("reset"):
-            # Forward, then send the headers and half the body, and close.
+            # Forward, then send the headers and half the body, and close; an answer without a
+            # body (a PUT's) is not sent at all.
             status, headers, data = self.forward(body)
+            if not data:
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                return
             self.send_response(status)
             for name, value in headers:
                 if name.lower() not in ("transfer-encoding", "connection"):
@@ -250,6 +257,9 @@ def run(command, s3):
     if name == "get":
         data = s3.get_object(Bucket=command["bucket"], Key=command["key"])["Body"].read()
         return {"text": data.decode("latin-1"), "size": len(data)}
+    if name == "head":
+        answer = s3.head_object(Bucket=command["bucket"], Key=command["key"])
+        return {k: answer.get(k) for k in ("ContentType", "CacheControl", "Metadata", "ContentLength", "ETag")}
     if name == "uploads":
         return {"uploads": [u["Key"] for u in s3.list_multipart_uploads(Bucket=command["bucket"]).get("Uploads", [])]}
     return {"error": f"unknown command {name}"}

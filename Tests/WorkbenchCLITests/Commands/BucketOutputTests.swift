@@ -103,4 +103,32 @@ import WorkbenchTestSupport
         #expect((try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) == [])
         #expect(try server.keys("site", prefix: "big/").keys.filter { $0.hasSuffix(".tif") }.isEmpty)
     }
+
+    @Test func uploadsAreRetriedAndThePresetNamesTheEndpoint() throws {
+        let server = try S3Server()
+        let (folder, _, keys) = try BucketRunTests.project("bucket-out-faults", server: server)
+        try server.makeBucket("site")
+        // The endpoint from the preset, not the environment.
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/in/", "glob": "**/*.jpg" }, "output": "s3://site/faults/",
+              "s3": { "endpoint": "\(server.endpoint)", "region": "us-east-1" },
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 32 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
+                         { "id": "save", "op": "write", "path": "{name}.jpg", "cacheControl": "max-age=5", "metadata": { "batch": "b7" } } ] }
+            """, in: folder, name: "faults.json")
+        try server.command(["cmd": "fault", "kind": "PUT object", "status": 503, "code": "SlowDown", "count": 2])
+        try server.command(["cmd": "fault", "kind": "PUT object", "reset": true, "count": 1])
+        var environment = server.environment
+        environment["AWS_ENDPOINT_URL_S3"] = ""
+        let run = try CLIProcess.run(["run", preset], environment: environment)
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(run.stdout)")
+        let requests = try server.requests()
+        #expect(requests["PUT object"] == keys.count + 1 + 3, "\(requests)")
+        let stored = try server.keys("site", prefix: "faults/").filter { $0.key.hasSuffix(".jpg") }
+        #expect(stored.count == keys.count && stored.values.allSatisfy { $0 > 100 })
+        let head = try server.command(["cmd": "head", "bucket": "site", "key": stored.keys.sorted()[0]])
+        #expect(head["ContentType"] as? String == "image/jpeg" && head["CacheControl"] as? String == "max-age=5")
+        #expect((head["Metadata"] as? [String: String]) == ["batch": "b7"])
+    }
 }

@@ -89,7 +89,8 @@ struct RunCommand: AsyncParsableCommand {
             try incremental.checkFanIns(of: loaded, shard: shard)
             if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             if dryRun {
-                let planned = URL(fileURLWithPath: out ?? loaded.outputFolder ?? cwd).standardizedFileURL.path
+                let destination = out ?? loaded.outputFolder ?? cwd
+                let planned = S3Location.isS3(destination) ? destination : URL(fileURLWithPath: destination).standardizedFileURL.path
                 if DryRun.show(loaded, items: items, root: planned) { return }
                 throw ExitCode(ExitStatus.badPreset)
             }

@@ -34,6 +34,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case manifestBusy(path: String)
     /// The manifest could not be written; the outputs are in place, but the next run redoes them.
     case manifestUnwritable(path: String, reason: String)
+    /// A bucket given as the output cannot be used (credentials, a missing bucket, the network).
+    case unusableBucket(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -42,15 +44,15 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "The preset has \(errors) error\(errors == 1 ? "" : "s"):\n"
                 + diagnostics.map(\.description).joined(separator: "\n")
         case .unreadablePreset(let path, let reason):
-            return "Cannot read the preset \"\(path)\": \(reason)."
+            return "Cannot read the preset \"\(path)\": \(Self.clause(reason))."
         case .badInputs(let message):
             return message
         case .readFailed(let path, let reason):
-            return "Cannot read \"\(path)\": \(reason)."
+            return "Cannot read \"\(path)\": \(Self.clause(reason))."
         case .inputTooLarge(let path, let size, let limit):
             return "\"\(path)\" is \(size) bytes, more than the limit of \(limit) bytes; raise the stage's \"maxBytes\" to allow it."
         case .unusableOutputRoot(let path, let reason):
-            return "Cannot use \"\(path)\" as the output folder: \(reason). Choose another with --out."
+            return "Cannot use \"\(path)\" as the output folder: \(Self.clause(reason)). Choose another with --out."
         case .outsidePresetFolder(let path, let reason):
             return "Refused to read \"\(path)\": \(reason)."
         case .pathOutsideOutputRoot(let path, let root):
@@ -58,7 +60,7 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
         case .outputCollision(let path, let firstItem):
             return "\"\(path)\" was already written by item \(firstItem) in this run; add {index} or {hash} to the path template to keep both."
         case .writeFailed(let path, let reason):
-            return "Cannot write \"\(path)\": \(reason). Nothing was left at that path."
+            return "Cannot write \"\(path)\": \(Self.clause(reason)). Nothing was left at that path."
         case .outputStopped(let path, let reason):
             return "Cannot write \"\(path)\": \(reason). The run stopped, since no later file could be written either; free space (or make the disk writable) and run again: files already written are kept."
         case .cancelled:
@@ -70,8 +72,15 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
         case .manifestBusy(let path):
             return "Another workbench run is writing \"\(path)\" (the same output folder and shard); wait for it to end, or give this run another --out."
         case .manifestUnwritable(let path, let reason):
-            return "Cannot write the manifest \"\(path)\": \(reason). The files are in place, but the next run will redo them."
+            return "Cannot write the manifest \"\(path)\": \(Self.clause(reason)). The files are in place, but the next run will redo them."
+        case .unusableBucket(let location, let reason):
+            return "Cannot write into \(location): \(Self.clause(reason))."
         }
+    }
+
+    /// A reason put inside a sentence: without its own full stop.
+    private static func clause(_ reason: String) -> String {
+        reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 }
 

@@ -32,7 +32,7 @@ public final class S3Output: RemoteOutput {
 
     static func root(_ url: String, shard: Shard?, client: S3Client) throws(WorkbenchError) -> OutputRoot {
         guard let parsed = S3Location(url) else {
-            throw .unusableOutputRoot(path: url, reason: "it is not an s3://bucket/prefix/ URL")
+            throw .unusableBucket(location: url, reason: "it is not an s3://bucket/prefix/ URL")
         }
         let prefix = S3Location(bucket: parsed.bucket, key: parsed.key.isEmpty || parsed.key.hasSuffix("/") ? parsed.key : parsed.key + "/")
         WorkingFolders.sweep()
@@ -42,7 +42,7 @@ public final class S3Output: RemoteOutput {
             try output.segments.pull(into: folder)
         } catch {
             WorkingFolders.remove(folder)
-            throw .unusableOutputRoot(path: prefix.description, reason: "\(error)")
+            throw .unusableBucket(location: prefix.description, reason: "\(error)")
         }
         return try OutputRoot(remote: output, workingFolder: folder)
     }

@@ -40,7 +40,9 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .unsupportedScheme(let url):
             return "\"\(url)\" is not an http or https URL; only those are downloaded (redirects to other schemes are refused)."
         case .transport(let url, let code, let message):
-            return "\(url) could not be fetched: \(message) (libcurl error \(code))" + Self.hint(code: code, message: message) + "."
+            // A bucket's requests also put and list: the server, not a body, was out of reach.
+            let what = url.hasPrefix("s3://") ? "could not be reached" : "could not be fetched"
+            return "\(url) \(what): \(message) (libcurl error \(code))" + Self.hint(code: code, message: message) + "."
         case .cancelled(let url):
             return "The download of \(url) was cancelled."
         case .tooSlow(let url, let rate, let seconds):

@@ -131,4 +131,41 @@ import WorkbenchTestSupport
         #expect(head["ContentType"] as? String == "image/jpeg" && head["CacheControl"] as? String == "max-age=5")
         #expect((head["Metadata"] as? [String: String]) == ["batch": "b7"])
     }
+
+    @Test func aKilledRunLosesAtMostTheItemsAfterItsLastSegment() throws {
+        let server = try S3Server()
+        let folder = try Fixtures.temporaryDirectory("bucket-killed")
+        try server.makeBucket("photos")
+        try server.makeBucket("site")
+        try server.command(["cmd": "putmany", "bucket": "photos", "prefix": "in/p", "count": 40, "file": Fixtures.samplePhotos[0].path])
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/in/" }, "queues": { "net": { "concurrency": 1 } },
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 32 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
+                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        // Each object takes 0.4 s to come: the first segment goes up after 10 s, about 25 items in.
+        try server.command(["cmd": "fault", "kind": "GET object", "delay": 0.4, "count": 1000])
+        let run = try CLIProcess(["run", preset, "--out", "s3://site/out/"], environment: server.environment)
+        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+        var segments: [String] = []
+        while Date() < deadline && segments.isEmpty {
+            usleep(100_000)
+            segments = try server.keys("site", prefix: "out/workbench-manifest/").keys.sorted()
+        }
+        kill(run.processIdentifier, SIGKILL)
+        _ = run.wait()
+        #expect(segments.count == 1, "\(segments)")
+        let recorded = try server.command(["cmd": "get", "bucket": "site", "key": segments[0]])["text"] as? String ?? ""
+        let inSegment = recorded.split(separator: "\n").count - 1 // the header line, then one per item
+        let written = try server.keys("site", prefix: "out/").keys.filter { $0.hasSuffix(".jpg") }.count
+        #expect(inSegment >= 10 && inSegment < 40 && written >= inSegment, "\(inSegment) recorded, \(written) written")
+
+        try server.resetCounts()
+        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://site/out/"], environment: server.environment)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("40 items: \(40 - inSegment) succeeded, \(inSegment) up to date"), "\(rerun.stdout)")
+        // The recorded items were not fetched again; the segment was read back.
+        #expect(try server.requests()["GET object"] == 40 - inSegment + 1)
+    }
 }

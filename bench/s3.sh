@@ -2,7 +2,7 @@
 # Catalogues in a bucket: requests per item and items/s, beside the same run on local files.
 #
 # usage: bench/s3.sh [N]          (default 2000 items)
-#   S3_DIR=dir   where local inputs and outputs go (default /tmp/workbench-s3-bench)
+#   S3_DIR=dir   where local inputs and outputs go (default /tmp/workbench-bucket-bench)
 #
 # The S3 server is the tests' (Tests/Support/s3_server.py: moto on 127.0.0.1, signatures
 # checked, behind a proxy that counts requests): pip install 'moto[server]'. It is a Python
@@ -16,7 +16,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 N=${1:-2000}
-D=${S3_DIR:-/tmp/workbench-s3-bench}
+D=${S3_DIR:-/tmp/workbench-bucket-bench}
 . "$ROOT/bench/lib.sh"
 needs "libvips-tools time python3 bc" vips /usr/bin/time python3 bc
 python3 -c 'import moto' 2>/dev/null || { echo "needs moto: python3 -m pip install 'moto[server]'" >&2; exit 2; }

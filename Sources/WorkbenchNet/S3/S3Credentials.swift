@@ -52,12 +52,12 @@ enum CredentialChain {
         let profile = files.profile
         if let values = files.credentials[profile] ?? files.config[profile] {
             if let key = values["aws_access_key_id"], !key.isEmpty {
-                let where_ = files.credentials[profile]?["aws_access_key_id"] != nil ? files.credentialsPath : files.configPath
+                let file = files.credentials[profile]?["aws_access_key_id"] != nil ? files.credentialsPath : files.configPath
                 guard let secret = values["aws_secret_access_key"], !secret.isEmpty else {
-                    throw .s3Credentials("profile \"\(profile)\" in \(where_) has aws_access_key_id but no aws_secret_access_key")
+                    throw .s3Credentials("profile \"\(profile)\" in \(file) has aws_access_key_id but no aws_secret_access_key")
                 }
                 return S3Credentials(accessKey: key, secret: secret, sessionToken: values["aws_session_token"],
-                                     source: "profile \"\(profile)\" in \(where_)")
+                                     source: "profile \"\(profile)\" in \(file)")
             }
         }
         if let values = files.config[profile], let role = values["role_arn"], let tokenFile = values["web_identity_token_file"] {

@@ -16,6 +16,7 @@ Commands:
                                                         N copies, keys P00000.jpg …
   {"cmd": "stats"}                                      requests by kind: "GET object", "HEAD object",
                                                         "PUT object", "LIST", "STS", …
+  {"cmd": "most"}                                       the most requests of each kind at once
   {"cmd": "reset"}                                      counts back to zero
   {"cmd": "fault", "kind": "GET object", "status": 503, "code": "SlowDown", "count": 2,
    "retryAfter": 1}                                     the next `count` requests of that kind get
@@ -84,6 +85,8 @@ TokenResponse._authenticate_and_authorize_normal_action = sts_authenticate
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 LOCK = threading.Lock()
 COUNTS = {}
+IN_FLIGHT = {}
+MOST_IN_FLIGHT = {}
 FAULTS = []
 MOTO_PORT = 0
 
@@ -115,12 +118,23 @@ class Proxy(BaseHTTPRequestHandler):
         pass
 
     def handle_any(self):
+        kind = None
+        try:
+            kind = self.serve()
+        finally:
+            with LOCK:
+                if kind:
+                    IN_FLIGHT[kind] -= 1
+
+    def serve(self):
         url = urlparse(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         kind = "STS" if b"Action=AssumeRole" in body else kind_of(self.command, url.path, url.query)
         with LOCK:
             COUNTS[kind] = COUNTS.get(kind, 0) + 1
+            IN_FLIGHT[kind] = IN_FLIGHT.get(kind, 0) + 1
+            MOST_IN_FLIGHT[kind] = max(MOST_IN_FLIGHT.get(kind, 0), IN_FLIGHT[kind])
             fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
             if fault:
                 fault["count"] -= 1
@@ -135,7 +149,7 @@ class Proxy(BaseHTTPRequestHandler):
             if not data:
                 self.connection.shutdown(socket.SHUT_RDWR)
                 self.close_connection = True
-                return
+                return kind
             self.send_response(status)
             for name, value in headers:
                 if name.lower() not in ("transfer-encoding", "connection"):
@@ -145,7 +159,7 @@ class Proxy(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
-            return
+            return kind
         if fault:
             text = f"<?xml version=\"1.0\"?><Error><Code>{fault.get('code', 'InternalError')}</Code><Message>injected</Message></Error>".encode()
             self.send_response(fault["status"])
@@ -156,7 +170,7 @@ class Proxy(BaseHTTPRequestHandler):
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(text)
-            return
+            return kind
         status, headers, data = self.forward(body)
         self.send_response(status)
         for name, value in headers:
@@ -166,6 +180,7 @@ class Proxy(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+        return kind
 
     def forward(self, body):
         # The request goes on as it came, Host header included: the signature covers it.
@@ -242,9 +257,13 @@ def run(command, s3):
     if name == "stats":
         with LOCK:
             return dict(COUNTS)
+    if name == "most":
+        with LOCK:
+            return dict(MOST_IN_FLIGHT)
     if name == "reset":
         with LOCK:
             COUNTS.clear()
+            MOST_IN_FLIGHT.clear()
             FAULTS.clear()
         return {"ok": True}
     if name == "fault":

@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         VipsRuntime.sendLibraryPrintsToStandardError()
         VipsRuntime.warnings.withLock { $0 = logger }
         if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
-        let loaded: Preset
+        var loaded: Preset
         var items: ItemSource
         let root: OutputRoot
         let manifest: RunManifest
@@ -95,7 +95,13 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.badPreset)
             }
             let destination = out ?? loaded.outputFolder ?? cwd
-            root = S3Location.isS3(destination) ? try S3Output.root(destination, shard: shard) : try OutputRoot(destination)
+            if S3Location.isS3(destination) {
+                root = try S3Output.root(destination, shard: shard)
+                // Each upload waits on the network, not the disk: more of them in flight.
+                loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
+            } else {
+                root = try OutputRoot(destination)
+            }
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })

@@ -21,6 +21,21 @@ public struct Preset: Sendable {
     /// The `s3` key: where `s3://` inputs and outputs are reached, when not where the
     /// environment says.
     public var bucket: BucketSettings?
+    /// The queues the preset's `queues` key names (the others are the defaults).
+    public var definedQueues: Set<String> = []
+}
+
+extension Preset {
+    /// The same preset with `queue` in place of the queue of that name, unless the preset
+    /// defines that queue itself (a bucket output gives `disk` more uploads in flight).
+    public func withDefault(_ queue: QueueSpec) -> Preset {
+        guard !definedQueues.contains(queue.name) else { return self }
+        var copy = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs, output: output,
+                          queues: queues.map { $0.name == queue.name ? queue : $0 }, nodes: nodes, warnings: warnings,
+                          filters: filters, bucket: bucket)
+        copy.definedQueues = definedQueues
+        return copy
+    }
 }
 
 /// A preset's `"s3": { "endpoint": …, "region": …, "pathStyle": … }`: a custom endpoint (MinIO,

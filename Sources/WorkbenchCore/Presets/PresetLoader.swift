@@ -82,10 +82,11 @@ public struct PresetLoader: Sendable {
         let nodes = graph.decode(root["graph"], documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
-        let preset = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
+        var preset = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
                             output: output, queues: queues, nodes: nodes,
                             warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters,
                             bucket: bucket)
+        if case .object(let named, _)? = root["queues"] { preset.definedQueues = Set(named.map(\.key)) }
         // URLs listed for a `read`: found here, not once per item at run time.
         switch root["inputs"] {
         case .array(let elements, _)?:

@@ -16,6 +16,8 @@ public final class S3Output: RemoteOutput {
     let folder: String
     static let segmentItems = 1_000
     static let segmentSeconds = 10.0
+    /// The `disk` queue's concurrency with a bucket output, unless the preset sets its own.
+    public static let uploadsInFlight = 16
 
     private struct Progress {
         var itemsSincePush = 0

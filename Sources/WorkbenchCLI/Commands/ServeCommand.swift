@@ -67,6 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.error("serve writes into a folder (saved files must be shown at once); give --out DIR, and run the preset with --out \(out) once it is tuned.")
             throw ExitCode(ExitStatus.badPreset)
         }
+        // Where the preset's buckets are (its "s3" key), before its inputs are listed.
+        if let read = try? PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: presetPath) {
+            S3Service.configure(read.bucket)
+        }
         let session = LiveSession(settings: .init(
             presetPath: presetPath, inputs: inputs, out: out.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: cwd + "/")).standardizedFileURL.path },
             workingDirectory: cwd,

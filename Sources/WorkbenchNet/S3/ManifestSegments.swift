@@ -15,6 +15,9 @@ final class ManifestSegments: Sendable {
     /// This run's part.
     let part: String
     static let folderName = "workbench-manifest/"
+    /// A compacted log of a million items is about 500 MB in one segment: bodies that large
+    /// are spooled to a temporary file (`Transfer`), not refused.
+    static let segmentLimits = Transfer.Limits(timeout: nil, connectTimeout: 10, maxBytes: 1 << 36, maxRedirects: 0, lowSpeedTime: 60)
 
     private struct State {
         var pushedOffset = 0
@@ -67,7 +70,7 @@ final class ManifestSegments: Sendable {
             defer { try? handle.close() }
             for segment in sorted {
                 let answer = try client.perform(S3Client.Request(operation: "GetObject", location: S3Location(bucket: prefix.bucket, key: segment.key)),
-                                                limits: ListPages.limits)
+                                                limits: Self.segmentLimits)
                 handle.write(answer.data)
             }
             if name == part {

@@ -54,7 +54,7 @@ graph='"graph": [ { "id": "f", "op": "download" }, { "id": "d", "op": "decode" }
 echo "{ \"version\": 1, \"inputs\": { \"s3\": \"s3://bench/in/\" }, \"queues\": { \"net\": { \"concurrency\": 8 }, \"disk\": { \"concurrency\": 8 } }, $graph }" > "$D/bucket.json"
 echo "{ \"version\": 1, \"inputs\": { \"glob\": \"in/*.jpg\" }, $graph }" > "$D/local.json"
 
-timed() { /usr/bin/time -f "%e" -o "$D/time" "$@" >/dev/null 2>"$D/err" || { cat "$D/err" >&2; exit 1; }; cat "$D/time"; }
+timed() { /usr/bin/time -f "%e" -o "$D/time" "$@" >"$D/said" 2>"$D/err" || { tail -5 "$D/said" "$D/err" >&2; exit 1; }; cat "$D/time"; }
 requests() {
   ask '{"cmd": "stats"}' | python3 -c '
 import json, sys

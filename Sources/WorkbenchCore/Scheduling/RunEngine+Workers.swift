@@ -124,18 +124,25 @@ extension RunEngine {
         unlockAndFlush(fromIOThread: onIOThread)
     }
 
-    private func startAsync(_ job: Job, _ stage: any AsyncStage, _ node: RunPlan.Node) {
+    /// Starts an async body. Returns its result when it ended before `start` returned (an input
+    /// known to be unchanged needs no request), for the caller to end it; else nil, and whoever
+    /// does the work ends it.
+    private func startAsync(_ job: Job, _ stage: any AsyncStage, _ node: RunPlan.Node) -> Result<Payload, any Error>? {
         // Cancelled between being picked and getting here: the body never starts.
-        if job.token.isCancelled { return finishIO(job, .failure(WorkbenchError.cancelled)) }
+        if job.token.isCancelled { return .failure(WorkbenchError.cancelled) }
         let inputs = StageInputs(fromSlots: job.held.from, referenceNames: node.singleReferenceNames,
                                  referenceSlots: job.held.references, lists: job.held.lists)
         let context = StageContext(item: job.item, nodeID: node.id, cancellation: job.token, attempt: job.attempt,
                                    timeout: node.timeout, shared: shared, inputRecord: shared.inputHistory != nil ? job : nil)
         let begin = events.nodes ? now : 0
+        let inline = InlineOutcome()
         stage.start(inputs, context: context) { [self] result in
             if events.nodes { job.span = NodeSpan(lane: .async, start: begin, end: now) }
-            finishIO(job, judge(job, result))
+            let judged = judge(job, result)
+            if inline.keep(judged) { return }
+            finishIO(job, judged)
         }
+        return inline.started()
     }
 
     /// Runs an I/O body (CPU workers use their own copies, see `WorkerNodes`).
@@ -175,42 +182,53 @@ extension RunEngine {
     /// itself; they are returned, begun but not run.
     @discardableResult
     func unlockAndFlush(fromIOThread: Bool = false, keepingShortIO: Bool = false) -> [Job] {
-        var jobs = pendingIO
-        pendingIO = []
         var kept: [Job] = []
-        if keepingShortIO && !jobs.isEmpty {
-            kept = jobs.filter { shortIO.runsInline($0.node) }
-            if !kept.isEmpty { jobs.removeAll { shortIO.runsInline($0.node) } }
-        }
-        let done = tally.summary
-        let continuations = done != nil ? waiters : []
-        if done != nil { waiters = [] }
-        let rest = done != nil ? tally.leftovers : nil
-        if done != nil { tally.leftovers = nil }
-        lock.unlock()
-        var callerTakesOne = fromIOThread
-        for job in jobs {
-            let node = plan.nodes[job.node]
-            if let stage = node.stage as? any AsyncStage {
-                // Started here, finished by whoever does the work: no thread waits for it.
-                startAsync(job, stage, node)
-                continue
+        var first = true
+        while true {
+            var jobs = pendingIO
+            pendingIO = []
+            if first && keepingShortIO && !jobs.isEmpty {
+                kept = jobs.filter { shortIO.runsInline($0.node) }
+                if !kept.isEmpty { jobs.removeAll { shortIO.runsInline($0.node) } }
             }
-            IOThreads.shared.run(limit: ioPermits, wakes: !callerTakesOne) { [self] thread in
-                let begin = Self.monotonicNanos()
-                let result = judge(job, execute(job))
-                let end = Self.monotonicNanos()
-                if events.nodes { job.span = NodeSpan(lane: .io(thread), start: seconds(begin), end: seconds(end)) }
-                finishIO(job, result, seconds: Double(end - begin) * 1e-9, onIOThread: true)
+            let done = tally.summary
+            let continuations = done != nil ? waiters : []
+            if done != nil { waiters = [] }
+            let rest = done != nil ? tally.leftovers : nil
+            if done != nil { tally.leftovers = nil }
+            lock.unlock()
+            var callerTakesOne = first && fromIOThread
+            // Async bodies that ended inside their start are ended by this loop, not from within
+            // the start: a rerun's unchanged inputs end one after another, and each would
+            // otherwise start the next a few stack frames deeper (3,000 items overflowed it).
+            var endedInline: [(job: Job, result: Result<Payload, any Error>)] = []
+            for job in jobs {
+                let node = plan.nodes[job.node]
+                if let stage = node.stage as? any AsyncStage {
+                    // Started here, finished by whoever does the work: no thread waits for it.
+                    if let result = startAsync(job, stage, node) { endedInline.append((job, result)) }
+                    continue
+                }
+                IOThreads.shared.run(limit: ioPermits, wakes: !callerTakesOne) { [self] thread in
+                    let begin = Self.monotonicNanos()
+                    let result = judge(job, execute(job))
+                    let end = Self.monotonicNanos()
+                    if events.nodes { job.span = NodeSpan(lane: .io(thread), start: seconds(begin), end: seconds(end)) }
+                    finishIO(job, result, seconds: Double(end - begin) * 1e-9, onIOThread: true)
+                }
+                callerTakesOne = false
             }
-            callerTakesOne = false
+            if let done {
+                if let rest { reportLeftovers(rest) }
+                events.finished(done)
+                for continuation in continuations { continuation.resume(returning: done) }
+            }
+            guard !endedInline.isEmpty else { return kept }
+            first = false
+            lock.lock()
+            recentNow = now
+            for ended in endedInline { endBody(ended.job, ended.result) }
         }
-        if let done {
-            if let rest { reportLeftovers(rest) }
-            events.finished(done)
-            for continuation in continuations { continuation.resume(returning: done) }
-        }
-        return kept
     }
 
     /// The best ready CPU work, taken off its queue with the queue's permit (`ReadyQueues`).

@@ -30,7 +30,28 @@ private struct CountStage: Stage {
     }
 }
 
+/// An async body that ends inside its start, as a download of an input known unchanged does.
+private struct AtOnceStage: AsyncStage {
+    func start(_ inputs: StageInputs, context: StageContext, completion: @escaping @Sendable (Result<Payload, any Error>) -> Void) {
+        completion(.success(.bytes(Bytes(Data(), origin: ""))))
+    }
+}
+
 @Suite struct SchedulerScaleTests {
+    /// Ended one after another without a thread between them, 200,000 such bodies must not nest
+    /// the stack a level deeper each (3,000 overflowed it once).
+    @Test func asyncBodiesThatEndAtOnceDoNotDeepenTheStack() async throws {
+        var registry = OpRegistry()
+        registry.register(OpDefinition(OpSpec(name: "now", summary: "", input: nil, output: .bytes, defaultQueue: "net",
+                                              execution: .io, parameters: [])) { _ in AtOnceStage() })
+        let preset = try TestOps.load(#"{"version": 1, "graph": [{"op": "now"}]}"#, registry: registry)
+        let items = ItemSource.generated(count: 200_000) { Item(index: $0, name: "i", source: "s") }
+        let run = PresetRun.start(preset, items: items, output: try OutputRoot(try Fixtures.temporaryDirectory("at-once").path),
+                                  options: RunOptions(workers: 2, eventDetail: .none))
+        let summary = await run.result
+        #expect(summary.succeeded == 200_000)
+    }
+
     @Test func aMillionInputsAreInstantiatedWithinTheWindow() async throws {
         let flight = Flight()
         var registry = OpRegistry()

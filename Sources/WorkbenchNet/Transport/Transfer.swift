@@ -227,9 +227,15 @@ final class Transfer: @unchecked Sendable {
         let result = result(code)
         if case .success(let body) = result { reportProgress(body.data.count, body.data.count) }
         spool?.discard()
-        for waiter in waiters.withLock({ list -> [Waiter] in defer { list = nil }; return list ?? [] }) {
-            waiter.token.removeHandler(waiter.cancelKey)
-            waiter.completion(result)
+        let finished = waiters.withLock { list -> [Waiter] in defer { list = nil }; return list ?? [] }
+        // Off the loop's thread: a completion may wait for the scheduler's lock, whose holder may
+        // be waiting for another transfer of this loop (a bucket listing's next page, asked for
+        // while the run takes items) — the loop must never wait for it.
+        DispatchQueue.global().async {
+            for waiter in finished {
+                waiter.token.removeHandler(waiter.cancelKey)
+                waiter.completion(result)
+            }
         }
     }
 

@@ -127,4 +127,27 @@ import WorkbenchTestSupport
         let missing = try CLIProcess.run(["run", preset], environment: pod)
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the web identity token file"), "\(missing.stderr)")
     }
+
+    @Test func aSlowListingPageDoesNotStallDownloadsThatEndMeanwhile() throws {
+        let server = try S3Server()
+        let folder = try Fixtures.temporaryDirectory("bucket-slow-page")
+        try server.makeBucket("photos")
+        try server.command(["cmd": "putmany", "bucket": "photos", "prefix": "in/p", "count": 1_200, "file": Fixtures.samplePhotos[0].path])
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/in/" }, "output": "out",
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        // The second page comes 10 s late: the run reaches the end of the first and waits
+        // for it while downloads end. Those used to wait for the same lock: the run stalled.
+        try server.command(["cmd": "fault", "kind": "LIST", "delay": 10, "count": 2])
+        let run = try CLIProcess(["run", preset, "-q"], environment: server.environment)
+        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+        while Date() < deadline && kill(run.processIdentifier, 0) == 0 && !Fixtures.files(in: folder.appendingPathComponent("out")).contains("p01199.jpg") {
+            usleep(100_000)
+        }
+        let stalled = Fixtures.files(in: folder.appendingPathComponent("out")).count < 1_200
+        if stalled { kill(run.processIdentifier, SIGKILL) }
+        let result = run.wait()
+        #expect(!stalled && result.status == 0, "\(result.stdout) \(result.stderr)")
+    }
 }

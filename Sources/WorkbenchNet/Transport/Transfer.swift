@@ -17,18 +17,18 @@ final class Transfer: @unchecked Sendable {
     let outgoing: Outgoing
     let token: CancellationToken
     let handle: UnsafeMutableRawPointer
-    private var body = Data()
-    private var received = 0
-    private var spool: Spool?
-    private var spoolFailed = false
-    private var exceeded = false
+    var body = Data()
+    var received = 0
+    var spool: Spool?
+    var spoolFailed = false
+    var exceeded = false
     /// Response headers the result needs (of the latest response that had them).
-    private var location: String?
-    private var retryAfterHeader: String?
+    var location: String?
+    var retryAfterHeader: String?
     /// Validators of the latest response (reset at each status line, so a redirect's are dropped).
-    private var etag: String?
-    private var lastModified: String?
-    private var headers: [String: String] = [:]
+    var etag: String?
+    var lastModified: String?
+    var headers: [String: String] = [:]
     /// The request body, copied once and kept for as long as libcurl may read it.
     private var upload: UnsafeMutableRawBufferPointer?
     private let errors = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -307,79 +307,11 @@ final class Transfer: @unchecked Sendable {
         return format.date(from: trimmed).map { max(0, $0.timeIntervalSinceNow) }
     }
 
-    private static let header: ccurl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            transfer.etag = nil
-            transfer.lastModified = nil
-            transfer.headers = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            transfer.headers[name] = value
-            if name == "location" { transfer.location = value }
-            if name == "retry-after" { transfer.retryAfterHeader = value }
-            if name == "etag" { transfer.etag = value }
-            if name == "last-modified" { transfer.lastModified = value }
-        }
-        return length
-    }
-
-    private static let write: ccurl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        guard transfer.received + length <= transfer.limits.maxBytes else {
-            transfer.exceeded = true
-            return 0 // libcurl aborts the transfer with CURLE_WRITE_ERROR
-        }
-        transfer.received += length
-        let bytes = UnsafeRawBufferPointer(start: data, count: length)
-        if transfer.spool == nil && transfer.received > transfer.limits.memoryLimit {
-            // Too large to keep in memory: what came so far and the rest go to a file.
-            guard let spool = Spool() else {
-                transfer.spoolFailed = true
-                return 0
-            }
-            transfer.spool = spool
-            let sofar = transfer.body
-            transfer.body = Data()
-            guard sofar.withUnsafeBytes({ spool.write($0) }) else {
-                transfer.spoolFailed = true
-                return 0
-            }
-        }
-        if let spool = transfer.spool {
-            guard spool.write(bytes) else {
-                transfer.spoolFailed = true
-                return 0
-            }
-            return length
-        }
-        transfer.body.append(contentsOf: bytes)
-        return length
-    }
-
     /// When progress was last reported (monotonic seconds), so waiters hear a few times a second.
-    private var lastReport = 0.0
+    var lastReport = 0.0
     static let reportInterval = 0.25
 
-    private static let progress: ccurl_xferinfo_callback = { context, total, now, _, _ in
-        guard let context else { return 0 }
-        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-        if transfer.token.isCancelled { return 1 }
-        let clock = Double(DispatchTime.now().uptimeNanoseconds) * 1e-9
-        if now > 0, clock - transfer.lastReport >= reportInterval {
-            transfer.lastReport = clock
-            transfer.reportProgress(Int(now), total > 0 ? Int(total) : nil)
-        }
-        return 0
-    }
-
-    private func reportProgress(_ bytes: Int, _ expected: Int?) {
+    func reportProgress(_ bytes: Int, _ expected: Int?) {
         for waiter in waiters.withLock({ $0 ?? [] }) { waiter.progress?(bytes, expected) }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-import Logging
 import WorkbenchCore
-import WorkbenchReports
 
 extension LiveSession {
     /// What the session needs from the command that starts it.

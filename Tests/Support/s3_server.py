@@ -26,6 +26,11 @@ Commands:
                                                         the answer when it has no body)
   {"cmd": "fault", "kind": "PUT part", "delay": 5, "count": 9}
                                                         answered normally, 5 seconds late
+  {"cmd": "fault", "kind": "GET object", "hold": true, "skip": 10, "count": 99}
+                                                        after 10 requests, the next 99 are held
+                                                        until {"cmd": "release"}
+  {"cmd": "held"}                                       how many requests are held now
+  {"cmd": "answered"}                                   requests answered, by kind
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "head", "bucket": B, "key": K}                an object's ContentType, CacheControl, Metadata, …
@@ -87,6 +92,8 @@ LOCK = threading.Lock()
 COUNTS = {}
 IN_FLIGHT = {}
 MOST_IN_FLIGHT = {}
+ANSWERED = {}
+HELD = []  # threading.Event of each request held by a "hold" fault, set by "release"
 FAULTS = []
 MOTO_PORT = 0
 
@@ -125,6 +132,7 @@ class Proxy(BaseHTTPRequestHandler):
             with LOCK:
                 if kind:
                     IN_FLIGHT[kind] -= 1
+                    ANSWERED[kind] = ANSWERED.get(kind, 0) + 1
 
     def serve(self):
         url = urlparse(self.path)
@@ -136,8 +144,19 @@ class Proxy(BaseHTTPRequestHandler):
             IN_FLIGHT[kind] = IN_FLIGHT.get(kind, 0) + 1
             MOST_IN_FLIGHT[kind] = max(MOST_IN_FLIGHT.get(kind, 0), IN_FLIGHT[kind])
             fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
-            if fault:
+            if fault and fault.get("skip", 0) > 0:
+                fault["skip"] -= 1
+                fault = None
+            elif fault:
                 fault["count"] -= 1
+            release = None
+            if fault and fault.get("hold"):
+                release = threading.Event()
+                HELD.append(release)
+        if release:
+            # Held until the test says "release"; then answered normally.
+            release.wait()
+            fault = None
         if fault and fault.get("delay"):
             # A slow server: the request is answered normally, late.
             time.sleep(fault["delay"])
@@ -235,6 +254,9 @@ def main():
         except Exception as error:  # the test sees what went wrong
             answer = {"error": f"{type(error).__name__}: {error}", "env": {k: v for k, v in os.environ.items() if "AWS" in k or "HOME" in k}}
         print(json.dumps(answer), flush=True)
+    with LOCK:
+        for event in HELD:
+            event.set()
     proxy.shutdown()
     moto.stop()
 
@@ -257,6 +279,17 @@ def run(command, s3):
     if name == "stats":
         with LOCK:
             return dict(COUNTS)
+    if name == "answered":
+        with LOCK:
+            return dict(ANSWERED)
+    if name == "held":
+        with LOCK:
+            return {"held": sum(1 for event in HELD if not event.is_set())}
+    if name == "release":
+        with LOCK:
+            for event in HELD:
+                event.set()
+        return {"ok": True}
     if name == "most":
         with LOCK:
             return dict(MOST_IN_FLIGHT)
@@ -264,6 +297,7 @@ def run(command, s3):
         with LOCK:
             COUNTS.clear()
             MOST_IN_FLIGHT.clear()
+            ANSWERED.clear()
             FAULTS.clear()
         return {"ok": True}
     if name == "fault":

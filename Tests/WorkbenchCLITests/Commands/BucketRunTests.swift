@@ -137,11 +137,17 @@ import WorkbenchTestSupport
             { "version": 1, "inputs": { "s3": "s3://photos/in/" }, "output": "out",
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
             """, in: folder)
-        // The second page comes 10 s late: the run reaches the end of the first and waits
-        // for it while downloads end. Those used to wait for the same lock: the run stalled.
-        try server.command(["cmd": "fault", "kind": "LIST", "delay": 10, "count": 2])
+        // The second page is held by the server: the run hands out the first page's items and
+        // waits for it, while their downloads end. Those used to wait for the same lock on the
+        // thread that had to bring the page: once it came, the run stalled for good.
+        try server.command(["cmd": "fault", "kind": "LIST", "hold": true, "skip": 1, "count": 1])
         let run = try CLIProcess(["run", preset, "-q"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+        while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0
+                || (server.command(["cmd": "answered"])["GET object"] as? Int ?? 0) < 1_000 {
+            usleep(100_000)
+        }
+        try server.command(["cmd": "release"])
         while Date() < deadline && kill(run.processIdentifier, 0) == 0 && !Fixtures.files(in: folder.appendingPathComponent("out")).contains("p01199.jpg") {
             usleep(100_000)
         }

@@ -65,7 +65,7 @@ final class ManifestSegments: Sendable {
             if name == "main", let newest = sorted.last?.generation { sorted = sorted.filter { $0.generation == newest } }
             let file = folder + "/" + (name == "main" ? ManifestStore.fileName : "workbench-manifest.\(name).jsonl")
             guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
-                throw .s3Credentials("cannot write the manifest's working copy \(file)")
+                throw .transport(url: file, code: 0, message: "the manifest's working copy cannot be written here (a full or read-only temporary folder?)")
             }
             defer { try? handle.close() }
             for segment in sorted {

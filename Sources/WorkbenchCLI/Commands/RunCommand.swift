@@ -87,8 +87,8 @@ struct RunCommand: AsyncParsableCommand {
             items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: S3Listing()) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: S3Listing())
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)
-            if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             if dryRun {
+                if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
                 let destination = out ?? loaded.outputFolder ?? cwd
                 let planned = S3Location.isS3(destination) ? destination : URL(fileURLWithPath: destination).standardizedFileURL.path
                 if DryRun.show(loaded, items: items, root: planned) { return }
@@ -101,6 +101,10 @@ struct RunCommand: AsyncParsableCommand {
                 loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
             } else {
                 root = try OutputRoot(destination)
+            }
+            if let shard {
+                let sharding = loaded
+                items = items.sharded(shard, base: loaded.baseDirectory, passedOver: { [root] in root.reserveOutputs(of: $0, in: sharding) })
             }
             // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
             // cannot run stops the run before any item starts.

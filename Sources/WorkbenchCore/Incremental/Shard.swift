@@ -73,20 +73,33 @@ extension Item {
 
 extension ItemSource {
     /// The items that belong to `shard`, keeping their indices (so `{index}` names the same
-    /// file as in an unsharded run).
-    public func sharded(_ shard: Shard, base: String) -> ItemSource {
+    /// file as in an unsharded run). `passedOver` sees, in input order, each item left to
+    /// another shard (`OutputRoot.reserveOutputs`: a file two shards' items would both make
+    /// belongs to the earlier item in every shard).
+    public func sharded(_ shard: Shard, base: String, passedOver: (@Sendable (Item) -> Void)? = nil) -> ItemSource {
         guard shard.count > 1 else { return self }
-        if count != nil {
+        if count != nil && passedOver == nil {
             var kept = PackedItems()
             let iterator = makeIterator()
             while let item = iterator.next() { if shard.contains(key: item.key(relativeTo: base)) { kept.append(item) } }
             return kept.source
         }
+        var total: Int?
+        if count != nil {
+            // Counted ahead; the items themselves are taken in order with the passed-over ones.
+            var own = 0
+            let iterator = makeIterator()
+            while let item = iterator.next() { if shard.contains(key: item.key(relativeTo: base)) { own += 1 } }
+            total = own
+        }
         let all = self
-        return ItemSource(count: nil, cursor: {
+        return ItemSource(count: total, cursor: {
             let cursor = all.makeCursor()
             return Cursor({
-                while let item = cursor.next() { if shard.contains(key: item.key(relativeTo: base)) { return item } }
+                while let item = cursor.next() {
+                    if shard.contains(key: item.key(relativeTo: base)) { return item }
+                    passedOver?(item)
+                }
                 return nil
             }, failure: cursor.failure)
         })

@@ -9,6 +9,13 @@ public protocol Stage: Sendable {
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload
 }
 
+/// A stage that writes a file whose path follows from the item alone: the engine claims the
+/// path when the item is admitted, in input order (see `OutputClaims`).
+protocol ClaimsOutput: Stage {
+    /// The path relative to the output root; `runFileSuffix` goes into run-scope files.
+    func destination(for item: Item, runFileSuffix: String?) throws -> String
+}
+
 /// A stage whose work happens elsewhere (a download on the network loop): the scheduler starts
 /// it and holds no thread while it runs. `start` must return at once and call `completion`
 /// exactly once, from any thread — but never from inside a cancellation handler of the context's

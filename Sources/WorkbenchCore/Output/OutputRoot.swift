@@ -10,17 +10,10 @@ public final class OutputRoot: Sendable {
     public let remote: (any RemoteOutput)?
     /// For messages: the folder, or the bucket's `s3://` location.
     public var location: String { remote?.location ?? path }
-    private let claims = Mutex(Claims())
-
-    /// The destinations claimed in this run. A run of a million items must not keep a million
-    /// paths: each is kept as a 64-bit hash (two paths of one run share one with odds of about
-    /// 10⁻⁸ at a million) with the index of the item that claimed it, and the names of the first
-    /// items for the message (a clashing template clashes with the first items).
-    private struct Claims {
-        static let namesKept = 4096
-        var owners: [UInt64: Int] = [:]
-        var names: [Int: String] = [:]
-    }
+    private let claims = Mutex(OutputClaims())
+    /// The folder treats "A.jpg" and "a.jpg" as one file (a FAT or exFAT disk, a casefolded
+    /// ext4 folder, a share from macOS or Windows): claims compare paths case-folded.
+    public let foldsCase: Bool
 
     /// Creates the folder if needed and checks, by creating and removing a file in it, that it
     /// can be written: a read-only disk or a missing permission is found before any work starts.
@@ -29,36 +22,51 @@ public final class OutputRoot: Sendable {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         if let reason = Self.makeFolders(absolute) { throw .unusableOutputRoot(path: absolute, reason: reason) }
         self.path = Self.realPath(absolute) ?? absolute
-        if let reason = Self.probe(self.path) { throw .unusableOutputRoot(path: self.path, reason: reason) }
+        switch Self.probe(self.path) {
+        case .failure(let reason): throw .unusableOutputRoot(path: self.path, reason: reason.text)
+        case .success(let folds): foldsCase = folds
+        }
     }
 
     /// Files go to `remote`; `workingFolder` (made if needed) holds the manifest while the run goes.
     public init(remote: any RemoteOutput, workingFolder: String) throws(WorkbenchError) {
         self.remote = remote
+        // Object keys are compared byte for byte by every S3 server.
+        foldsCase = false
         if let reason = Self.makeFolders(workingFolder) { throw .unusableOutputRoot(path: workingFolder, reason: reason) }
         path = Self.realPath(workingFolder) ?? workingFolder
+    }
+
+    /// Claims a destination for one `write` node of an item before anything runs (see
+    /// `OutputClaims`): throws the collision when an earlier item, or another node, has it.
+    func reserve(_ relativePath: String, node: String, for item: Item) throws(WorkbenchError) {
+        try claimOnce(try normalised(relativePath), node: node, for: item)
+    }
+
+    /// Claims the files an item of another shard makes (see `ItemSource.sharded`), so that the
+    /// earlier of two items naming one file keeps it in every shard; a clash here is that
+    /// other shard's to report.
+    public func reserveOutputs(of item: Item, in preset: Preset) {
+        for node in preset.nodes where node.scope == .item {
+            guard let write = node.stage as? any ClaimsOutput, let path = try? write.destination(for: item, runFileSuffix: nil) else { continue }
+            try? reserve(path, node: node.id, for: item)
+        }
     }
 
     /// The absolute destination for a relative path, after checking it stays inside the root
     /// (also through symbolic links) and that no other item of this run claimed it. Missing
     /// folders are created one at a time, each only once its parent is known to be inside.
-    func claim(_ relativePath: String, for item: Item) throws(WorkbenchError) -> String {
-        if remote != nil { return try claimRemote(relativePath, for: item) }
-        // A plain relative path ("a/b.jpg": no empty, "." or ".." component) is already standard;
-        // Foundation's URL standardisation, a tenth of a small item's time, is for the rest.
-        let plain = !relativePath.hasPrefix("/") && !relativePath.isEmpty
-            && relativePath.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
-        let candidate = plain ? (path.hasSuffix("/") ? path : path + "/") + relativePath
-            : URL(fileURLWithPath: path).appendingPathComponent(relativePath).standardizedFileURL.path
-        guard candidate.hasPrefix(path + "/") else {
-            throw .pathOutsideOutputRoot(path: relativePath, root: path)
-        }
-        let components = candidate.dropFirst(path.count + 1).split(separator: "/").map(String.init)
+    /// For a bucket: the key below the prefix.
+    func claim(_ relativePath: String, node: String = "write", for item: Item) throws(WorkbenchError) -> String {
+        let relative = try normalised(relativePath)
+        try claimOnce(relative, node: node, for: item)
+        if remote != nil { return relative }
+        let components = relative.split(separator: "/").map(String.init)
         var folder = path
         for component in components.dropLast() {
             let next = folder + "/" + component
             if mkdir(next, 0o755) != 0 && errno != EEXIST {
-                throw .writeFailed(path: candidate, reason: "cannot create its folder \"\(next)\" (\(String(cString: strerror(errno))))")
+                throw .writeFailed(path: path + "/" + relative, reason: "cannot create its folder \"\(next)\" (\(String(cString: strerror(errno))))")
             }
             // It existed (or raced into existence): where does it really lead?
             guard let real = Self.realPath(next), real == path || real.hasPrefix(path + "/") else {
@@ -66,35 +74,32 @@ public final class OutputRoot: Sendable {
             }
             var info = stat()
             guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw .writeFailed(path: candidate, reason: "\"\(next)\" is not a folder")
+                throw .writeFailed(path: path + "/" + relative, reason: "\"\(next)\" is not a folder")
             }
             folder = real
         }
-        let destination = folder + "/" + (components.last ?? "")
-        try claimOnce(destination, relativePath: relativePath, for: item)
-        return destination
+        return folder + "/" + (components.last ?? "")
     }
 
-    /// A key below the bucket's prefix: no folders to make, nothing to follow; the same
-    /// confinement (no "..", no absolute path) and the same claim once per run.
-    private func claimRemote(_ relativePath: String, for item: Item) throws(WorkbenchError) -> String {
-        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
-        guard !relativePath.hasPrefix("/"), !relativePath.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-            throw .pathOutsideOutputRoot(path: relativePath, root: location)
-        }
-        try claimOnce(relativePath, relativePath: relativePath, for: item)
-        return relativePath
+    /// The path relative to the root in one spelling ("a//./b.jpg" is "a/b.jpg"), refused if it
+    /// leaves the root. A bucket key is taken as written, but no component may be empty, "." or "..".
+    private func normalised(_ relativePath: String) throws(WorkbenchError) -> String {
+        // A plain relative path ("a/b.jpg": no empty, "." or ".." component) is already standard;
+        // Foundation's URL standardisation, a tenth of a small item's time, is for the rest.
+        let plain = !relativePath.hasPrefix("/") && !relativePath.isEmpty
+            && relativePath.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        if plain { return relativePath }
+        guard remote == nil else { throw .pathOutsideOutputRoot(path: relativePath, root: location) }
+        let candidate = URL(fileURLWithPath: path).appendingPathComponent(relativePath).standardizedFileURL.path
+        guard candidate.hasPrefix(path + "/") else { throw .pathOutsideOutputRoot(path: relativePath, root: path) }
+        return String(candidate.dropFirst(path.count + 1))
     }
 
-    private func claimOnce(_ destination: String, relativePath: String, for item: Item) throws(WorkbenchError) {
-        let key = ContentHash.number(destination)
-        let owner = claims.withLock { claims -> String? in
-            if let index = claims.owners[key] { return claims.names[index].map { "\"\($0)\"" } ?? "number \(index) ({index})" }
-            claims.owners[key] = item.index
-            if claims.names.count < Claims.namesKept { claims.names[item.index] = item.name }
-            return nil
+    private func claimOnce(_ relative: String, node: String, for item: Item) throws(WorkbenchError) {
+        let key = ContentHash.number(foldsCase ? relative.lowercased() : relative)
+        if let owner = claims.withLock({ $0.claim(key, node: node, for: item) }) {
+            throw .outputCollision(path: relative, firstItem: owner)
         }
-        if let owner { throw .outputCollision(path: relativePath, firstItem: owner) }
     }
 
     /// Removes the temporary files that runs killed mid-write (SIGKILL, a power cut) left in
@@ -149,15 +154,20 @@ public final class OutputRoot: Sendable {
         return nil
     }
 
-    /// Nil if a file can be created in `folder`, else the system's reason.
-    private static func probe(_ folder: String) -> String? {
-        let name = "\(folder)/.workbench-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "it cannot be written (\(String(cString: strerror(errno))))" }
-        // The probe answered; removing it is tidying, not part of the answer.
+    struct ProbeFailure: Error { let text: String }
+
+    /// Whether a file can be created in `folder` (else the system's reason), and whether the
+    /// folder folds case: the probe's name in capitals finds the probe.
+    private static func probe(_ folder: String) -> Result<Bool, ProbeFailure> {
+        let name = "workbench-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open("\(folder)/.\(name)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return .failure(ProbeFailure(text: "it cannot be written (\(String(cString: strerror(errno))))")) }
         close(fd)
-        unlink(name)
-        return nil
+        var info = stat()
+        let folds = stat("\(folder)/.\(name.uppercased())", &info) == 0
+        // The probe answered; removing it is tidying, not part of the answer.
+        unlink("\(folder)/.\(name)")
+        return .success(folds)
     }
 
     static func realPath(_ path: String) -> String? {

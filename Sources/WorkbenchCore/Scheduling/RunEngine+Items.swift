@@ -88,9 +88,41 @@ extension RunEngine {
             skipDownstream(of: id, cause: cause)
             settle(id)
         }
+        claimOutputs(slot: s)
         for id in readyNow where instances[id].state == .pending { makeReady(id) }
         // A graph of run-scope nodes only: the item has nothing of its own to do.
         if itemNodes.count == 0 { finishItem(s) }
+    }
+
+    /// Claims the paths of the item's `write`s now, in input order, whether or not they will
+    /// run (an item found up to date keeps its files from a later item): a write whose path an
+    /// earlier item has fails before anything of it runs, and what only fed it is cancelled.
+    private func claimOutputs(slot s: Int) {
+        guard let item = window.slots[s].item else { return }
+        for (n, stage) in plan.writes where plan.nodes[n].scope == .item {
+            let id = s * nodeCount + n
+            guard instances[id].state == .pending else { continue }
+            do {
+                try shared.output.reserve(try stage.destination(for: item, runFileSuffix: nil), node: plan.nodes[n].id, for: item)
+            } catch {
+                let message = String(describing: error)
+                if window.slots[s].failure == nil { window.slots[s].failure = (plan.nodes[n].id, message) }
+                mark(id, .failed, message: message)
+                skipDownstream(of: id, cause: plan.nodes[n].id)
+                releaseUpstream(of: id)
+                settle(id)
+            }
+        }
+    }
+
+    /// Run-scope files (a contact sheet) are claimed before any item: an item naming one fails.
+    func claimRunOutputs() {
+        for (n, stage) in plan.writes where plan.nodes[n].scope == .run {
+            // A clash between two run-scope writes is reported when the second one runs.
+            if let path = try? stage.destination(for: .run, runFileSuffix: shared.runFileSuffix) {
+                try? shared.output.reserve(path, node: plan.nodes[n].id, for: .run)
+            }
+        }
     }
 
     func deliver(_ payload: Payload, to held: inout Payloads, edge: RunPlan.Edge) {

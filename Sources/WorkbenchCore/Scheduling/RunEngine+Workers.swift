@@ -6,6 +6,7 @@ extension RunEngine {
         lock.lock()
         events.started(items: window.total)
         for n in plan.runNodes { setUpRunNode(n) }
+        claimRunOutputs()
         fillWindow()
         for n in plan.runNodes where instances[runInstance(n)].state == .pending && instances[runInstance(n)].remaining == 0 {
             makeReady(runInstance(n))

@@ -89,6 +89,8 @@ struct RunPlan: Sendable {
     let limits: [Int]
     let itemNodes: [Int]
     let runNodes: [Int]
+    /// Nodes that write a file, with their stages: their paths are claimed before they run.
+    let writes: [(node: Int, stage: any ClaimsOutput)]
 
     init(preset: Preset, cores: Int) {
         queues = preset.queues
@@ -146,5 +148,6 @@ struct RunPlan: Sendable {
         }
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }
         runNodes = nodes.indices.filter { nodes[$0].scope == .run }
+        writes = nodes.indices.compactMap { n in (nodes[n].stage as? any ClaimsOutput).map { (n, $0) } }
     }
 }

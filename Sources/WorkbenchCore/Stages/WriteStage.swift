@@ -1,7 +1,7 @@
 import Foundation
 
 /// `write`: puts encoded bytes at a templated path under the output root, atomically.
-struct WriteStage: Stage {
+struct WriteStage: Stage, ClaimsOutput {
     static let spec = OpSpec(
         name: "write", summary: "Writes the bytes atomically to a path under the output root.",
         input: .bytes, output: .file, defaultQueue: "disk", execution: .io,
@@ -39,9 +39,8 @@ struct WriteStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
-        var relative = try parsed.get().render(for: context.item)
-        if context.item.index < 0, let suffix = context.shared.runFileSuffix { relative = Self.inserting(suffix, into: relative) }
-        let destination = try context.output.claim(relative, for: context.item)
+        let relative = try destination(for: context.item, runFileSuffix: context.shared.runFileSuffix)
+        let destination = try context.output.claim(relative, node: context.nodeID, for: context.item)
         if let remote = context.output.remote {
             let options = UploadOptions(contentType: UploadOptions.mediaType(of: relative), cacheControl: cacheControl, metadata: metadata)
             try remote.put(bytes, at: destination, options: options, cancellation: context.cancellation)
@@ -50,6 +49,12 @@ struct WriteStage: Stage {
         }
         return .file(OutputFile(path: relative, node: context.nodeID, bytes: bytes.data.count,
                                 width: bytes.image?.width, height: bytes.image?.height, format: bytes.image?.format))
+    }
+
+    func destination(for item: Item, runFileSuffix: String?) throws -> String {
+        let relative = try parsed.get().render(for: item)
+        guard item.index < 0, let runFileSuffix else { return relative }
+        return Self.inserting(runFileSuffix, into: relative)
     }
 
     /// `sheet.jpg` → `sheet.shard-0-of-4.jpg`.

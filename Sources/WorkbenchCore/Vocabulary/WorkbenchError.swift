@@ -58,7 +58,7 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
         case .pathOutsideOutputRoot(let path, let root):
             return "The output path \"\(path)\" would leave the output root \"\(root)\"; it was not written."
         case .outputCollision(let path, let firstItem):
-            return "\"\(path)\" was already written by item \(firstItem) in this run; add {index} or {hash} to the path template to keep both."
+            return "\"\(path)\" is also the output of \(firstItem), so this item fails on every run until the two differ: one file cannot come from two inputs. Add {ext}, {dir}, {index} or {hash} to the path template to keep both, or remove one input."
         case .writeFailed(let path, let reason):
             return "Cannot write \"\(path)\": \(Self.clause(reason)). Nothing was left at that path."
         case .outputStopped(let path, let reason):

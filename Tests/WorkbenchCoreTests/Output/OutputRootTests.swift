@@ -15,6 +15,27 @@ import WorkbenchTestSupport
         #expect(throws: WorkbenchError.self) { try root.claim("sub/a.bin", for: Item(index: 1, name: "b", source: "b.jpg")) }
     }
 
+    /// A path reserved when its item was admitted stays that item's: the write claims it again,
+    /// a later item and a second write node of the same item are refused, and "a/./b" is "a/b".
+    @Test func aReservedPathBelongsToItsItemAndNode() throws {
+        let root = try OutputRoot(try Fixtures.temporaryDirectory("reserve").path)
+        let first = Item(index: 0, name: "Bridge", source: "/photos/Bridge.JPG")
+        let second = Item(index: 1, name: "Bridge", source: "/photos/Bridge.jpg")
+        try root.reserve("Bridge.jpg", node: "save", for: first)
+        #expect {
+            try root.claim("./Bridge.jpg", node: "save", for: second)
+        } throws: { error in
+            "\(error)".contains("is also the output of item \"Bridge\" (Bridge.JPG), earlier in the input list")
+        }
+        #expect(try root.claim("Bridge.jpg", node: "save", for: first).hasSuffix("/Bridge.jpg"))
+        #expect {
+            try root.claim("Bridge.jpg", node: "copy", for: first)
+        } throws: { error in
+            "\(error)".contains("another write node of the same item")
+        }
+        #expect(root.foldsCase == false)
+    }
+
     @Test func refusesSymlinkEscapes() throws {
         let folder = try Fixtures.temporaryDirectory("root")
         let outside = try Fixtures.temporaryDirectory("outside")

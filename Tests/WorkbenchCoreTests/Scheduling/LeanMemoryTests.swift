@@ -36,12 +36,12 @@ import WorkbenchTestSupport
         #expect {
             try root.claim("f3.jpg", for: Item(index: 6000, name: "late", source: "s"))
         } throws: { error in
-            (error as? WorkbenchError)?.description.contains("by item \"n3\"") == true
+            (error as? WorkbenchError)?.description.contains("output of item \"n3\"") == true
         }
         #expect {
             try root.claim("f4500.jpg", for: Item(index: 6001, name: "late", source: "s"))
         } throws: { error in
-            (error as? WorkbenchError)?.description.contains("by item number 4500") == true
+            (error as? WorkbenchError)?.description.contains("output of item number 4500") == true
         }
     }
 

@@ -19,6 +19,18 @@ static inline int cvips_set_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// The stack size of threads created from now on with default attributes (GLib's, libdispatch's,
+// libcurl's, ours). A GNU extension, so not in Swift's view of pthread.h.
+int pthread_setattr_default_np(const pthread_attr_t *attr);
+static inline int cvips_set_default_thread_stack(size_t bytes) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return -1;
+    int status = pthread_attr_setstacksize(&attributes, bytes);
+    if (status == 0) status = pthread_setattr_default_np(&attributes);
+    pthread_attr_destroy(&attributes);
+    return status;
+}
+
 // --- libvips' own warnings ---
 //
 // libvips reports recoverable trouble ("error in tile", "unknown EXIF resolution unit") through

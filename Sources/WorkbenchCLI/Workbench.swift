@@ -25,6 +25,10 @@ struct Workbench: AsyncParsableCommand {
         VipsRuntime.tuneMemory()
         do {
             var command = try parseAsRoot()
+            if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun() {
+                Terminal.error(refusal)
+                Foundation.exit(ExitStatus.badPreset)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -104,7 +104,8 @@ public final class LineReporter: Reporter {
             parts[parts.count - 1] += "; run scope: " + run.joined(separator: ", ")
         }
         let head = s.ending == .interrupted ? "Interrupted: " : s.ending == .failedFast ? "Stopped at the first failure: "
-            : s.ending == .stoppedByFailure ? "Stopped, the output could not be written: " : ""
+            : s.ending == .stoppedByFailure ? "Stopped, the output could not be written: "
+            : s.ending == .outOfResources ? "Stopped: \(s.stopReason ?? "the system refused what the run needed")\n" : ""
         let wrote = s.bytesWritten == 0 && s.upToDate > 0 ? "nothing written to \(root)" : "\(Formatting.size(s.bytesWritten)) written to \(root)"
         // Counts every input, started or not, so the parts add up to the number shown.
         let count = max(total ?? 0, s.items)

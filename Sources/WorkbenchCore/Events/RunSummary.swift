@@ -10,6 +10,9 @@ public struct RunSummary: Sendable {
         case failedFast
         /// Stopped by a failure that no later item could avoid (a full output disk); see `stopReason`.
         case stoppedByFailure
+        /// The system refused what the run needed to go on at all (a thread, under an
+        /// address-space limit); see `stopReason`. Exit status 2, as for a run that cannot start.
+        case outOfResources
     }
 
     public let items: Int
@@ -51,9 +54,10 @@ public struct RunSummary: Sendable {
     public var failedRunNodes: [RunNodeReport] { runNodes.filter { $0.state == .failed || $0.state == .skipped } }
 
     /// 0 all succeeded, 1 some items or run-scope nodes failed (or the manifest could not be
-    /// written), 130 interrupted.
+    /// written), 2 the system refused what the run needed, 130 interrupted.
     public var exitCode: Int32 {
         if ending == .interrupted { return 130 }
+        if ending == .outOfResources { return 2 }
         return failed > 0 || !failedRunNodes.isEmpty || ending == .failedFast || ending == .stoppedByFailure
             || manifestProblem != nil ? 1 : 0
     }

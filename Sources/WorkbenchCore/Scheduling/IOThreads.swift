@@ -12,6 +12,8 @@ final class IOThreads: @unchecked Sendable {
     private var head = 0
     private var threads = 0
     private var idle = 0
+    /// No I/O thread could be started and a caller is running the jobs itself.
+    private var draining = false
 
     static let shared = IOThreads()
 
@@ -26,11 +28,35 @@ final class IOThreads: @unchecked Sendable {
         let number = threads
         if start { threads += 1 } else { lock.signal() }
         lock.unlock()
-        if start {
-            let thread = Thread { [self] in work(number) }
-            thread.name = "workbench.io"
-            thread.start()
+        guard start else { return }
+        do {
+            try DetachedThread.start(name: "workbench.io") { [self] in work(number) }
+        } catch {
+            // The system has no thread to give (address space or thread limits). With no I/O
+            // thread at all, the caller does the I/O itself, slower but never stuck: a job
+            // queued with no thread to take it was a run that hung for ever.
+            lock.lock()
+            threads -= 1
+            let runHere = threads == 0 && !draining
+            if runHere { draining = true }
+            lock.unlock()
+            if runHere { drain() }
         }
+    }
+
+    /// Runs the queued jobs on the calling thread while no I/O thread exists.
+    private func drain() {
+        lock.lock()
+        while threads == 0, head < jobs.count {
+            let job = jobs[head]
+            jobs[head] = nil
+            head += 1
+            lock.unlock()
+            job?(0)
+            lock.lock()
+        }
+        draining = false
+        lock.unlock()
     }
 
     private func work(_ number: Int) {

@@ -14,9 +14,17 @@ extension RunEngine {
         checkDone()
         unlockAndFlush()
         for index in 0..<workerCount {
-            let thread = Thread { [self] in workerLoop(index: index) }
-            thread.name = "workbench.cpu.\(index)"
-            thread.start()
+            do {
+                try DetachedThread.start(name: "workbench.cpu.\(index)") { [self] in workerLoop(index: index) }
+            } catch {
+                // Fewer workers only make the run slower; none would leave it waiting for ever.
+                guard index == 0 else { return }
+                lock.lock()
+                tally.stopReason = "\(error)"
+                stop(.outOfResources)
+                unlockAndFlush()
+                return
+            }
         }
     }
 

@@ -28,13 +28,20 @@ final class Downloader: @unchecked Sendable {
         guard let multi else { return }
         // A libcurl without HTTP/2 refuses multiplexing; transfers then use a connection each.
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        let thread = Thread { [self] in if let multi = self.multi { loop(multi) } }
-        thread.name = "workbench.net"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "workbench.net") { [self] in if let multi = self.multi { loop(multi) } }
+        } catch {
+            // Without its loop no transfer would ever end: each fails at once instead, saying why.
+            refusal.withLock { $0 = "\(error)" }
+        }
     }
 
+    private let refusal = Mutex<String?>(nil)
+    /// Why the download loop's thread could not start, if it could not.
+    var loopRefusal: String? { refusal.withLock { $0 } }
+
     /// Whether libcurl started; transfers fail with its code if not.
-    static var ready: CURLcode { shared.multi == nil ? CURLE_OUT_OF_MEMORY : globalInit }
+    static var ready: CURLcode { shared.multi == nil || shared.loopRefusal != nil ? CURLE_OUT_OF_MEMORY : globalInit }
 
     /// Hands a transfer to the loop; `transfer.finish` is called on the loop thread when it ends.
     func start(_ transfer: Transfer) {

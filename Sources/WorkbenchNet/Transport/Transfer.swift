@@ -98,7 +98,7 @@ final class Transfer: @unchecked Sendable {
             return transfer
         } join: { transfer in transfer.add(waiter) }
         guard let transfer = joined.transfer else {
-            let message = refused.withLock { $0 } ?? "libcurl could not start"
+            let message = refused.withLock { $0 } ?? Downloader.shared.loopRefusal ?? "libcurl could not start"
             return completion(.failure(.transport(url: url, code: Int(Downloader.ready.rawValue), message: message)))
         }
         if joined.isNew { Downloader.shared.start(transfer) }

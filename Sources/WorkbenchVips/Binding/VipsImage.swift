@@ -155,6 +155,11 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         defer { g_free(raw) }
         let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: "\n").joined(separator: "; ")
-        return text.isEmpty ? "libvips gave no message" : text
+        guard !text.isEmpty else { return "libvips gave no message" }
+        // GLib's words for a thread or a buffer the system refused: say which limit and what to do.
+        if text.contains("Error creating thread") || text.contains("out of memory") || text.contains("Cannot allocate memory") {
+            return text + " (" + ProcessLimits.advice + ")"
+        }
+        return text
     }
 }

@@ -3,6 +3,7 @@ import CVipsBridge
 import Glibc
 import Logging
 import Synchronization
+import WorkbenchCore
 
 /// Process-wide libvips set-up, done once before the first image is touched.
 public enum VipsRuntime {
@@ -45,13 +46,22 @@ public enum VipsRuntime {
     /// the heap: −40 MiB peak at 1 MiB when first measured, −4 MiB more at 256 KiB.
     static let mallocMmapThreshold: Int32 = 256 << 10
 
+    /// The stack of each thread under an address-space limit (see `tuneMemory`). libvips' and our
+    /// threads run in it (the test suite and the reference workload were run with it).
+    static let limitedThreadStack = 1 << 20
+
     /// Bounds glibc's malloc for libvips (see `mallocArenas`). Call it first thing in `main`,
     /// before threads exist; starting libvips calls it too, later, for library users.
     /// glibc's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ in the environment win.
     public static func tuneMemory() {
         // mallopt fails only for an unknown parameter; these two exist in every glibc we run on,
         // and failing would only leave glibc's defaults.
-        if getenv("MALLOC_ARENA_MAX") == nil { _ = cvips_set_malloc_arena_max(mallocArenas) }
+        let limited = ProcessLimits.addressSpace != nil
+        // Under an address-space limit every reservation counts: each malloc arena beyond the
+        // first reserves 64 MiB, each thread's stack 8 MiB (the stack limit) — ten threads and
+        // two arenas were 144 MiB of a 300 MiB limit before a pixel was decoded.
+        if getenv("MALLOC_ARENA_MAX") == nil { _ = cvips_set_malloc_arena_max(limited ? 1 : mallocArenas) }
+        if limited { _ = cvips_set_default_thread_stack(limitedThreadStack) }
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold) }
     }
 

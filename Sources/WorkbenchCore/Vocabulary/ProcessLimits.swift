@@ -1,0 +1,46 @@
+import Foundation
+
+/// The limits the system puts on this process that a run can hit before memory runs out: the
+/// address space (`ulimit -v`, a cluster's memory cap) and the number of threads.
+public enum ProcessLimits {
+    /// The address-space limit in bytes, or nil when there is none.
+    public static var addressSpace: Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// The address space this process has mapped now, in bytes (`VmSize`).
+    public static var mapped: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kib << 10
+    }
+
+    /// Address space a run takes beyond what the program and its libraries map at start: its
+    /// threads (a stack of 1 MiB each under a limit), one malloc arena, and libvips decoding
+    /// and encoding. The sample presets peaked 38–49 MiB above the start; docs/safety.md.
+    public static let runReserve = 64 << 20
+
+    /// Why a run cannot start under the address-space limit, or nil when it can: checked before
+    /// the first thread exists, since a thread the system then refuses to the Swift runtime or
+    /// libdispatch leaves the process waiting for ever, with nothing said.
+    public static func refusalToRun(reserve: Int = runReserve) -> String? {
+        guard let limit = addressSpace, let mapped else { return nil }
+        let needed = mapped + reserve
+        guard limit < needed else { return nil }
+        return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run needs at least \(needed >> 20) MiB "
+            + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for its threads and images). "
+            + "Raise the limit (ulimit -v \(needed >> 10)); docs/safety.md says what a run needs."
+    }
+
+    /// What to tell a user whose run could not get a thread or a mapping: the limit in force,
+    /// and what to do about it.
+    public static var advice: String {
+        guard let limit = addressSpace else {
+            return "the system refused it (too many threads or processes for this user, or no memory left); lower --jobs or free memory"
+        }
+        return "the address-space limit (ulimit -v) is \(limit >> 20) MiB, too little for this run; raise it (see docs/safety.md for what a run needs) or lower --jobs"
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// Under an address-space limit (`ulimit -v`, a cluster's memory cap) a run ends and says why:
+/// too little to start is exit 2 with the limit and what it needs, never a process waiting for
+/// a thread for ever; the amount it asks for is enough for the sample preset.
+@Suite struct MemoryLimitTests {
+    /// Runs `workbench` under `ulimit -v kib`; `timeout` ends a hang (status 124).
+    static func run(_ arguments: [String], limit kib: Int) throws -> CLIProcess.Result {
+        try CLIProcess.run(arguments, launcher: ["/usr/bin/timeout", "120", "/bin/sh", "-c", "ulimit -v \(kib) && exec \"$0\" \"$@\""])
+    }
+
+    @Test func tooLittleAddressSpaceIsRefusedAtOnceAndWhatItAsksForIsEnough() throws {
+        let out = try Fixtures.temporaryDirectory("ulimit")
+        let preset = Fixtures.presets.appendingPathComponent("sepia-thumbnails.json").path
+        // From too small for the program's own libraries upwards, 16 MiB at a time (less than the
+        // run's reserve, so some step lands between the libraries and what a run needs).
+        var advice: Int?
+        for mib in stride(from: 96, through: 1024, by: 16) {
+            let result = try Self.run(["run", preset, "--out", out.path, "-q"], limit: mib << 10)
+            #expect(result.status != 124, "ulimit -v \(mib << 10): the run hung")
+            if result.status == 127 { continue }  // the dynamic loader could not map the libraries
+            #expect(result.status == 2, "ulimit -v \(mib << 10): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("The address-space limit (ulimit -v) is \(mib) MiB; a run needs at least"), "\(result.stderr)")
+            let words = result.stderr.components(separatedBy: "(ulimit -v ")
+            advice = words.count > 1 ? Int(words[words.count - 1].prefix { $0.isNumber }) : nil
+            break
+        }
+        let needed = try #require(advice)
+        let run = try Self.run(["run", preset, "--out", out.path], limit: needed)
+        #expect(run.status == 0, "ulimit -v \(needed): \(run.stdout)\(run.stderr)")
+        #expect(Fixtures.files(in: out).filter { $0.hasSuffix(".jpg") }.count == Fixtures.samplePhotos.count)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WorkbenchCore
 import WorkbenchVips
@@ -8,9 +9,17 @@ import WorkbenchVips
 @Suite struct PreviewScaleTests {
     private let registry = OpRegistry(CoreOps.all + VipsOps.all)
 
+    /// A folder with the logo the watermark presets name (files a preset names are checked).
+    private static let folder: String = {
+        let folder = NSTemporaryDirectory() + "workbench-preview-scale-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder + "/logo.png", contents: Data())
+        return folder
+    }()
+
     private func load(_ graph: String) throws -> Preset {
         try PresetLoader(registry: registry).load(json: Array(#"{"version": 1, "inputs": ["a.jpg"], "graph": \#(graph)}"#.utf8),
-                                                  file: "p.json", baseDirectory: "/tmp")
+                                                  file: "p.json", baseDirectory: Self.folder)
     }
 
     @Test func lengthsScaleByTheCopyAndThroughResizes() throws {

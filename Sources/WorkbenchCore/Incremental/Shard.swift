@@ -105,3 +105,15 @@ extension ItemSource {
         })
     }
 }
+
+extension OutputRoot {
+    /// Claims the files an item of another shard makes (see `ItemSource.sharded`), so that the
+    /// earlier of two items naming one file keeps it in every shard; a clash here is that
+    /// other shard's to report.
+    public func reserveOutputs(of item: Item, in preset: Preset) {
+        for node in preset.nodes where node.scope == .item {
+            guard let write = node.stage as? any ClaimsOutput, let path = try? write.destination(for: item, runFileSuffix: nil) else { continue }
+            try? reserve(path, node: node.id, for: item)
+        }
+    }
+}

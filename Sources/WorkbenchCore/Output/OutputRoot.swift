@@ -43,16 +43,6 @@ public final class OutputRoot: Sendable {
         try claimOnce(try normalised(relativePath), node: node, for: item)
     }
 
-    /// Claims the files an item of another shard makes (see `ItemSource.sharded`), so that the
-    /// earlier of two items naming one file keeps it in every shard; a clash here is that
-    /// other shard's to report.
-    public func reserveOutputs(of item: Item, in preset: Preset) {
-        for node in preset.nodes where node.scope == .item {
-            guard let write = node.stage as? any ClaimsOutput, let path = try? write.destination(for: item, runFileSuffix: nil) else { continue }
-            try? reserve(path, node: node.id, for: item)
-        }
-    }
-
     /// The absolute destination for a relative path, after checking it stays inside the root
     /// (also through symbolic links) and that no other item of this run claimed it. Missing
     /// folders are created one at a time, each only once its parent is known to be inside.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes the `graph` section: each node's keys and parameters. `GraphLinker` checks the edges.
 struct GraphDecoder {
     let registry: OpRegistry
@@ -7,11 +9,15 @@ struct GraphDecoder {
     var filters: [String: GraphFilter] = [:]
     /// `--set` values (and the live page's), applied to the nodes they name.
     var overrides: [PresetOverride] = []
+    /// The preset's folder: files that parameters name without item variables (a watermark's
+    /// logo, a CA file, an ICC profile) must be there when the preset is checked, not be found
+    /// missing once per item. Nil: not checked.
+    var baseDirectory: String?
 
     static let nodeKeys = ["id", "op", "from", "queue", "scope", "timeout", "retries", "retryDelay", "foreach"]
 
     func decode(_ written: JSONValue?, documentLocation: SourceLocation) -> [NodeSpec] {
-        let (value, left) = PresetOverride.applyToWritten(overrides, to: written)
+        let (value, unmatched) = PresetOverride.applyToWritten(overrides, to: written)
         guard let value else {
             collector.error("graph", at: documentLocation, "missing required key \"graph\" (a list of nodes)")
             return []
@@ -26,9 +32,18 @@ struct GraphDecoder {
         }
         var drafts: [NodeDraft] = []
         var previous: [NodeScope: String] = [:]
-        let composed = PresetFilters(registry: registry, collector: collector)
-            .expand(elements.enumerated().map { ($1, $0) }, filters)
-        var expanded = GraphRepetition(registry: registry, collector: collector).expand(composed)
+        var left = unmatched
+        var written = elements
+        if !left.isEmpty {
+            // Expanded once aside to see the copies: a `--set` on a copy's variable changes the
+            // written list, and the graph is expanded (and its mistakes said) from that.
+            let moves = PresetOverride.movingToForeach(overrides, left: left, copies: expand(elements, DiagnosticCollector(file: collector.file)),
+                                                       graph: elements)
+            left.removeAll { moves.moved.contains($0) }
+            written = moves.graph
+            for note in moves.notes { collector.warning("", at: SourceLocation(line: 0, column: note.index + 1), note.text) }
+        }
+        var expanded = expand(written, collector)
         PresetOverride.applyToCopies(overrides, left: left, to: &expanded, collector)
         var unavailable: [String: String?] = [:]
         for (index, element) in expanded.enumerated() {
@@ -40,6 +55,11 @@ struct GraphDecoder {
         }
         guard !collector.hasErrors else { return [] }
         return GraphLinker(collector: collector).link(drafts)
+    }
+
+    private func expand(_ elements: [JSONValue], _ collector: DiagnosticCollector) -> [GraphRepetition.Expanded] {
+        let composed = PresetFilters(registry: registry, collector: collector).expand(elements.enumerated().map { ($1, $0) }, filters)
+        return GraphRepetition(registry: registry, collector: collector).expand(composed)
     }
 
     /// `unavailable` remembers the registry's answer per op name it has no definition for:
@@ -223,6 +243,9 @@ struct GraphDecoder {
             }
             if let value = parameter.type.coerce(member.value, path: join(path, member.key), collector) {
                 values[parameter.name] = value
+                if let problem = missingFile(value, of: parameter) {
+                    collector.error(join(path, member.key), at: member.value.location, problem)
+                }
             }
         }
         for parameter in spec.parameters where values[parameter.name] == nil && seen[parameter.name] == nil {
@@ -234,6 +257,20 @@ struct GraphDecoder {
             }
         }
         return ParameterValues(values)
+    }
+
+    /// Why a file a parameter names cannot be read when the preset is checked, or nil.
+    private func missingFile(_ value: ParameterValue, of parameter: ParameterSpec) -> String? {
+        guard let baseDirectory, case .presetFile(let builtins) = parameter.type, case .string(let name) = value,
+              !builtins.contains(name), !ItemText.namesVariables(name) else { return nil }
+        let full = baseDirectory + "/" + name
+        var info = stat()
+        guard stat(full, &info) == 0 else {
+            return "\"\(name)\" is not in the preset's folder \"\(baseDirectory)\" (\(String(cString: strerror(errno)))); put the file there or correct its name"
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return "\"\(name)\" in the preset's folder is not a file" }
+        guard access(full, R_OK) == 0 else { return "\"\(name)\" in the preset's folder cannot be read (\(String(cString: strerror(errno))))" }
+        return nil
     }
 }
 

@@ -151,6 +151,17 @@ struct GraphRepetition {
                 collector.error("\(join(path, name))[\(i)]", at: value.location,
                                 "integers are exact only within ±9007199254740992 (2^53) and this one is past that; write it as a string (\"…\") to use it as text")
             }
+            // Two equal values would make two copies with one id and one file.
+            var seen: [String: Int] = [:]
+            for (i, value) in values.enumerated() {
+                let written = Self.text(value)
+                if let first = seen[written] {
+                    collector.error("\(join(path, name))[\(i)]", at: value.location,
+                                    "\(name) lists \(Self.jsonText(value)) twice (at [\(first)] and [\(i)]); each value makes one copy of the node and its files, so list it once")
+                } else {
+                    seen[written] = i
+                }
+            }
             // Kept all the same, so the nodes that use it are not reported for it again.
             variables.append((name, values, declaredBy))
         }

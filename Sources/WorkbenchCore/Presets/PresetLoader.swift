@@ -79,6 +79,7 @@ public struct PresetLoader: Sendable {
         graph.filters = Dictionary(registry.graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             .merging(own) { _, mine in mine }
         graph.overrides = overrides
+        graph.baseDirectory = baseDirectory
         let nodes = graph.decode(root["graph"], documentLocation: root.location)
 
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }

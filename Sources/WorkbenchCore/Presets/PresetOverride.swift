@@ -76,6 +76,37 @@ public struct PresetOverride: Sendable, Equatable {
         }
     }
 
+    /// The overrides among `left` that set a copy's parameter written as its repetition
+    /// variable (`--set resized-960.width=1000` where `"width": "{w}"`): that value is the
+    /// copy's place in the `foreach` list — it also names the copy and its files — so, as the
+    /// live page's Save does, it changes there (`[480, 960, 1920]` → `[480, 1000, 1920]`) and
+    /// renames the copy and its files, rather than making `resized-960` write 1000 px images
+    /// into `*-960.*`. Returns the written graph with the lists changed, the overrides handled,
+    /// and what to tell the user.
+    static func movingToForeach(_ overrides: [PresetOverride], left: [Int], copies: [GraphRepetition.Expanded],
+                                graph: [JSONValue]) -> (graph: [JSONValue], moved: Set<Int>, notes: [(index: Int, text: String)]) {
+        var graph = graph
+        var moved = Set<Int>(), notes: [(Int, String)] = []
+        for index in left {
+            let override = overrides[index]
+            guard let copy = copies.first(where: { $0.value["id"]?.stringValue == override.node })?.copy,
+                  let variable = copy.variableParameters[override.key], let value = copy.values.first(where: { $0.name == variable }),
+                  let n = graph.firstIndex(where: { ($0["id"]?.stringValue ?? $0["op"]?.stringValue) == value.declaredBy }),
+                  case .object(var members, let location) = graph[n],
+                  let f = members.firstIndex(where: { $0.key == "foreach" }),
+                  case .object(var lists, let listsLocation) = members[f].value,
+                  let l = lists.firstIndex(where: { $0.key == variable }),
+                  case .array(var list, let listLocation) = lists[l].value, list.indices.contains(value.index) else { continue }
+            list[value.index] = override.json(index: index)
+            lists[l].value = .array(list, listLocation)
+            members[f].value = .object(lists, listsLocation)
+            graph[n] = .object(members, location)
+            moved.insert(index)
+            notes.append((index, "\(override.key) of \"\(override.node)\" is {\(variable)}, one value of the \"foreach\" list of \"\(value.declaredBy)\" that also names the copy and its files: \(variable) = \(NodeCopy.text(of: value.json)) becomes \(NodeCopy.text(of: GraphRepetition.jsonText(override.json(index: index)))) there, and every copy made with it is renamed with its files (as the live page's Save does)"))
+        }
+        return (graph, moved, notes)
+    }
+
     /// `node` with this override's key set (replacing the key's value if it has one).
     private func set(on node: JSONValue, index: Int) -> JSONValue {
         guard case .object(var members, let nodeLocation) = node else { return node }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WorkbenchCore
 
@@ -16,6 +17,36 @@ import Testing
         #expect(preset.queues.first { $0.name == "extra" }?.concurrency == .auto)
         #expect(preset.inputs == .list(["a.jpg", "file:///example/b.png"]))
         #expect(preset.nodes[1].parameters.int("ms") == 1)
+    }
+
+    /// A file a parameter names without item variables must be in the preset's folder when the
+    /// preset is checked: found by `validate`, not by every item failing.
+    @Test func aFileThePresetNamesIsLookedForWhenItIsChecked() throws {
+        let folder = NSTemporaryDirectory() + "workbench-named-files-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder + "/logo.png", contents: Data([1]))
+        func diagnostics(_ path: String) -> [String] {
+            do {
+                _ = try PresetLoader(registry: TestOps.registry()).load(json: Array("""
+                    {"version": 1, "inputs": ["a.jpg"], "graph": [{"op": "read", "scope": "run", "path": "\(path)"}]}
+                    """.utf8), file: "test.json", baseDirectory: folder)
+                return []
+            } catch {
+                if case .invalidPreset(let list) = error { return list.map(\.description) }
+                return ["\(error)"]
+            }
+        }
+        #expect(diagnostics("logo.png") == [])
+        #expect(diagnostics("{name}.png") == [])  // per item: read when the item runs
+        #expect(diagnostics("nothere.png") == [#"test.json:1:86: error: graph[0].path: "nothere.png" is not in the preset's folder "\#(folder)" (No such file or directory); put the file there or correct its name"#])
+        #expect(diagnostics("sub") == [#"test.json:1:86: error: graph[0].path: "sub" in the preset's folder is not a file"#])
+    }
+
+    @Test func aValueListedTwiceInForeachIsNamed() {
+        #expect(TestOps.diagnostics("""
+            {"version": 1, "inputs": ["a.jpg"], "graph": [{"op": "read"},
+             {"id": "w", "op": "test.work", "ms": "{w}", "foreach": {"w": [480, 480, 1920]}}, {"op": "write", "path": "{name}-{w}"}]}
+            """) == [#"test.json:2:69: error: graph[1].foreach.w[1]: w lists 480 twice (at [0] and [1]); each value makes one copy of the node and its files, so list it once"#])
     }
 
     @Test func everyErrorIsReportedWithPathAndPosition() {

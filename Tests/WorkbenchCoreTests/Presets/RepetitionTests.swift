@@ -53,9 +53,19 @@ import Testing
         func label(_ preset: Preset, _ id: String) -> String? { preset.nodes.first { $0.id == id }?.parameters.string("label") }
         func ms(_ preset: Preset, _ id: String) -> Int? { preset.nodes.first { $0.id == id }?.parameters.int("ms") }
         // One copy, by the id `validate` prints: only that copy changes.
-        let one = try load(["kind-2-b.label=only", "size-1.ms=7"])
-        #expect(label(one, "kind-2-b") == "only" && label(one, "kind-2-a") == "a" && label(one, "kind-1-b") == "b")
-        #expect(ms(one, "size-1") == 7 && ms(one, "size-2") == 2)
+        let one = try load(["kind-2-b.ms=5"])
+        #expect(ms(one, "kind-2-b") == 5 && ms(one, "kind-2-a") == 0 && ms(one, "kind-1-b") == 0)
+        // A parameter written as the repetition variable is that value in the `foreach` list,
+        // which also names the copies and their files: it changes there, as the page's Save does,
+        // for every copy made with it, and the copies and paths follow (never 7 ms in "size-1").
+        let moved = try load(["kind-2-b.label=only", "size-1.ms=7"])
+        #expect(moved.nodes.map(\.id) == ["read", "size-7", "size-2", "kind-7-a", "kind-7-only", "kind-2-a", "kind-2-only",
+                                          "write-7-a", "write-7-only", "write-2-a", "write-2-only"])
+        #expect(ms(moved, "size-7") == 7 && ms(moved, "size-2") == 2 && label(moved, "kind-2-only") == "only")
+        #expect(moved.nodes.first { $0.id == "write-7-only" }?.parameters.string("path") == "{name}-7.only")
+        #expect(moved.warnings.map(\.description).contains {
+            $0.contains("--set size-1.ms=7") && $0.contains("w = 1 becomes 7 there, and every copy made with it is renamed with its files")
+        }, "\(moved.warnings)")
         // The written node: every copy; a copy's own value goes over it.
         let all = try load(["size.label=every", "size-2.label=two"])
         #expect(label(all, "size-1") == "every" && label(all, "size-2") == "two")

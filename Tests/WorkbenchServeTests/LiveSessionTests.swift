@@ -63,6 +63,29 @@ import WorkbenchVips
         await session.finish()
     }
 
+    /// A copy's value of its `foreach` variable is saved into the list: a value the list already
+    /// holds would write a preset that does not validate, so the page refuses it and says why.
+    @Test func aValueSaveCouldNotWriteIsRefusedInTheValidatorsWords() async throws {
+        let folder = try Fixtures.temporaryDirectory("session-foreach")
+        let path = try Fixtures.writePreset(#"""
+            {"version": 1, "inputs": [], "output": "out",
+             "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+                       {"id": "thumb", "op": "thumbnail", "width": "{w}", "foreach": {"w": [96, 128, 160]}},
+                       {"id": "jpeg", "op": "encode", "format": "jpeg"}, {"id": "save", "op": "write", "path": "{name}-{w}.jpg"}]}
+            """#, in: folder)
+        let session = LiveSession(settings: .init(
+            presetPath: path, inputs: [Fixtures.samplePhotos[0].path], out: nil, workingDirectory: folder.path,
+            registry: { OpRegistry(CoreOps.all, providers: [VipsOps.provider]) }, versions: { _ in [:] },
+            concurrentItems: 1, offScreenGrace: 5, previewSize: 128))
+        try await session.start()
+        let refused = await session.setParameter(node: "thumb-128", key: "width", json: "96")
+        #expect(refused?.contains("w lists 96 twice (at [0] and [1])") == true, "\(refused ?? "accepted")")
+        #expect(await session.setParameter(node: "thumb-128", key: "width", json: "112") == nil)
+        #expect(await session.save() == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""foreach": {"w": [96, 112, 160]}"#))
+        await session.finish()
+    }
+
     @Test func aRefusedValueSaysWhyAndASavedOneChangesOnlyItsBytes() async throws {
         let (session, _, path) = try Self.session()
         try await session.start()

@@ -14,7 +14,7 @@ actor DraftPreviews {
     let folder: String
     private let logger = Logger(label: "workbench.serve.preview")
     /// Each item's copy, its longest side and the original's.
-    private var copies: [Int: (path: String, edge: Int, original: Int)] = [:]
+    private var copies: [Int: (path: String, size: PreviewScale.Size, original: PreviewScale.Size)] = [:]
     private var runs: [PresetRun] = []
     /// Every node's results on the copies, by recipe: a change runs from the first node whose
     /// parameters changed (the copies never change, so the item's name is its input's identity).
@@ -83,7 +83,7 @@ actor DraftPreviews {
             guard let copy = await copy(of: request.items[i], index: i) else { continue }
             // A newer change came while the copies were made: it runs instead.
             guard request.generation == generation else { return }
-            let scaled = PreviewScale.overrides(request.preset, copy: copy.edge, original: copy.original)
+            let scaled = PreviewScale.overrides(request.preset, copy: copy.size, original: copy.original)
             let key = scaled.map { "\($0.node).\($0.key)=\($0.to)" }.joined(separator: " ")
             let item = { (n: Int) in Item(index: n, name: request.items[i].name, source: copy.path, directory: request.items[i].directory) }
             if let g = groups.firstIndex(where: { $0.key == key }) {
@@ -164,7 +164,7 @@ actor DraftPreviews {
 
     /// The item's input at screen size, made once: a local file decoded at the JPEG scale that
     /// covers `size` and written as a high-quality JPEG under the item's own name.
-    private func copy(of item: Item, index: Int) async -> (path: String, edge: Int, original: Int)? {
+    private func copy(of item: Item, index: Int) async -> (path: String, size: PreviewScale.Size, original: PreviewScale.Size)? {
         if let copy = copies[index] { return copy }
         let source = item.source.hasPrefix("file://") ? URL(string: item.source)?.path : item.isURL ? nil : item.source
         guard let source else { return nil }
@@ -184,7 +184,10 @@ actor DraftPreviews {
             }
         }
         guard made, let small = VipsImage.summary(ofFile: copy), let large = VipsImage.summary(ofFile: source) else { return nil }
-        let entry = (path: copy, edge: max(small.width, small.height), original: max(large.width, large.height))
+        // The original's sides in the copy's orientation (the copy is turned upright as the
+        // decode turns the photo; its file's header may say the sides the other way round).
+        let upright = PreviewScale.Size(width: Double(small.width), height: Double(small.height))
+        let entry = (path: copy, size: upright, original: upright.scaled(Double(max(large.width, large.height)) / upright.edge))
         copies[index] = entry
         return entry
     }

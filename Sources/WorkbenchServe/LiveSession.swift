@@ -310,7 +310,11 @@ public actor LiveSession {
         let board = self.board, registry = settings.registry, path = settings.presetPath, draft = Controls.overrides(self.draft, in: preset)
         await previews.start(tuned, items: items, indices: visible, variant: { scaled in
             // The page's values, then the pixel sizes scaled to the copies.
-            let sizes = scaled.compactMap { PresetOverride("\($0.node).\($0.key)=\($0.to)") }
+            let sizes = scaled.compactMap { size -> PresetOverride? in
+                var override = PresetOverride("\(size.node).\(size.key)=\(size.to)")
+                override?.changesForeachList = false
+                return override
+            }
             return try? PresetLoader(registry: registry()).load(file: path, overrides: draft + sizes)
         }, scaled: { scaled in
             board.send("scaled", scaled)

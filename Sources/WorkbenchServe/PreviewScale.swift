@@ -2,9 +2,14 @@ import WorkbenchCore
 
 /// Parameters measured in pixels (a blur's sigma, a crop's box, a watermark's margin), scaled
 /// from the full-size image to the preview copy, so a preview looks as the file will at the
-/// size it is shown. Each node's scale follows its first input: decoded, the copy is `copy`
-/// pixels on its longest side where the original is `original`; after a resize to T pixels the
-/// file is T and the copy min(T, what it was).
+/// size it is shown. Each node's scale follows its first input: decoded, the copy is the
+/// original times copy/original; after a resize the file has the resize's size and the copy
+/// what the same resize makes of it.
+///
+/// A resize to a fixed box (`cover` or `fill`, both sides given) decides its framing from the
+/// box's shape: on a copy smaller than the box it would not be enlarged and would frame
+/// otherwise (a 480×320 cover from a 512×288 copy came out 480×288). Its box is then shrunk by
+/// the copy's scale, so the preview is the file in miniature — the same crop, the same margins.
 enum PreviewScale {
     /// One scaled value, for the page's note.
     struct Scaled: Sendable, Encodable {
@@ -14,22 +19,41 @@ enum PreviewScale {
         let to: String
     }
 
-    /// The overrides that scale `preset`'s pixel parameters for a copy of an original.
+    struct Size {
+        var width: Double
+        var height: Double
+        var edge: Double { max(width, height) }
+        func scaled(_ factor: Double) -> Size { Size(width: width * factor, height: height * factor) }
+    }
+
+    /// The overrides that scale `preset`'s pixel parameters for a copy of an original, given
+    /// by their longest sides (a square stands in for both).
     static func overrides(_ preset: Preset, copy: Int, original: Int) -> [Scaled] {
-        guard copy > 0, original > 0 else { return [] }
-        var full: [String: Double] = [:], small: [String: Double] = [:]
+        overrides(preset, copy: Size(width: Double(copy), height: Double(copy)), original: Size(width: Double(original), height: Double(original)))
+    }
+
+    /// The overrides that scale `preset`'s pixel parameters for a copy of an original.
+    static func overrides(_ preset: Preset, copy: Size, original: Size) -> [Scaled] {
+        guard copy.edge > 0, original.edge > 0 else { return [] }
+        var full: [String: Size] = [:], small: [String: Size] = [:]
         var scaled: [Scaled] = []
+        let start = original.edge <= copy.edge ? original : copy
         for node in preset.nodes {
             let upstream = node.from.first
-            var fullEdge = upstream.flatMap { full[$0] } ?? Double(original)
-            var copyEdge = upstream.flatMap { small[$0] } ?? Double(min(copy, original))
-            if let target = resizeTarget(node) {
-                fullEdge = target
-                copyEdge = min(target, copyEdge)
+            var fullSize = upstream.flatMap { full[$0] } ?? original
+            var copySize = upstream.flatMap { small[$0] } ?? start
+            if let box = resizeBox(node) {
+                let made = resize(fullSize, copySize, box)
+                fullSize = made.full
+                copySize = made.copy
+                if made.shrink < 0.999, let width = box.width, let height = box.height {
+                    scaled.append(Scaled(node: node.id, key: "width", from: String(width), to: String(max(1, Int((Double(width) * made.shrink).rounded())))))
+                    scaled.append(Scaled(node: node.id, key: "height", from: String(height), to: String(max(1, Int((Double(height) * made.shrink).rounded())))))
+                }
             }
-            full[node.id] = fullEdge
-            small[node.id] = copyEdge
-            let factor = copyEdge / fullEdge
+            full[node.id] = fullSize
+            small[node.id] = copySize
+            let factor = copySize.edge / fullSize.edge
             guard factor < 0.999 else { continue }
             for spec in node.op.parameters where spec.measuresPixels {
                 guard let value = node.parameters[spec.name], spec.unusedWith.map({ node.parameters[$0] == nil }) ?? true else { continue }
@@ -48,16 +72,46 @@ enum PreviewScale {
         return scaled
     }
 
-    /// The longest side a resize node makes, when it says.
-    private static func resizeTarget(_ node: NodeSpec) -> Double? {
+    /// What a resize asks for.
+    struct Box {
+        var width: Int?
+        var height: Int?
+        var scale: Double?
+        /// `cover` or `fill`: the box's shape decides the framing.
+        var fixed: Bool
+        var upscale: Bool
+    }
+
+    private static func resizeBox(_ node: NodeSpec) -> Box? {
         guard node.op.name == "thumbnail" || node.op.name == "resize" else { return nil }
-        let sides = ["width", "height", "size"].compactMap { name -> Double? in
-            switch node.parameters[name] {
-            case .int(let n)?: return Double(n)
-            case .double(let d)?: return d
-            default: return nil
-            }
+        let fit = node.parameters.string("fit") ?? "contain"
+        return Box(width: node.parameters.int("width"), height: node.parameters.int("height"), scale: node.parameters.double("scale"),
+                   fixed: fit != "contain", upscale: node.parameters.bool("upscale") == true)
+    }
+
+    /// The sizes a resize makes of the file's and the copy's images, and by how much a fixed
+    /// box must shrink for the copy (1: not at all).
+    private static func resize(_ full: Size, _ copy: Size, _ box: Box) -> (full: Size, copy: Size, shrink: Double) {
+        if let scale = box.scale { return (full.scaled(scale), copy.scaled(scale), 1) }
+        let w = box.width.map(Double.init), h = box.height.map(Double.init)
+        if box.fixed, let w, let h {
+            // Smaller than the box and not to be enlarged: not framed by the box; left as it is.
+            let cover = max(w / full.width, h / full.height)
+            guard cover <= 1 || box.upscale else { return (full, copy, 1) }
+            // The copy is `ratio` of the file's input: the same framing needs the box times `shrink`.
+            let ratio = copy.edge / full.edge
+            let shrink = min(1, ratio / cover)
+            let fileBox = Size(width: w, height: h)
+            return (fileBox, fileBox.scaled(shrink), shrink)
         }
-        return sides.max()
+        // Contain: inside the box, never enlarged unless asked.
+        func inside(_ image: Size) -> Size {
+            var factor = Double.infinity
+            if let w { factor = min(factor, w / image.width) }
+            if let h { factor = min(factor, h / image.height) }
+            if !box.upscale { factor = min(factor, 1) }
+            return image.scaled(factor)
+        }
+        return (inside(full), inside(copy), 1)
     }
 }

@@ -61,4 +61,25 @@ import WorkbenchVips
         let relative = PreviewScale.overrides(try load(graph.replacingOccurrences(of: "%@", with: #", "size": 0.2"#)), copy: 512, original: 4000)
         #expect(!relative.contains { $0.key == "scale" || $0.key == "size" }, "\(relative)")
     }
+
+    /// A `cover` box larger than the copy keeps its framing: the box shrinks by the copy's
+    /// scale (a landscape 4352×2448 photo, a 512×288 copy: 480×320 → 432×288, the same crop),
+    /// and the watermark after it scales with it. A box the copy covers is left alone.
+    @Test func aCoverBoxLargerThanTheCopyKeepsItsFraming() throws {
+        let preset = try load("""
+            [{"id": "in", "op": "read"}, {"id": "image", "op": "decode"},
+             {"id": "fit", "op": "thumbnail", "width": 480, "height": 320, "fit": "cover"},
+             {"id": "soft", "op": "blur", "sigma": 10},
+             {"id": "jpeg", "op": "encode", "format": "jpeg"}, {"id": "save", "op": "write", "path": "{name}.jpg"}]
+            """)
+        let landscape = PreviewScale.overrides(preset, copy: .init(width: 512, height: 288), original: .init(width: 4352, height: 2448))
+        var byNode = Dictionary(uniqueKeysWithValues: landscape.map { ("\($0.node).\($0.key)", $0.to) })
+        #expect(byNode["fit.width"] == "432" && byNode["fit.height"] == "288", "\(landscape)")
+        #expect(byNode["soft.sigma"] == "9.0", "\(landscape)")
+        let portrait = PreviewScale.overrides(preset, copy: .init(width: 288, height: 512), original: .init(width: 2448, height: 4352))
+        byNode = Dictionary(uniqueKeysWithValues: portrait.map { ("\($0.node).\($0.key)", $0.to) })
+        #expect(byNode["fit.width"] == "288" && byNode["fit.height"] == "192", "\(portrait)")
+        // A copy that covers the box: the file's own box.
+        #expect(PreviewScale.overrides(preset, copy: .init(width: 1024, height: 576), original: .init(width: 4352, height: 2448)).isEmpty)
+    }
 }

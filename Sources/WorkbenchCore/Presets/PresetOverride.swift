@@ -7,6 +7,10 @@ public struct PresetOverride: Sendable, Equatable {
     public let value: String
     /// As given, for messages.
     public let text: String
+    /// A copy's value of its `foreach` variable is changed in the list (see `movingToForeach`);
+    /// false for the live page's own scaling of sizes to its preview copies, which concerns
+    /// that copy's pixels only.
+    public var changesForeachList = true
 
     /// Parses `NODE.PARAM=VALUE`; nil when it does not have that shape.
     public init?(_ text: String) {
@@ -89,7 +93,7 @@ public struct PresetOverride: Sendable, Equatable {
         var moved = Set<Int>(), notes: [(Int, String)] = []
         for index in left {
             let override = overrides[index]
-            guard let copy = copies.first(where: { $0.value["id"]?.stringValue == override.node })?.copy,
+            guard override.changesForeachList, let copy = copies.first(where: { $0.value["id"]?.stringValue == override.node })?.copy,
                   let variable = copy.variableParameters[override.key], let value = copy.values.first(where: { $0.name == variable }),
                   let n = graph.firstIndex(where: { ($0["id"]?.stringValue ?? $0["op"]?.stringValue) == value.declaredBy }),
                   case .object(var members, let location) = graph[n],

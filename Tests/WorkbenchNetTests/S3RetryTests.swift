@@ -35,6 +35,16 @@ import WorkbenchCore
         #expect(retry.delay(after: .cancelled(url: "s3://photos/a.jpg")) == nil)
     }
 
+    /// A host the user never typed: made from the bucket and the region because no endpoint
+    /// was set. The message says so instead of asking to check its spelling.
+    @Test func anUnknownAWSHostSaysNoEndpointWasSet() {
+        let error = DownloadError.transport(url: "s3://photos/in/", code: 6, message: "Could not resolve host: photos.s3.us-east-1.amazonaws.com")
+        #expect(error.description.contains("with no S3 endpoint set, AWS itself is assumed"), "\(error)")
+        #expect(!error.description.contains("check its spelling"))
+        let typed = DownloadError.transport(url: "http://phtoos.example/a.jpg", code: 6, message: "Could not resolve host: phtoos.example")
+        #expect(typed.description.contains("check its spelling"))
+    }
+
     @Test func refusalsSayWhatToFixAndWhichStopTheRun() {
         let cases: [(Int, String, String, Bool)] = [
             (404, "NoSuchBucket", "the bucket s3://photos does not exist there", true),

@@ -6,12 +6,16 @@ final class DiagnosticCollector {
     /// nodes can make a million mistakes).
     private var seen = Set<Diagnostic>()
     private(set) var errorCount = 0
+    /// Errors reported, repeats included: a copy's mistake is stored once but still counts for
+    /// the copy (whose combined parameters are then not judged).
+    private(set) var errorsReported = 0
 
     init(file: String) { self.file = file }
 
     var hasErrors: Bool { errorCount > 0 }
 
     func error(_ path: String, at location: SourceLocation?, _ message: String) {
+        errorsReported += 1
         add(Diagnostic(.error, file: file, path: path, location: location, message: message))
     }
 

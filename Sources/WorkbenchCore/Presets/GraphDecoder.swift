@@ -170,10 +170,10 @@ struct GraphDecoder {
         }
         let retryDelay = number(value["retryDelay"], path: join(path, "retryDelay"), range: 0...3600)
 
-        let errorsBefore = collector.errorCount
+        let errorsBefore = collector.errorsReported
         let parameters = decodeParameters(members, spec: spec, path: path, nodeLocation: location)
         // Combinations are judged only when every parameter was valid on its own.
-        if let check = spec.check, collector.errorCount == errorsBefore, let problem = check(parameters) {
+        if let check = spec.check, collector.errorsReported == errorsBefore, let problem = check(parameters) {
             collector.error(path, at: location, "\(opName): \(problem)")
         }
         var references: [(parameter: String, value: String, location: SourceLocation)] = []

@@ -3,7 +3,8 @@ import WorkbenchCore
 /// `watermark` (and its other name `composite`): lays another node's image over this one.
 enum WatermarkFilter {
     static func definition(_ name: String) -> OpDefinition {
-        FilterStage.define(name, "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere.", [
+        FilterStage.define(name, name == "watermark" ? "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere."
+                           : "Another name for watermark, with the same parameters: lays another node's image over this one.", [
             ParameterSpec("overlay", .reference(.image), required: true, "The image to lay on top, e.g. \"@logo\"."),
             ParameterSpec("gravity", .choice(FilterStage.gravities), default: .string("south-east"), "Where it goes."),
             ParameterSpec("margin", .int(0...100_000), default: .int(10), pixels: true, "Pixels from the edges it is placed against."),

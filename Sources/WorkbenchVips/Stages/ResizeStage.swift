@@ -18,7 +18,8 @@ struct ResizeStage: Stage {
 
     static func spec(name: String) -> OpSpec {
         OpSpec(
-            name: name, summary: "Fits the image to a width and/or height, or scales it by a factor.",
+            name: name, summary: name == "thumbnail" ? "Fits the image to a width and/or height, or scales it by a factor."
+                : "Another name for thumbnail, with the same parameters: fits the image to a width and/or height, or scales it.",
             input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
             parameters: [
                 ParameterSpec("width", .int(1...unbounded), "Target width in pixels."),

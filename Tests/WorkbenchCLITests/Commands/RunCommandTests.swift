@@ -328,6 +328,11 @@ import WorkbenchVips
         #expect(bad.stderr.contains(#"--set thumb.width=abc: error: graph[2].width: expected an integer 1…10000000, found "abc""#), "\(bad.stderr)")
         #expect(bad.stderr.contains(#"--set tone.intensty=0.5: error: graph[3].intensty: unknown parameter "intensty" for op "sepia"; did you mean "intensity"?"#))
         #expect(bad.stderr.contains(#"--set thmb.width=3: error: no node "thmb" in the graph; did you mean "thumb"?"#))
+        // On a repeated node the wrong value is said once, and nothing else about the copies.
+        let repeated = try CLIProcess.run(["validate", Fixtures.presets.appendingPathComponent("responsive-images.json").path,
+                                           "--set", "resized.width=abc"])
+        #expect(repeated.status == 2 && repeated.stderr.contains("The preset has 1 error:"), "\(repeated.stderr)")
+        #expect(!repeated.stderr.contains("give \"width\", \"height\" or both"), "\(repeated.stderr)")
         let malformed = try CLIProcess.run(["validate", preset, "--set", "width=3"])
         #expect(malformed.status == 2 && malformed.stderr.contains("--set takes NODE.PARAM=VALUE"))
     }
@@ -355,6 +360,17 @@ import WorkbenchVips
         #expect(try decode(out.appendingPathComponent("\(name)-480.jpeg")).height == 100)
         #expect(try decode(out.appendingPathComponent("\(name)-960.webp")).height == 50)
         #expect(try decode(out.appendingPathComponent("\(name)-960.jpeg")).height == 50)
+
+        // A copy's own foreach value changes in the list, as the page's Save does: the copies and
+        // their files are renamed, never a 1000 px image in "-960" or PNG bytes in ".webp".
+        let moved = try Fixtures.temporaryDirectory("set-copies-moved")
+        let renamed = try CLIProcess.run(["run", preset, "--out", moved.path, "-q", photo.path,
+                                          "--set", "resized-960.width=1000", "--set", "encoded-480-webp.format=png"])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stderr.contains("w = 960 becomes 1000 there") && renamed.stderr.contains("fmt = webp becomes png there"), "\(renamed.stderr)")
+        #expect(Fixtures.files(in: moved) == ["1000", "1920", "480"].flatMap { ["\(name)-\($0).jpeg", "\(name)-\($0).png"] }.sorted())
+        #expect(try decode(moved.appendingPathComponent("\(name)-1000.png")).width == 1000)
+        #expect(try decode(moved.appendingPathComponent("\(name)-480.png")).loader?.hasPrefix("png") == true)
 
         let wrong = try CLIProcess.run(["validate", preset, "--set", "encoded-480-gif.Q=20"])
         #expect(wrong.status == 2 && wrong.stderr.contains("no node \"encoded-480-gif\"") && wrong.stderr.contains("encoded-480-jpeg"), "\(wrong.stderr)")

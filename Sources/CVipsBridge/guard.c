@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CVipsBridge.h"
 
 #include <setjmp.h>
@@ -69,17 +70,65 @@ void cvips_install_abort_guard(void) {
     previous_print = g_set_print_handler(on_print);
 }
 
-void cvips_send_stdio_output_to_stderr(void) {
-    int descriptor = dup(STDERR_FILENO);
+// libvips prints a failed sanity check ("sanity failure: VipsImage (0x…) bad dimensions" and an
+// empty line) with printf just before an assertion, which the guard turns into the item's
+// failure ("… stopped on an internal check"): said there, the printed lines are only noise in
+// a terminal. C's `stdout` becomes a stream that drops them and passes every other byte on.
+static int filtered_fd = -1;
+static int dropping_blank = 0;
+static const char sanity_prefix[] = "sanity failure: ";
+
+static ssize_t filtered_write(void *cookie, const char *buffer, size_t size) {
+    (void) cookie;
+    size_t start = 0;
+    while (start < size) {
+        const char *newline = memchr(buffer + start, '\n', size - start);
+        size_t end = newline ? (size_t) (newline - buffer) + 1 : size;
+        size_t length = end - start;
+        int drop = 0;
+        if (length >= sizeof sanity_prefix - 1 && memcmp(buffer + start, sanity_prefix, sizeof sanity_prefix - 1) == 0) {
+            drop = 1;
+            dropping_blank = 1;
+        } else if (dropping_blank && length == 1 && buffer[start] == '\n') {
+            drop = 1;
+            dropping_blank = 0;
+        } else {
+            dropping_blank = 0;
+        }
+        for (size_t written = 0; !drop && written < length;) {
+            ssize_t n = write(filtered_fd, buffer + start + written, length - written);
+            if (n < 0) return written + start > 0 ? (ssize_t) (start + written) : -1;
+            written += (size_t) n;
+        }
+        start = end;
+    }
+    return (ssize_t) size;
+}
+
+void cvips_filter_stdio_output(int to_stderr) {
+    int source = to_stderr ? STDERR_FILENO : STDOUT_FILENO;
+    fflush(stdout);
+    if (filtered_fd >= 0) {
+        // Already filtering: only the destination changes.
+        dup2(source, filtered_fd);
+        return;
+    }
+    int descriptor = dup(source);
     if (descriptor < 0) return;
-    FILE *file = fdopen(descriptor, "w");
+    cookie_io_functions_t functions = { .read = NULL, .write = filtered_write, .seek = NULL, .close = NULL };
+    FILE *file = fopencookie(NULL, "w", functions);
     if (file == NULL) {
         close(descriptor);
         return;
     }
-    // Line buffering is a preference: if refused, the stream keeps the default and still works.
+    filtered_fd = descriptor;
+    // Line buffering, so each printed line reaches the filter whole.
     setvbuf(file, NULL, _IOLBF, 0);
     stdout = file;
+}
+
+void cvips_send_stdio_output_to_stderr(void) {
+    cvips_filter_stdio_output(1);
 }
 
 int cvips_guarded_buildp(VipsOperation **operation) {

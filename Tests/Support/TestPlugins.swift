@@ -34,7 +34,8 @@ public enum TestPlugins {
         let plugin = folder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: plugin, withIntermediateDirectories: true)
         let header = Fixtures.packageRoot.appendingPathComponent("Plugins/Kit/Sources/CKernel/include").path
-        var arguments = ["clang", "-shared", "-fPIC", "-O1", "-I", header, "-DPLUGIN_NAME=\"\(name)\""]
+        var arguments = ["clang", "-shared", "-fPIC", "-O1", "-I", header]
+        if !defines.contains(where: { $0.hasPrefix("PLUGIN_NAME") }) { arguments.append("-DPLUGIN_NAME=\"\(name)\"") }
         if !defines.contains(where: { $0.hasPrefix("TOOLCHAIN") }) { arguments.append("-DTOOLCHAIN=\"\(toolchain)\"") }
         arguments += defines.map { "-D\($0)" }
         arguments += [Fixtures.supportFile("test_plugin.c").path, "-o", plugin.appendingPathComponent("libTestKit.so").path]
@@ -69,15 +70,26 @@ public enum TestPlugins {
         return plugin
     }
 
-    /// Runs a compiler (or any tool) through `env`, throwing with the command line if it fails.
+    /// Runs a compiler (or any tool) through `env`, throwing with the command line and what it
+    /// printed if it fails; a build that works prints nothing into the test log.
     public static func compile(_ arguments: [String], in directory: URL? = nil) throws {
         let compile = Process()
         compile.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         compile.arguments = arguments
         if let directory { compile.currentDirectoryURL = directory }
+        // A file, not a pipe: a long build's output could fill a pipe nobody reads until the end.
+        let log = try Fixtures.temporaryDirectory("compile").appendingPathComponent("output.txt")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        compile.standardOutput = handle
+        compile.standardError = handle
         try compile.run()
         compile.waitUntilExit()
-        guard compile.terminationStatus == 0 else { throw TestPluginError(message: "failed: \(arguments.joined(separator: " "))") }
+        guard compile.terminationStatus == 0 else {
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw TestPluginError(message: "failed: \(arguments.joined(separator: " "))\n\(printed)")
+        }
     }
 
     /// Black PNG images `w<width>.png`, 30 pixels high, in `folder`: the C kernels crash on width

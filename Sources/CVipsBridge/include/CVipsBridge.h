@@ -29,6 +29,10 @@ void cvips_install_abort_guard(void);
 // writes its report to file descriptor 1 directly.
 void cvips_send_stdio_output_to_stderr(void);
 
+// C's `stdout` without libvips' printed sanity failures (the guard reports them as the item's
+// failure), to standard output or, with `to_stderr`, standard error.
+void cvips_filter_stdio_output(int to_stderr);
+
 // What GLib said before the last abort caught on this thread (the assertion), or "".
 const char *cvips_guard_message(void);
 

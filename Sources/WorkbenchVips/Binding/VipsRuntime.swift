@@ -69,8 +69,11 @@ public enum VipsRuntime {
     /// standard error, for programs whose standard output is a report written to descriptor 1
     /// directly. Swift's `print` goes there too afterwards.
     public static func sendLibraryPrintsToStandardError() {
+        printsGoToStandardError.withLock { $0 = true }
         cvips_send_stdio_output_to_stderr()
     }
+
+    private static let printsGoToStandardError = Mutex(false)
 
     /// Where libvips' warnings go: the CLI logs them (at debug level, `--verbose` shows them).
     public static let warnings = Mutex<Logger?>(nil)
@@ -78,6 +81,8 @@ public enum VipsRuntime {
     private static let startResult: String? = {
         tuneMemory()
         cvips_install_abort_guard()
+        // A program that sent libvips' prints to standard error keeps them there.
+        if !printsGoToStandardError.withLock({ $0 }) { cvips_filter_stdio_output(0) }
         cvips_route_warnings { message, isWarning in
             let text = message.map { String(cString: $0) } ?? ""
             if isWarning != 0 { VipsErrorLog.warn(text) }

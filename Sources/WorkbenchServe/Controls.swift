@@ -58,6 +58,12 @@ struct NodeControls: Sendable {
             // size in pixels, for which 0…20 would be no help.
             let near = max(4 * reference, integer ? (reference == 0 ? 1000 : 20) : 4)
             if span <= 2.5 * near { return integer && span > 1000 ? nil : Slider(low: range.lowerBound, high: range.upperBound, centre: nil) }
+            // A size of hundreds of pixels (a thumbnail's 1920): half to twice it, the value in the
+            // middle, so a short drag is a small change (0…4× put 1920 at a quarter of the track,
+            // and 30 px of drag made it 3019).
+            if integer, let current, current >= 256, range.contains(current / 2), range.contains(current * 2) {
+                return Slider(low: (current / 2).rounded(), high: current * 2, centre: current)
+            }
             let high = min(range.upperBound, max(near, (current ?? 0) * 1.5))
             let low = max(range.lowerBound, range.lowerBound < 0 ? -high : range.lowerBound)
             return Slider(low: low, high: high, centre: nil)

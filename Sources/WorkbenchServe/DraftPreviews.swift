@@ -47,6 +47,8 @@ actor DraftPreviews {
         let items: [Item]
         let indices: [Int]
         let generation: Int
+        /// The `write` nodes whose files show the change (empty: any file).
+        let shows: Set<String>
         /// The preset with these pixel parameters scaled (nil if it does not load).
         let variant: @Sendable ([PreviewScale.Scaled]) -> Preset?
         /// Told what was scaled for the first item's copy.
@@ -57,10 +59,14 @@ actor DraftPreviews {
     /// Runs `preset` on copies of the items at `indices`; `ready` hears of each preview as it is
     /// written. A run under way is cancelled; when it has ended, the newest change runs and
     /// every change between is skipped.
-    func start(_ preset: Preset, items: [Item], indices: [Int], variant: @escaping @Sendable ([PreviewScale.Scaled]) -> Preset?,
+    /// `changed`: the nodes the change touches; a card shows a file they lead to, not one the
+    /// change leaves as it was.
+    func start(_ preset: Preset, items: [Item], indices: [Int], changed: Set<String> = [],
+               variant: @escaping @Sendable ([PreviewScale.Scaled]) -> Preset?,
                scaled: @escaping @Sendable ([PreviewScale.Scaled]) -> Void, ready: @escaping @Sendable (Int, Int) -> Void) {
         generation += 1
-        pending = Request(preset: preset, items: items, indices: indices, generation: generation, variant: variant, scaled: scaled, ready: ready)
+        pending = Request(preset: preset, items: items, indices: indices, generation: generation, shows: Self.writes(downstreamOf: changed, in: preset),
+                          variant: variant, scaled: scaled, ready: ready)
         for run in runs { run.cancel() }
         guard !draining else { return }
         draining = true
@@ -106,12 +112,13 @@ actor DraftPreviews {
         }
         runs = started.map(\.run)
         runsStarted += 1
-        let pages = index, generation = request.generation, ready = request.ready
+        let pages = index, generation = request.generation, ready = request.ready, shows = request.shows
         let summaries = await withTaskGroup(of: RunSummary.self) { tasks in
             for (run, root) in started {
                 tasks.addTask {
                     for await event in run.events {
-                        guard case .itemFinished(let report) = event, let file = report.files.first,
+                        guard case .itemFinished(let report) = event,
+                              let file = report.files.first(where: { shows.contains($0.node) }) ?? report.files.first,
                               let page = pages[report.item.source] else { continue }
                         await self.made(page, generation: generation, file: root + "/" + file.path, ready: ready)
                     }
@@ -157,6 +164,19 @@ actor DraftPreviews {
     }
 
     /// Removes the folder (the server is stopping).
+    /// The `write` nodes downstream of `changed` (or `changed` itself), in `preset`.
+    static func writes(downstreamOf changed: Set<String>, in preset: Preset) -> Set<String> {
+        var touched = changed
+        var writes = Set<String>()
+        // Nodes come upstream first: one pass carries the change down.
+        for node in preset.nodes where touched.contains(node.id) || node.copy.map({ touched.contains($0.declaredID) }) == true
+            || node.inputs.contains(where: { touched.contains($0.node) }) {
+            touched.insert(node.id)
+            if node.op.name == "write" { writes.insert(node.id) }
+        }
+        return writes
+    }
+
     func remove() {
         for run in runs { run.cancel() }
         try? FileManager.default.removeItem(atPath: folder)

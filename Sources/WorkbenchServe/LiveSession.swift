@@ -308,7 +308,10 @@ public actor LiveSession {
         draft = candidate
         board.send("draft", DraftState(changes: draft.count, note: nil))
         let board = self.board, registry = settings.registry, path = settings.presetPath, draft = Controls.overrides(self.draft, in: preset)
-        await previews.start(tuned, items: items, indices: visible, variant: { scaled in
+        // What the change touches: the nodes it sets, and copies it renamed (a foreach value).
+        let known = Set(preset.nodes.map(\.id))
+        let changed = Set(self.draft.map(\.node)).union(tuned.nodes.map(\.id).filter { !known.contains($0) })
+        await previews.start(tuned, items: items, indices: visible, changed: changed, variant: { scaled in
             // The page's values, then the pixel sizes scaled to the copies.
             let sizes = scaled.compactMap { size -> PresetOverride? in
                 var override = PresetOverride("\(size.node).\(size.key)=\(size.to)")

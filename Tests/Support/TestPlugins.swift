@@ -79,7 +79,7 @@ public enum TestPlugins {
         if let directory { compile.currentDirectoryURL = directory }
         // A file, not a pipe: a long build's output could fill a pipe nobody reads until the end.
         let log = try Fixtures.temporaryDirectory("compile").appendingPathComponent("output.txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         compile.standardOutput = handle

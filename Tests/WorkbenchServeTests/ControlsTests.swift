@@ -62,6 +62,7 @@ import WorkbenchVips
               {"id": "credit", "op": "vips.text", "scope": "run", "text": "© Ana", "dpi": 150},
               {"id": "in", "op": "read"}, {"id": "image", "op": "decode"},
               {"id": "vivid", "op": "saturation", "amount": 1.1},
+              {"id": "big", "op": "thumbnail", "width": 1920},
               {"id": "tone", "op": "sepia", "intensity": 0.4},
               {"id": "marked", "op": "watermark", "overlay": "@credit", "margin": 12},
               {"id": "jpeg", "op": "encode", "format": "jpeg"},
@@ -78,6 +79,8 @@ import WorkbenchVips
         #expect(control("tone", "intensity")?.slider == .init(low: 0, high: 1, centre: nil))
         // Pixels out of 0…100000: around the value.
         #expect(control("marked", "margin")?.slider == .init(low: 0, high: 48, centre: nil))
+        // A size of hundreds of pixels: half to twice it, the value in the middle.
+        #expect(control("big", "width")?.slider == .init(low: 960, high: 3840, centre: 1920))
         // The watermark's text is on the page; what the preset leaves unset says what applies.
         #expect(control("credit", "text")?.value == #""© Ana""#)
         let opacity = try #require(control("marked", "opacity"))

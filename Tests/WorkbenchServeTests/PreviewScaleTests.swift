@@ -82,4 +82,18 @@ import WorkbenchVips
         // A copy that covers the box: the file's own box.
         #expect(PreviewScale.overrides(preset, copy: .init(width: 1024, height: 576), original: .init(width: 4352, height: 2448)).isEmpty)
     }
+
+    /// A change to one copy shows on the cards through a file it leads to, not the first file
+    /// the item writes (which the change may leave as it was).
+    @Test func aCardShowsAFileTheChangeLeadsTo() throws {
+        let preset = try load("""
+            [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+             {"id": "resized", "op": "thumbnail", "width": "{w}", "foreach": {"w": [480, 960]}},
+             {"id": "encoded", "op": "encode", "format": "{fmt}", "foreach": {"fmt": ["jpeg", "webp"]}},
+             {"id": "save", "op": "write", "path": "{name}-{w}.{fmt}"}]
+            """)
+        #expect(DraftPreviews.writes(downstreamOf: ["encoded-960-webp"], in: preset) == ["save-960-webp"])
+        #expect(DraftPreviews.writes(downstreamOf: ["resized-480"], in: preset) == ["save-480-jpeg", "save-480-webp"])
+        #expect(DraftPreviews.writes(downstreamOf: ["encoded"], in: preset).count == 4)
+    }
 }

@@ -44,7 +44,9 @@ import socket
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from quiet_server import Server
 from urllib.parse import parse_qs, urlparse
 
 # Signing is checked once the five set-up calls below are made (moto counts them).
@@ -118,15 +120,6 @@ def kind_of(method, path, query):
     return method + " bucket"
 
 
-
-class Server(ThreadingHTTPServer):
-    """Clients that hang up on purpose (a cancelled transfer, a client told to give up) are
-    what the tests are about, not errors: only other failures are printed."""
-
-    def handle_error(self, request, client_address):
-        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            return
-        super().handle_error(request, client_address)
 
 class Proxy(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"

@@ -34,7 +34,9 @@ import os
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from quiet_server import Server
 from urllib.parse import parse_qs, urlparse
 
 SAMPLES = sys.argv[1]
@@ -42,15 +44,6 @@ COUNTS = {}
 LOCK = threading.Lock()
 
 
-
-class Server(ThreadingHTTPServer):
-    """Clients that hang up on purpose (a cancelled transfer, a client told to give up) are
-    what the tests are about, not errors: only other failures are printed."""
-
-    def handle_error(self, request, client_address):
-        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            return
-        super().handle_error(request, client_address)
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"

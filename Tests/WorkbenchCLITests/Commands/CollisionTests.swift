@@ -6,6 +6,14 @@ import WorkbenchTestSupport
 /// fails — on the first run and on every rerun, and across shards — so the file never depends on
 /// which item happened to finish first.
 @Suite struct CollisionTests {
+    /// Every input to a 120 px JPEG named after it alone.
+    static let graph = """
+        "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                   { "id": "small", "op": "thumbnail", "width": 120 },
+                   { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
+                   { "id": "save", "op": "write", "path": "{name}.jpg" } ]
+        """
+
     static func bytes(_ file: URL) throws -> Data { try Data(contentsOf: file) }
 
     @Test func aRerunReportsTheCollisionAgainAndNeverSwapsTheFile() throws {
@@ -16,10 +24,7 @@ import WorkbenchTestSupport
         try FileManager.default.copyItem(at: photos[1], to: folder.appendingPathComponent("Bridge.jpg"))
         let preset = try Fixtures.writePreset("""
             { "version": 1, "inputs": { "glob": "*.{jpg,jpeg}" }, "output": "out",
-              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
-                         { "id": "small", "op": "thumbnail", "width": 120 },
-                         { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
-                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            \(Self.graph) }
             """, in: folder)
         let out = folder.appendingPathComponent("out/Bridge.jpg")
         var sums: Set<Data> = []
@@ -48,10 +53,7 @@ import WorkbenchTestSupport
         }
         let preset = try Fixtures.writePreset("""
             { "version": 1, "inputs": { "glob": "d*/*.jpg" }, "output": "out",
-              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
-                         { "id": "small", "op": "thumbnail", "width": 120 },
-                         { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
-                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            \(Self.graph) }
             """, in: folder)
         var succeeded = 0, failed = 0
         for shard in 0..<2 {

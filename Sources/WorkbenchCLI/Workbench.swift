@@ -25,7 +25,8 @@ struct Workbench: AsyncParsableCommand {
         VipsRuntime.tuneMemory()
         do {
             var command = try parseAsRoot()
-            if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun() {
+            let workers = (command as? RunCommand)?.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun(workers: workers) {
                 Terminal.error(refusal)
                 Foundation.exit(ExitStatus.badPreset)
             }

@@ -19,20 +19,25 @@ public enum ProcessLimits {
     }
 
     /// Address space a run takes beyond what the program and its libraries map at start: its
-    /// threads (a stack of 1 MiB each under a limit), one malloc arena, and libvips decoding
-    /// and encoding. The sample presets peaked 38–49 MiB above the start; docs/safety.md.
-    public static let runReserve = 64 << 20
+    /// threads (a stack of 1 MiB each under a limit), one malloc arena and the run's own
+    /// structures, then each worker's photo in flight. Measured on a release build: the sample
+    /// presets peaked 64 MiB above the start; the reference photos (12–16 MP) 84 MiB with one
+    /// worker and 117 MiB with two (docs/safety.md).
+    public static func runReserve(workers: Int) -> Int { (64 << 20) + max(1, workers) * (32 << 20) }
 
-    /// Why a run cannot start under the address-space limit, or nil when it can: checked before
-    /// the first thread exists, since a thread the system then refuses to the Swift runtime or
-    /// libdispatch leaves the process waiting for ever, with nothing said.
-    public static func refusalToRun(reserve: Int = runReserve) -> String? {
+    /// Why a run with `workers` workers cannot start under the address-space limit, or nil
+    /// when it can: checked before the first thread exists, since a thread the system then
+    /// refuses to the Swift runtime or libdispatch leaves the process waiting for ever, and a
+    /// buffer refused to libvips in a worker ends the process.
+    public static func refusalToRun(workers: Int) -> String? {
         guard let limit = addressSpace, let mapped else { return nil }
+        let reserve = runReserve(workers: workers)
         let needed = mapped + reserve
         guard limit < needed else { return nil }
-        return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run needs at least \(needed >> 20) MiB "
-            + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for its threads and images). "
-            + "Raise the limit (ulimit -v \(needed >> 10)); docs/safety.md says what a run needs."
+        let fewer = workers > 1 ? " or run with --jobs 1 (it then needs \((mapped + runReserve(workers: 1)) >> 20) MiB)" : ""
+        return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run with \(workers) worker\(workers == 1 ? "" : "s") needs at least \(needed >> 20) MiB "
+            + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for threads and photos of up to 16 megapixels in flight). "
+            + "Raise the limit (ulimit -v \(needed >> 10))\(fewer); docs/safety.md says what a run needs."
     }
 
     /// What to tell a user whose run could not get a thread or a mapping: the limit in force,

@@ -25,6 +25,11 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     /// The evaluation was stopped because the run was cancelled.
     case cancelled
 
+    /// libjpeg's and GLib's words for a buffer the system refused.
+    static func isMemory(_ message: String) -> Bool {
+        message.contains("Insufficient memory") || message.contains("out of memory") || message.contains("Cannot allocate memory")
+    }
+
     public var description: String {
         switch self {
         case .startFailed(let message):
@@ -37,6 +42,9 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "\"\(origin)\" (\(width)×\(height), a progressive JPEG) needs \(needed >> 20) MiB to decode, more than the limit of \(limit >> 20) MiB; raise the decode node's \"maxMemory\" if the image is trusted."
         case .operationFailed(let operation, let message):
             return "libvips \(operation) failed: \(message)."
+        case .damaged(let origin, let message, _) where Self.isMemory(message):
+            // libjpeg's "Insufficient memory": the process's limit, not the file.
+            return "Cannot decode \"\(origin)\": \(message); the file is not at fault: \(ProcessLimits.advice)."
         case .damaged(let origin, let message, _):
             return "Cannot decode \"\(origin)\": \(message). The file is damaged (found when its pixels were read)."
         case .encodeFailed(let format, let message):

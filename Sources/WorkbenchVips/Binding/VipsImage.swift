@@ -157,7 +157,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
             .split(separator: "\n").joined(separator: "; ")
         guard !text.isEmpty else { return "libvips gave no message" }
         // GLib's words for a thread or a buffer the system refused: say which limit and what to do.
-        if text.contains("Error creating thread") || text.contains("out of memory") || text.contains("Cannot allocate memory") {
+        if text.contains("Error creating thread") || VipsError.isMemory(text) {
             return text + " (" + ProcessLimits.advice + ")"
         }
         return text

@@ -22,7 +22,7 @@ import WorkbenchTestSupport
             #expect(result.status != 124, "ulimit -v \(mib << 10): the run hung")
             if result.status == 127 { continue }  // the dynamic loader could not map the libraries
             #expect(result.status == 2, "ulimit -v \(mib << 10): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("The address-space limit (ulimit -v) is \(mib) MiB; a run needs at least"), "\(result.stderr)")
+            #expect(result.stderr.contains("The address-space limit (ulimit -v) is \(mib) MiB; a run with "), "\(result.stderr)")
             let words = result.stderr.components(separatedBy: "(ulimit -v ")
             advice = words.count > 1 ? Int(words[words.count - 1].prefix { $0.isNumber }) : nil
             break

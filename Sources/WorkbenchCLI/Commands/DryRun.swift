@@ -23,7 +23,7 @@ enum DryRun {
             count += 1
             let paths = writes.filter { $0.scope == .item }.compactMap { node -> String? in
                 guard let template = node.parameters.string("path"), let rendered = try? PathTemplate(template).render(for: item) else { return nil }
-                claim(rendered, by: "item \(item.name) (\(node.id))")
+                claim(rendered, by: "item \(item.label) (node \(node.id))")
                 return rendered
             }
             Terminal.out("\(item.name)  \(item.source)  →  " + (paths.isEmpty ? "no file" : paths.joined(separator: ", ")))
@@ -35,7 +35,7 @@ enum DryRun {
         }
         for collision in collisions { Terminal.error("collision: \(collision)") }
         Terminal.out("\(count) item\(count == 1 ? "" : "s"), \(claimed.count) file\(claimed.count == 1 ? "" : "s")"
-                     + (collisions.isEmpty ? "; no collisions." : "; \(collisions.count) collision\(collisions.count == 1 ? "" : "s"): add {index} or {hash} to the path template."))
+                     + (collisions.isEmpty ? "; no collisions." : "; \(collisions.count) collision\(collisions.count == 1 ? "" : "s"): add {ext}, {dir}, {index} or {hash} to the path template, or remove an input."))
         return collisions.isEmpty
     }
 }

@@ -32,14 +32,7 @@ struct OutputClaims {
                 ?? "item number \(existing.item) ({index}), earlier in the input list"
         }
         owners[key] = owner
-        if item.index >= 0, names.count < Self.namesKept { names[item.index] = Self.describe(item) }
+        if item.index >= 0, names.count < Self.namesKept { names[item.index] = item.label }
         return nil
-    }
-
-    /// `"Bridge" (Bridge.JPG)`: the name alone does not tell two colliding items apart, since
-    /// a shared name is what made them collide.
-    static func describe(_ item: Item) -> String {
-        let file = item.source.split(separator: "/").last.map(String.init) ?? item.source
-        return file.isEmpty || file == item.name ? "\"\(item.name)\"" : "\"\(item.name)\" (\(file))"
     }
 }

@@ -88,7 +88,7 @@ public final class OutputRoot: Sendable {
     private func claimOnce(_ relative: String, node: String, for item: Item) throws(WorkbenchError) {
         let key = ContentHash.number(foldsCase ? relative.lowercased() : relative)
         if let owner = claims.withLock({ $0.claim(key, node: node, for: item) }) {
-            throw .outputCollision(path: relative, firstItem: owner)
+            throw .outputCollision(path: relative, firstItem: owner, item: item.index < 0 ? "this run-scope node" : item.label)
         }
     }
 

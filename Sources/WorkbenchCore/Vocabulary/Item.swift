@@ -24,6 +24,13 @@ public struct Item: Sendable, Hashable {
         self.listed = listed
     }
 
+    /// `"Bridge" (Bridge.JPG)`: the name and, when it says more, the source's file name — the
+    /// name alone does not tell apart two inputs whose shared name made them collide.
+    public var label: String {
+        let file = source.split(separator: "/").last.map(String.init) ?? source
+        return file.isEmpty || file == name ? "\"\(name)\"" : "\"\(name)\" (\(file))"
+    }
+
     /// The last path component of the source without its extension.
     public var stem: String { Item.splitFileName(of: source).stem }
     /// The source's extension without the dot, or an empty string.

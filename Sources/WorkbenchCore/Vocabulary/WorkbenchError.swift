@@ -18,7 +18,7 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case pathOutsideOutputRoot(path: String, root: String)
     /// Two items rendered the same output path in one run.
     /// `firstItem`: the item's name in quotes, or its number when the name was not kept.
-    case outputCollision(path: String, firstItem: String)
+    case outputCollision(path: String, firstItem: String, item: String)
     /// Writing an output file failed; nothing was left at the destination.
     case writeFailed(path: String, reason: String)
     /// The disk holding the output is full or read-only: no later write can succeed, so the run
@@ -57,8 +57,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "Refused to read \"\(path)\": \(reason)."
         case .pathOutsideOutputRoot(let path, let root):
             return "The output path \"\(path)\" would leave the output root \"\(root)\"; it was not written."
-        case .outputCollision(let path, let firstItem):
-            return "\"\(path)\" is also the output of \(firstItem), so this item fails on every run until the two differ: one file cannot come from two inputs. Add {ext}, {dir}, {index} or {hash} to the path template to keep both, or remove one input."
+        case .outputCollision(let path, let firstItem, let item):
+            return "\"\(path)\" is also the output of \(firstItem), so \(item) fails on every run until the two differ: one file cannot come from two inputs. Add {ext}, {dir}, {index} or {hash} to the path template to keep both, or remove one input."
         case .writeFailed(let path, let reason):
             return "Cannot write \"\(path)\": \(Self.clause(reason)). Nothing was left at that path."
         case .outputStopped(let path, let reason):

@@ -32,7 +32,9 @@ struct InitCommand: ParsableCommand {
             Terminal.error("Cannot write \(file): \(error.localizedDescription)")
             throw ExitCode(ExitStatus.badPreset)
         }
-        Terminal.out("Wrote \(file). It reads every JPEG in this folder (*.jpg, *.jpeg, any case)" + (template == .watermark ? " and lays logo.png (put yours here) on each" : "")
+        let logoMissing = template == .watermark && !FileManager.default.fileExists(atPath: "logo.png")
+        Terminal.out("Wrote \(file). It reads every JPEG in this folder (*.jpg, *.jpeg, any case)" + (template == .watermark ? " and lays logo.png on each" : "")
+                     + (logoMissing ? ". There is no logo.png here yet: put yours here first (until then validate and run say it is missing)" : "")
                      + "; try: workbench run \(file) --dry-run, then workbench run \(file)")
     }
 

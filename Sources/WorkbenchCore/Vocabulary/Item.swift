@@ -69,19 +69,33 @@ public struct Item: Sendable, Hashable {
         // files through here.
         var path = Substring(source)
         let isURL = hasScheme(source)
+        // An object key is a name, not a URL: `s3://photos/in/hash#tag.jpg` is split at the
+        // bucket only; "#", "?" and "%20" are part of the name, as they are in a file's.
+        let isObjectKey = isURL && isObjectURL(source)
         if isURL, let afterScheme = endOfScheme(in: path) {
             path = path[afterScheme...]
-            // Drop the host, the query and the fragment: only the URL path names the file.
+            // Drop the host (or bucket), the query and the fragment: only the URL path names the file.
             if let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) { path = path[slash...] } else { path = "" }
-            if let cut = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { path = path[..<cut] }
+            if !isObjectKey, let cut = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { path = path[..<cut] }
         }
         while path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
         if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) { path = path[path.utf8.index(after: slash)...] }
-        let decoded = String(path).removingPercentEncodingIfURL(isURL)
+        let decoded = String(path).removingPercentEncodingIfURL(isURL && !isObjectKey)
         guard let dot = decoded.utf8.lastIndex(of: UInt8(ascii: ".")), dot != decoded.startIndex else {
             return (decoded.isEmpty ? "item" : decoded, "")
         }
         return (String(decoded[..<dot]), String(decoded[decoded.utf8.index(after: dot)...]))
+    }
+
+    /// Whether `text` is an `s3://` URL, whose key is taken byte for byte.
+    static func isObjectURL(_ text: String) -> Bool {
+        var prefix = text.utf8.prefix(5).makeIterator()
+        for expected in "s3://".utf8 {
+            guard var byte = prefix.next() else { return false }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+            if byte != expected { return false }
+        }
+        return true
     }
 
     /// Where the text after the first "://" begins.

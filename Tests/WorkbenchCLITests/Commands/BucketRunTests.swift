@@ -52,6 +52,32 @@ import WorkbenchTestSupport
         #expect(try server.requests() == ["LIST": 1, "GET object": 1])
     }
 
+    /// Keys are names, byte for byte: "#", "?" and spaces name the items and their files, in a
+    /// folder and in a bucket, and no two of them collide (before, "dup#1" and "dup#2" were both
+    /// "dup" and one failed).
+    @Test func keysWithURLCharactersNameTheirFilesExactly() throws {
+        let server = try S3Server()
+        let folder = try Fixtures.temporaryDirectory("bucket-keys")
+        try server.makeBucket("photos")
+        // moto's signature check refuses even boto3's own uploads of keys with "%", "+" or
+        // letters beyond ASCII, so those are left to the unit test of item names.
+        let names = ["hash#tag", "dup#1", "dup#2", "what?", "a b", "a_b", "x#y?z"]
+        for name in names { try server.put(Fixtures.samplePhotos[0], bucket: "photos", key: "in/\(name).jpg") }
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/in/" }, "output": "out",
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "small", "op": "thumbnail", "width": 32 },
+                         { "id": "jpeg", "op": "encode", "format": "jpeg" },
+                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder)
+        let local = try CLIProcess.run(["run", preset], environment: server.environment)
+        #expect(local.status == 0, "\(local.stdout)\(local.stderr)")
+        #expect(Fixtures.files(in: folder.appendingPathComponent("out")).sorted() == names.map { "\($0).jpg" }.sorted())
+        let bucket = try CLIProcess.run(["run", preset, "--out", "s3://photos/out/"], environment: server.environment)
+        #expect(bucket.status == 0, "\(bucket.stdout)\(bucket.stderr)")
+        #expect(try server.keys("photos", prefix: "out/").keys.filter { $0.hasSuffix(".jpg") }.sorted() == names.map { "out/\($0).jpg" }.sorted())
+    }
+
     @Test func slowDownAndResetsAreRetriedAndAMissingObjectFailsAlone() throws {
         let server = try S3Server()
         let (folder, preset, keys) = try Self.project("bucket-faults", server: server)

@@ -38,4 +38,15 @@ import Testing
         #expect(Item(index: 0, source: "https://h.example/").name == "item")
         #expect(Item(index: 0, source: "https://h.example/a/b.webp").ext == "webp")
     }
+
+    /// An object key is a name: "#", "?", "%", "+", spaces and any letter are part of it, as in
+    /// a file's name; only the bucket is split off.
+    @Test func objectKeysNameItemsByteForByte() {
+        for name in ["hash#tag", "what?", "per%20cent", "a b", "plus+sign", "café", "100%"] {
+            let item = Item(index: 0, source: "s3://photos/in/\(name).jpg")
+            #expect(item.name == name && item.ext == "jpg", "\(name): \(item.name) \(item.ext)")
+            #expect(Item(index: 0, source: "S3://photos/\(name).jpg").name == name)
+            #expect(Item(index: 0, source: "/local/\(name).jpg").name == name)
+        }
+    }
 }

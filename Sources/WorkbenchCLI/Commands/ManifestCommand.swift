@@ -28,6 +28,13 @@ struct ManifestShowCommand: ParsableCommand {
     @Argument(help: "The output folder, or the s3://bucket/prefix/ a run wrote into.")
     var folder: String
 
+    /// A bucket that cannot be used at all (no credentials, a wrong key or secret, no such
+    /// bucket) is exit 2, as for `run`; a manifest that cannot be read is 1.
+    static func status(of error: any Error) -> Int32 {
+        if case .unusableBucket? = error as? WorkbenchError { return ExitStatus.badPreset }
+        return 1
+    }
+
     func run() throws {
         if S3Location.isS3(folder) {
             do {
@@ -38,7 +45,7 @@ struct ManifestShowCommand: ParsableCommand {
                 return
             } catch {
                 Terminal.error("\(error)")
-                throw ExitCode(1)
+                throw ExitCode(ManifestShowCommand.status(of: error))
             }
         }
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
@@ -86,7 +93,7 @@ struct ManifestMergeCommand: ParsableCommand {
                 return
             } catch {
                 Terminal.error("\(error)")
-                throw ExitCode(1)
+                throw ExitCode(ManifestShowCommand.status(of: error))
             }
         }
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path

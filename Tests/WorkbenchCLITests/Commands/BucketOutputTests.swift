@@ -43,6 +43,12 @@ import WorkbenchTestSupport
 
         let shown = try CLIProcess.run(["manifest", "show", "s3://site/thumbs/"], environment: server.environment)
         #expect(shown.status == 0 && shown.stdout.contains("\"s3://photos/in/deeper/"), "\(shown.stderr)")
+        // A wrong secret is the same mistake for `manifest` as for `run`: exit 2.
+        var wrong = server.environment
+        wrong["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
+        let refused = try CLIProcess.run(["manifest", "show", "s3://site/thumbs/"], environment: wrong)
+        #expect(refused.status == 2, "\(refused.status) \(refused.stderr)")
+        #expect(try CLIProcess.run(["manifest", "merge", "s3://site/thumbs/"], environment: wrong).status == 2)
     }
 
     @Test func shardsOnABucketMergeToWhatOneRunMakes() throws {

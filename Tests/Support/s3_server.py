@@ -32,6 +32,7 @@ Commands:
   {"cmd": "held"}                                       how many requests are held now
   {"cmd": "answered"}                                   requests answered, by kind
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
+  {"cmd": "delete", "bucket": B, "key": K}              delete an object
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "head", "bucket": B, "key": K}                an object's ContentType, CacheControl, Metadata, …
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
@@ -278,6 +279,9 @@ def run(command, s3):
             data = f.read()
         for i in range(command["count"]):
             s3.put_object(Bucket=command["bucket"], Key=f"{command['prefix']}{i:05d}{command.get('suffix', '.jpg')}", Body=data)
+        return {"ok": True}
+    if name == "delete":
+        s3.delete_object(Bucket=command["bucket"], Key=command["key"])
         return {"ok": True}
     if name == "stats":
         with LOCK:

@@ -110,7 +110,7 @@ struct RunCommand: AsyncParsableCommand {
             // cannot run stops the run before any item starts.
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
             manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue),
-                                       force: incremental.force, shard: shard)
+                                       force: incremental.force, shard: shard, trustsManifest: incremental.trustManifest)
             for warning in manifest.warnings { Terminal.error(warning) }
         } catch let exit as ExitCode {
             throw exit

@@ -4,11 +4,14 @@ import WorkbenchCore
 import WorkbenchPlugins
 import WorkbenchVips
 
-/// `--force`, `--shard`, `--per-shard-sheets`: what a rerun redoes, and which part of the
+/// `--force`, `--trust-manifest`, `--shard`, `--per-shard-sheets`: what a rerun redoes, and which part of the
 /// items this process takes.
 struct IncrementalOptions: ParsableArguments {
     @Flag(name: .long, help: "Redo every file, even those whose recipe is unchanged since the last run.")
     var force = false
+
+    @Flag(name: .long, help: "With an s3:// output: take the manifest's word that recorded outputs are there, without listing the output prefix (one request per 1,000 objects saved; a deleted object is then not made again).")
+    var trustManifest = false
 
     @Option(name: .long, help: ArgumentHelp(
         "Run only shard I of N (0 ≤ I < N), chosen by a stable hash of each input; 'auto/N' or 'auto' take I (and N) from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX.",

@@ -31,11 +31,20 @@ public final class RecipeBook: InputHistory {
     let dependents: [[Int]]
     let itemScope: [Bool]
 
-    /// Whether an up-to-date file must also be on disk with its recorded size (not for a bucket).
-    let checksFiles: Bool
+    /// How an up-to-date file is known to be still there with its recorded size.
+    enum Presence: Sendable {
+        /// In the output folder (`stat`).
+        case onDisk
+        /// In the bucket's listing taken when the run started.
+        case listed(OutputInventory)
+        /// The manifest's word alone (`--trust-manifest`).
+        case recorded
+    }
 
-    init(preset: Preset, versions: [String: String], store: ManifestStore, outputRoot: String, force: Bool, checksFiles: Bool = true) {
-        self.checksFiles = checksFiles
+    let presence: Presence
+
+    init(preset: Preset, versions: [String: String], store: ManifestStore, outputRoot: String, force: Bool, presence: Presence = .onDisk) {
+        self.presence = presence
         self.store = store
         self.force = force
         self.outputRoot = outputRoot
@@ -87,10 +96,15 @@ public final class RecipeBook: InputHistory {
             let path = write.template.render(for: item)
             guard let file = record.outputs.first(where: { $0.node == write.id && $0.path == path }),
                   file.recipe != nil, file.recipe == recipe(write: write.node, item: item, identity: identity) else { continue }
-            // In a bucket the manifest is the record (asking for each object would cost a request per file).
-            if checksFiles {
+            switch presence {
+            case .onDisk:
                 var info = stat()
                 guard stat(outputRoot + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == file.bytes else { continue }
+            case .listed(let inventory):
+                // One listing for the whole prefix, not a request per file.
+                guard inventory.size(of: path) == file.bytes else { continue }
+            case .recorded:
+                break
             }
             upToDate[write.id] = file
         }

@@ -19,16 +19,24 @@ public final class RunManifest: Sendable {
     public let endsWithRun: Bool
 
     /// `versions`: "workbench", "libvips", and "plugin NAME" for each plugin, as in reports;
-    /// they are part of every recipe. `force` treats every file as out of date.
+    /// they are part of every recipe. `force` treats every file as out of date. With a bucket
+    /// output the prefix is listed to see which recorded outputs are still there, unless
+    /// `trustsManifest`.
     public init(preset: Preset, output: OutputRoot, versions: [String: String], force: Bool = false,
-                shard: Shard? = nil, endsWithRun: Bool = true) throws(WorkbenchError) {
+                shard: Shard? = nil, endsWithRun: Bool = true, trustsManifest: Bool = false) throws(WorkbenchError) {
         self.endsWithRun = endsWithRun
         // A bucket's working folder is new each run: there the preset is known by its file's name.
         let key = output.remote == nil ? ManifestStore.presetKey(file: preset.file, root: output.path)
             : (preset.file as NSString).lastPathComponent
         store = try ManifestStore(root: output.path, shard: shard, preset: key)
-        recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force,
-                             checksFiles: output.remote == nil)
+        let presence: RecipeBook.Presence
+        if let remote = output.remote {
+            // A run that makes everything again needs no listing.
+            presence = trustsManifest || force ? .recorded : .listed(try remote.inventory())
+        } else {
+            presence = .onDisk
+        }
+        recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force, presence: presence)
         remote = output.remote
     }
 

@@ -12,6 +12,10 @@ public protocol RemoteOutput: Sendable {
     /// upload cut off by `cancellation` leaves nothing behind.
     func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError)
 
+    /// Every object under the output's location now, with its size (a listing): which recorded
+    /// outputs are still there.
+    func inventory() throws(WorkbenchError) -> OutputInventory
+
     /// An item's record was appended to the local log at `log`.
     func recorded(log: String)
 

@@ -71,6 +71,27 @@ public final class S3Output: RemoteOutput {
         }
     }
 
+    public func inventory() throws(WorkbenchError) -> OutputInventory {
+        let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key)
+        var inventory = OutputInventory()
+        var token: String?
+        repeat {
+            let page: ListPages.Page
+            do {
+                page = try pages.fetch(after: token)
+            } catch {
+                throw .unusableBucket(location: location, reason: "its objects could not be listed: \(error)")
+            }
+            for object in page.keys where object.key.hasPrefix(prefix.key) {
+                let path = String(object.key.dropFirst(prefix.key.count))
+                if path.hasPrefix(ManifestSegments.folderName) { continue }
+                inventory.add(path, size: object.size ?? -1)
+            }
+            token = page.truncated ? page.next : nil
+        } while token != nil
+        return inventory
+    }
+
     public func recorded(log: String) {
         let due = progress.withLock { state -> Bool in
             state.itemsSincePush += 1

@@ -38,8 +38,26 @@ import WorkbenchTestSupport
         let second = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/"], environment: server.environment)
         #expect(second.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(second.stdout)")
         requests = try server.requests()
-        // One listing of the inputs, one of the manifest, its one segment read; nothing else.
-        #expect(requests == ["LIST": 2, "GET object": 1], "\(requests)")
+        // One listing each of the inputs, the manifest and the outputs, the manifest's one
+        // segment read; nothing else.
+        #expect(requests == ["LIST": 3, "GET object": 1], "\(requests)")
+
+        // A deleted output is gone, so it has changed: made again, alone.
+        let gone = images[0]
+        try server.command(["cmd": "delete", "bucket": "site", "key": gone])
+        try server.resetCounts()
+        let third = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/"], environment: server.environment)
+        #expect(third.stdout.contains("1 succeeded") && third.stdout.contains("\(keys.count - 1) up to date"), "\(third.stdout)")
+        #expect(try server.keys("site").keys.contains(gone))
+        requests = try server.requests()
+        #expect(requests["GET object"] == 2 && requests["LIST"] == 3, "\(requests)")  // the segment, and the one input
+        // With --trust-manifest the outputs are not listed, and a deleted one stays deleted.
+        try server.command(["cmd": "delete", "bucket": "site", "key": gone])
+        try server.resetCounts()
+        let trusting = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/", "--trust-manifest"], environment: server.environment)
+        #expect(trusting.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(trusting.stdout)")
+        #expect(try server.requests() == ["LIST": 2, "GET object": 1])
+        #expect(try !server.keys("site").keys.contains(gone))
 
         let shown = try CLIProcess.run(["manifest", "show", "s3://site/thumbs/"], environment: server.environment)
         #expect(shown.status == 0 && shown.stdout.contains("\"s3://photos/in/deeper/"), "\(shown.stderr)")

@@ -38,7 +38,7 @@ struct ManifestShowCommand: ParsableCommand {
     func run() throws {
         if S3Location.isS3(folder) {
             do {
-                let bucket = try S3Output.root(folder, shard: nil)
+                let bucket = try S3Output.root(folder, shard: nil, run: false)
                 let (document, warnings) = try ManifestStore.document(root: bucket.path)
                 for warning in warnings { Terminal.error(warning) }
                 FileHandle.standardOutput.write(try document.encoded())
@@ -85,7 +85,7 @@ struct ManifestMergeCommand: ParsableCommand {
     func run() throws {
         if S3Location.isS3(folder) {
             do {
-                let bucket = try S3Output.root(folder, shard: nil)
+                let bucket = try S3Output.root(folder, shard: nil, run: false)
                 let merged = try ManifestStore.merge(root: bucket.path)
                 // In a bucket the merged log replaces every segment, compacted.
                 try bucket.remote?.saved(log: bucket.path + "/" + ManifestStore.fileName, rewritten: true)

@@ -135,7 +135,12 @@ struct RunCommand: AsyncParsableCommand {
         let display = reporters.display
         let finished = FinishedItems()
         let trap = SignalTrap(token: token, notice: { line in display.map { $0.notice(line) } ?? Terminal.error(line) },
-                              beforeExit: { display?.restoreCursor(); Terminal.error(finished.quitLine) })
+                              beforeExit: {
+                                  // Parts of an upload nobody aborts stay (and are billed): abort them first.
+                                  S3Output.abortUploadsInFlight()
+                                  display?.restoreCursor()
+                                  Terminal.error(finished.quitLine)
+                              })
         let pluginsStop = token.onCancel { catalogue.cancel() }
         defer { token.removeHandler(pluginsStop) }
         let reporter = reporters.group

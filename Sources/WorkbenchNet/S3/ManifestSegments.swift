@@ -28,7 +28,11 @@ final class ManifestSegments: Sendable {
     }
     private let state = Mutex(State())
 
-    init(client: S3Client, prefix: S3Location, part: String) {
+    /// Marks a log big enough for a multipart upload, as the run's files are.
+    let ledger: UploadLedger?
+
+    init(client: S3Client, prefix: S3Location, part: String, ledger: UploadLedger? = nil) {
+        self.ledger = ledger
         self.client = client
         self.prefix = prefix
         self.part = part
@@ -44,7 +48,11 @@ final class ManifestSegments: Sendable {
     }
 
     /// Reads every part's segments into `folder` as the log files a folder output would hold.
-    func pull(into folder: String) throws(DownloadError) {
+    /// Returns the other objects the listing found under the folder (runs' leases and upload
+    /// marks, `UploadLedger`), so they need no listing of their own.
+    @discardableResult
+    func pull(into folder: String) throws(DownloadError) -> [ListPages.Object] {
+        var others: [ListPages.Object] = []
         let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key + Self.folderName)
         var byPart: [String: [(key: String, generation: Int, sequence: Int)]] = [:]
         var token: String?
@@ -53,7 +61,10 @@ final class ManifestSegments: Sendable {
             for object in page.keys {
                 let relative = object.key.dropFirst(prefix.key.count + Self.folderName.count)
                 let pieces = relative.split(separator: "/")
-                guard pieces.count == 2, let (generation, sequence) = Self.parse(pieces[1]) else { continue }
+                guard pieces.count == 2, let (generation, sequence) = Self.parse(pieces[1]) else {
+                    others.append(object)
+                    continue
+                }
                 byPart[String(pieces[0]), default: []].append((object.key, generation, sequence))
             }
             token = page.truncated ? page.next : nil
@@ -83,6 +94,7 @@ final class ManifestSegments: Sendable {
             }
         }
         state.withLock { $0.older = older }
+        return others
     }
 
     /// Puts the lines of `log` not yet in the bucket as the next segment of this run's part.
@@ -90,7 +102,7 @@ final class ManifestSegments: Sendable {
         let (offset, generation, sequence) = state.withLock { ($0.pushedOffset, $0.generation, $0.nextSequence) }
         guard let tail = Self.wholeLines(of: log, from: offset), !tail.isEmpty else { return }
         let key = segmentKey(generation: generation, sequence: sequence)
-        try S3Upload(client: client).put(tail, to: key, options: UploadOptions(contentType: "application/x-ndjson"), cancellation: CancellationToken())
+        try S3Upload(client: client, ledger: ledger).put(tail, to: key, options: UploadOptions(contentType: "application/x-ndjson"), cancellation: CancellationToken())
         state.withLock { own in
             own.pushedOffset = offset + tail.count
             own.nextSequence = sequence + 1
@@ -104,7 +116,7 @@ final class ManifestSegments: Sendable {
         let generation = state.withLock { $0.generation } + 1
         let whole = Self.wholeLines(of: log, from: 0) ?? Data()
         if !whole.isEmpty {
-            try S3Upload(client: client).put(whole, to: segmentKey(generation: generation, sequence: 0),
+            try S3Upload(client: client, ledger: ledger).put(whole, to: segmentKey(generation: generation, sequence: 0),
                                              options: UploadOptions(contentType: "application/x-ndjson"), cancellation: CancellationToken())
         }
         let older = state.withLock { own -> [String] in

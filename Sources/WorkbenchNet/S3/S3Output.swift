@@ -13,6 +13,8 @@ public final class S3Output: RemoteOutput {
     let client: S3Client
     let upload: S3Upload
     let segments: ManifestSegments
+    /// This run's lease and the marks of its multipart uploads.
+    let ledger: UploadLedger
     let folder: String
     static let segmentItems = 1_000
     static let segmentSeconds = 10.0
@@ -28,11 +30,13 @@ public final class S3Output: RemoteOutput {
     /// Checks the bucket can be reached with the credentials found (a refusal stops the run
     /// here, exit 2), pulls the manifest's segments into a new working folder and returns the
     /// output root for the run. `shard`: this run's part of the manifest.
-    public static func root(_ url: String, shard: Shard?) throws(WorkbenchError) -> OutputRoot {
-        try root(url, shard: shard, client: .shared)
+    /// `run`: the root is for a run, which holds a lease on the prefix and first aborts the
+    /// uploads that killed runs left (`UploadLedger`); `manifest show` only reads.
+    public static func root(_ url: String, shard: Shard?, run: Bool = true) throws(WorkbenchError) -> OutputRoot {
+        try root(url, shard: shard, client: .shared, run: run)
     }
 
-    static func root(_ url: String, shard: Shard?, client: S3Client) throws(WorkbenchError) -> OutputRoot {
+    static func root(_ url: String, shard: Shard?, client: S3Client, run: Bool = true) throws(WorkbenchError) -> OutputRoot {
         guard let parsed = S3Location(url) else {
             throw .unusableBucket(location: url, reason: "it is not an s3://bucket/prefix/ URL")
         }
@@ -41,7 +45,11 @@ public final class S3Output: RemoteOutput {
         let folder = try WorkingFolders.make()
         let output = S3Output(prefix: prefix, client: client, folder: folder, shard: shard)
         do {
-            try output.segments.pull(into: folder)
+            let others = try output.segments.pull(into: folder)
+            if run {
+                try output.ledger.hold()
+                output.ledger.sweep(listed: others)
+            }
         } catch {
             WorkingFolders.remove(folder)
             throw .unusableBucket(location: prefix.description, reason: "\(error)")
@@ -54,11 +62,21 @@ public final class S3Output: RemoteOutput {
         self.client = client
         self.folder = folder
         location = prefix.description
-        upload = S3Upload(client: client)
-        segments = ManifestSegments(client: client, prefix: prefix, part: shard?.label ?? "main")
+        ledger = UploadLedger(client: client, prefix: prefix)
+        upload = S3Upload(client: client, ledger: ledger)
+        segments = ManifestSegments(client: client, prefix: prefix, part: shard?.label ?? "main", ledger: ledger)
     }
 
-    deinit { WorkingFolders.remove(folder) }
+    deinit {
+        ledger.release()
+        WorkingFolders.remove(folder)
+    }
+
+    /// Aborts the multipart uploads this process has in flight, for an exit that cannot wait
+    /// (a second Ctrl-C): no parts are left behind.
+    public static func abortUploadsInFlight() {
+        UploadLedger.abortInFlight()
+    }
 
     public func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError) {
         let key = S3Location(bucket: prefix.bucket, key: prefix.key + path)
@@ -106,6 +124,7 @@ public final class S3Output: RemoteOutput {
     }
 
     public func saved(log: String, rewritten: Bool) throws(WorkbenchError) {
+        defer { ledger.release() }
         do {
             if rewritten { try segments.replace(with: log) } else { try segments.push(log: log) }
         } catch {

@@ -8,6 +8,9 @@ import WorkbenchCore
 /// multipart upload that fails or is cancelled is aborted: no orphaned parts are left.
 struct S3Upload {
     let client: S3Client
+    /// Where this run's multipart uploads are marked, so an orphan is found again (none for
+    /// uploads outside a run).
+    var ledger: UploadLedger? = nil
     var multipartThreshold = 16 << 20
     var partSize = 8 << 20
     static let limits = Transfer.Limits(timeout: 900, connectTimeout: 10, maxBytes: 1 << 20, maxRedirects: 0, lowSpeedTime: 60)
@@ -44,6 +47,7 @@ struct S3Upload {
                       message: "the answer named no upload", credentials: "", retryAfter: nil)
         }
         do throws(DownloadError) {
+            try ledger?.started(uploadID, at: location)
             var parts: [String] = []
             var offset = 0
             while offset < data.count {
@@ -71,8 +75,10 @@ struct S3Upload {
                 throw .s3(operation: "CompleteMultipartUpload", location: location.description, status: done.status, code: code,
                           message: answer.value("Message") ?? "", credentials: "", retryAfter: nil)
             }
+            ledger?.ended(uploadID)
         } catch {
             abort(uploadID, location)
+            ledger?.ended(uploadID)
             throw error
         }
     }

@@ -23,7 +23,8 @@ import WorkbenchTestSupport
         let segments = stored.keys.filter { $0.hasPrefix("thumbs/workbench-manifest/main/g00000-000000-") }
         #expect(segments.count == 1 && stored.count == images.count + 1, "\(stored.keys.sorted())")
         var requests = try server.requests()
-        #expect(requests["PUT object"] == keys.count + 1 && requests["GET object"] == keys.count, "\(requests)")
+        // The files, the manifest's segment and the run's lease.
+        #expect(requests["PUT object"] == keys.count + 2 && requests["GET object"] == keys.count, "\(requests)")
 
         // Nothing the run wrote or said holds the secret.
         var said = [first.stdout, first.stderr]
@@ -39,8 +40,8 @@ import WorkbenchTestSupport
         #expect(second.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(second.stdout)")
         requests = try server.requests()
         // One listing each of the inputs, the manifest and the outputs, the manifest's one
-        // segment read; nothing else.
-        #expect(requests == ["LIST": 3, "GET object": 1], "\(requests)")
+        // segment read, the run's lease put and deleted; nothing else.
+        #expect(requests == ["LIST": 3, "GET object": 1, "PUT object": 1, "DELETE object": 1], "\(requests)")
 
         // A deleted output is gone, so it has changed: made again, alone.
         let gone = images[0]
@@ -56,7 +57,7 @@ import WorkbenchTestSupport
         try server.resetCounts()
         let trusting = try CLIProcess.run(["run", preset, "--out", "s3://site/thumbs/", "--trust-manifest"], environment: server.environment)
         #expect(trusting.stdout.contains("\(keys.count) items: \(keys.count) up to date"), "\(trusting.stdout)")
-        #expect(try server.requests() == ["LIST": 2, "GET object": 1])
+        #expect(try server.requests() == ["LIST": 2, "GET object": 1, "PUT object": 1, "DELETE object": 1])
         #expect(try !server.keys("site").keys.contains(gone))
 
         let shown = try CLIProcess.run(["manifest", "show", "s3://site/thumbs/"], environment: server.environment)
@@ -130,6 +131,54 @@ import WorkbenchTestSupport
         #expect(try server.keys("site", prefix: "big/").keys.filter { $0.hasSuffix(".tif") }.isEmpty)
     }
 
+    /// An upload whose run was killed is found by the next run over the prefix and aborted;
+    /// two Ctrl-Cs in a row, the second ending the process at once, leave no upload either.
+    @Test func uploadsOfKilledRunsAreAbortedByTheNextRun() throws {
+        let server = try S3Server()
+        let (folder, _, keys) = try BucketRunTests.project("bucket-orphans", server: server)
+        try server.makeBucket("site")
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "s3://photos/\(keys[0])" },
+              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
+                         { "id": "big", "op": "vips.resize", "scale": 10 },
+                         { "id": "tiff", "op": "encode", "format": "tiff" },
+                         { "id": "save", "op": "write", "path": "{name}.tif" } ] }
+            """, in: folder, name: "big.json")
+        func uploads() throws -> [String] { (try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) ?? [] }
+        func waitForAHeldPart() throws {
+            let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+            while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
+        }
+        // Killed while its parts are held: the upload stays, as S3 keeps it.
+        try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
+        let killed = try CLIProcess(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        try waitForAHeldPart()
+        kill(killed.processIdentifier, SIGKILL)
+        _ = killed.wait()
+        try server.command(["cmd": "release"])
+        #expect(try uploads().count == 1)
+        // The next run aborts it (its run is gone) and makes the file.
+        try server.resetCounts()
+        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        #expect(rerun.status == 0, "\(rerun.stdout) \(rerun.stderr)")
+        #expect(try server.requests()["ABORT upload"] == 1)
+        #expect(try uploads().isEmpty)
+        #expect(try server.keys("site", prefix: "big/").keys.contains { $0.hasSuffix(".tif") })
+        #expect(try server.keys("site", prefix: "big/workbench-manifest/.runs/").isEmpty)
+
+        // Two Ctrl-Cs: the second ends the process at once, its upload aborted first.
+        let again = try CLIProcess(["run", preset, "--out", "s3://site/big/", "--force"], environment: server.environment)
+        try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
+        try waitForAHeldPart()
+        again.interrupt()
+        usleep(150_000)
+        again.interrupt()
+        let ended = again.wait()
+        try server.command(["cmd": "release"])
+        #expect(ended.status == 130, "\(ended.status) \(ended.stderr)")
+        #expect(try uploads().isEmpty)
+    }
+
     @Test func uploadsAreRetriedAndThePresetNamesTheEndpoint() throws {
         let server = try S3Server()
         let (folder, _, keys) = try BucketRunTests.project("bucket-out-faults", server: server)
@@ -150,7 +199,7 @@ import WorkbenchTestSupport
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(run.stdout)")
         let requests = try server.requests()
-        #expect(requests["PUT object"] == keys.count + 1 + 3, "\(requests)")
+        #expect(requests["PUT object"] == keys.count + 1 + 3 + 1, "\(requests)")  // + the lease
         let stored = try server.keys("site", prefix: "faults/").filter { $0.key.hasSuffix(".jpg") }
         #expect(stored.count == keys.count && stored.values.allSatisfy { $0 > 100 })
         let head = try server.command(["cmd": "head", "bucket": "site", "key": stored.keys.sorted()[0]])
@@ -173,11 +222,15 @@ import WorkbenchTestSupport
         try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "skip": 1_010, "count": 1_000])
         let run = try CLIProcess(["run", preset, "--out", "s3://site/out/"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
-        while Date() < deadline, try server.keys("site", prefix: "out/workbench-manifest/").isEmpty { usleep(100_000) }
+        // The manifest's segments (its folder also holds the runs' leases).
+        func segmentKeys() throws -> [String] {
+            try server.keys("site", prefix: "out/workbench-manifest/").keys.filter { !$0.contains("/.runs/") }.sorted()
+        }
+        while Date() < deadline, try segmentKeys().isEmpty { usleep(100_000) }
         kill(run.processIdentifier, SIGKILL)
         _ = run.wait()
         try server.command(["cmd": "release"])
-        let segments = try server.keys("site", prefix: "out/workbench-manifest/").keys.sorted()
+        let segments = try segmentKeys()
         var recorded = 0
         for segment in segments {
             let text = try server.command(["cmd": "get", "bucket": "site", "key": segment])["text"] as? String ?? ""

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import WorkbenchCore
+
+/// The multipart uploads a run starts under a bucket output, kept where they can be found again.
+///
+/// S3 keeps (and bills) the parts of an upload nobody completes or aborts, and its listing of
+/// uploads says nothing of who started one. So each run holds a lease —
+/// `prefix/workbench-manifest/.runs/leases/RUN`, put again every `renewal` seconds — and marks
+/// each upload it starts with `…/.runs/uploads/RUN/UPLOAD-ID` until it ends. A run that starts
+/// over the prefix aborts the marked uploads of every run whose lease is older than
+/// `expiry` (killed, or cut off from the bucket): uploads of live runs, and uploads this tool did
+/// not start, are left alone. A second Ctrl-C, which ends the process at once, aborts the
+/// uploads still in flight first (`abortInFlight`).
+final class UploadLedger: Sendable {
+    let client: S3Client
+    let prefix: S3Location
+    /// This run's name: host, process and start time.
+    let run: String
+    static let folder = "workbench-manifest/.runs/"
+    static let renewal = 120.0
+    static let expiry = 600.0
+
+    /// Uploads in flight in this process, by upload id: what a second Ctrl-C aborts.
+    private static let inFlight = Mutex<[String: (location: S3Location, client: S3Client)]>([:])
+    /// The lease is held (and renewed) until `release`.
+    private let holding = Mutex(false)
+
+    init(client: S3Client, prefix: S3Location) {
+        self.client = client
+        self.prefix = prefix
+        let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
+        run = "\(host.isEmpty ? "host" : host)-\(getpid())-\(Int(Date().timeIntervalSince1970))"
+    }
+
+    private func key(_ path: String) -> S3Location { S3Location(bucket: prefix.bucket, key: prefix.key + Self.folder + path) }
+
+    /// Puts the lease and keeps it fresh until `release`.
+    func hold() throws(DownloadError) {
+        try putLease()
+        holding.withLock { $0 = true }
+        scheduleRenewal()
+    }
+
+    private func scheduleRenewal() {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.renewal) { [weak self] in
+            guard let self, self.holding.withLock({ $0 }) else { return }
+            // A renewal that fails is tried again at the next tick; the lease outlives a few misses.
+            try? self.putLease()
+            self.scheduleRenewal()
+        }
+    }
+
+    private func putLease() throws(DownloadError) {
+        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("leases/" + run), body: Data(run.utf8)),
+                               limits: ListPages.limits)
+    }
+
+    /// Stops renewing and deletes the lease (the run ended); nothing if none is held.
+    func release() {
+        guard holding.withLock({ held in defer { held = false }; return held }) else { return }
+        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/" + run)), limits: ListPages.limits)
+    }
+
+    /// An upload this run started: marked in the bucket before its first part goes.
+    func started(_ uploadID: String, at location: S3Location) throws(DownloadError) {
+        Self.inFlight.withLock { $0[uploadID] = (location, client) }
+        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("uploads/\(run)/\(uploadID)"),
+                                                body: Data(location.key.utf8)), limits: ListPages.limits)
+    }
+
+    /// The upload was completed or aborted: its mark goes.
+    func ended(_ uploadID: String) {
+        Self.inFlight.withLock { $0[uploadID] = nil }
+        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("uploads/\(run)/\(uploadID)")),
+                                limits: ListPages.limits)
+    }
+
+    /// Aborts the marked uploads of runs whose lease has expired (or is gone), from the objects
+    /// a listing of the manifest's folder found (`ManifestSegments.pull`). Returns how many.
+    @discardableResult
+    func sweep(listed objects: [ListPages.Object]) -> Int {
+        var leases: [String: Date] = [:], marks: [(run: String, upload: String, key: String)] = []
+        let folder = prefix.key + Self.folder
+        for object in objects where object.key.hasPrefix(folder) {
+            let parts = object.key.dropFirst(folder.count).split(separator: "/").map(String.init)
+            if parts.count == 2, parts[0] == "leases" {
+                leases[parts[1]] = object.lastModified.flatMap(Self.date) ?? .distantPast
+            } else if parts.count == 3, parts[0] == "uploads" {
+                marks.append((parts[1], parts[2], object.key))
+            }
+        }
+        let now = Date()
+        var aborted = 0
+        for mark in marks where !isLive(mark.run, lease: leases[mark.run], now: now) {
+            let markLocation = S3Location(bucket: prefix.bucket, key: mark.key)
+            // The object's key is in the mark: AbortMultipartUpload needs it with the id. An
+            // upload already completed or aborted (a kill between that and the mark's removal)
+            // answers NoSuchUpload; either way the mark goes.
+            if let body = try? client.perform(S3Client.Request(operation: "GetObject", location: markLocation), limits: ListPages.limits) {
+                let object = S3Location(bucket: prefix.bucket, key: String(decoding: body.data, as: UTF8.self))
+                if (try? client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: object,
+                                                         query: [S3Client.Pair("uploadId", mark.upload)]), limits: ListPages.limits)) != nil {
+                    aborted += 1
+                }
+            }
+            _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: markLocation), limits: ListPages.limits)
+        }
+        // The leases of runs that are gone say nothing any more.
+        for (name, date) in leases where name != run && !isLive(name, lease: date, now: now) {
+            _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/" + name)), limits: ListPages.limits)
+        }
+        return aborted
+    }
+
+    /// Whether the run that wrote a mark may still be uploading: its lease is fresh and, when
+    /// it ran on this machine, its process is still there (a run killed here a minute ago is
+    /// known dead at once; one elsewhere only once its lease expires).
+    private func isLive(_ name: String, lease: Date?, now: Date) -> Bool {
+        guard let lease, now.timeIntervalSince(lease) <= Self.expiry else { return false }
+        let fields = name.split(separator: "-")
+        guard fields.count >= 3, let pid = Int32(fields[fields.count - 2]) else { return true }
+        let host = fields.dropLast(2).joined(separator: "-")
+        let here = run.split(separator: "-").dropLast(2).joined(separator: "-")
+        guard host == here else { return true }
+        return kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// Aborts every upload this process has in flight, each with at most `timeout` seconds:
+    /// for an exit that cannot wait for the uploads' own cancellation (a second Ctrl-C).
+    static func abortInFlight(timeout: Double = 2) {
+        let uploads = inFlight.withLock { $0 }
+        let limits = Transfer.Limits(timeout: timeout, connectTimeout: min(timeout, 2), maxBytes: 1 << 20, maxRedirects: 0)
+        for (uploadID, upload) in uploads {
+            _ = try? upload.client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: upload.location,
+                                                            query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
+        }
+    }
+
+    /// S3's `LastModified` (ISO 8601, with or without fractions of a second).
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -86,11 +86,21 @@ struct ManifestMergeCommand: ParsableCommand {
         if S3Location.isS3(folder) {
             do {
                 let bucket = try S3Output.root(folder, shard: nil, run: false)
+                // A shard still running keeps adding segments: merging now would fold only part
+                // of its work, and its later segments would be folded by nobody.
+                if let running = (bucket.remote as? S3Output)?.runningShards, !running.isEmpty {
+                    let said = running.map { "\($0.part) (its lease renewed \(Int($0.secondsSinceRenewal)) s ago)" }.joined(separator: ", ")
+                    Terminal.error("Not merged: \(said) still running into \(folder); merge once every shard has ended "
+                                   + "(a killed shard's lease expires \(Int(S3Output.leaseExpiry / 60)) minutes after its last renewal).")
+                    throw ExitCode(ExitStatus.badPreset)
+                }
                 let merged = try ManifestStore.merge(root: bucket.path)
                 // In a bucket the merged log replaces every segment, compacted.
                 try bucket.remote?.saved(log: bucket.path + "/" + ManifestStore.fileName, rewritten: true)
                 Terminal.out("Merged \(merged.parts) part\(merged.parts == 1 ? "" : "s") into \(bucket.location)workbench-manifest/: \(merged.items) input\(merged.items == 1 ? "" : "s").")
                 return
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 Terminal.error("\(error)")
                 throw ExitCode(ManifestShowCommand.status(of: error))

@@ -15,6 +15,8 @@ final class ManifestSegments: Sendable {
     /// This run's part.
     let part: String
     static let folderName = "workbench-manifest/"
+    /// In the name of a rewrite's record of the segments it folded: `main/g00001-folded-TAG`.
+    static let foldMark = "-folded-"
     /// A compacted log of a million items is about 500 MB in one segment: bodies that large
     /// are spooled to a temporary file (`Transfer`), not refused.
     static let segmentLimits = Transfer.Limits(timeout: nil, connectTimeout: 10, maxBytes: 1 << 36, maxRedirects: 0, lowSpeedTime: 60)
@@ -53,6 +55,7 @@ final class ManifestSegments: Sendable {
     @discardableResult
     func pull(into folder: String) throws(DownloadError) -> [ListPages.Object] {
         var others: [ListPages.Object] = []
+        var foldRecords: [String] = []
         let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key + Self.folderName)
         var byPart: [String: [(key: String, generation: Int, sequence: Int)]] = [:]
         var token: String?
@@ -62,18 +65,29 @@ final class ManifestSegments: Sendable {
                 let relative = object.key.dropFirst(prefix.key.count + Self.folderName.count)
                 let pieces = relative.split(separator: "/")
                 guard pieces.count == 2, let (generation, sequence) = Self.parse(pieces[1]) else {
-                    others.append(object)
+                    if pieces.count == 2, pieces[1].contains(Self.foldMark) { foldRecords.append(object.key) } else { others.append(object) }
                     continue
                 }
                 byPart[String(pieces[0]), default: []].append((object.key, generation, sequence))
             }
             token = page.truncated ? page.next : nil
         } while token != nil
-        var older: [String] = []
+        // What rewrites folded: those segments' lines are in a newer generation.
+        var folded = Set<String>()
+        for record in foldRecords {
+            let answer = try client.perform(S3Client.Request(operation: "GetObject", location: S3Location(bucket: prefix.bucket, key: record)),
+                                            limits: ListPages.limits)
+            folded.formUnion(String(decoding: answer.data, as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+        var older: [String] = foldRecords
         for (name, segments) in byPart {
             var sorted = segments.sorted { ($0.generation, $0.sequence, $0.key) < ($1.generation, $1.sequence, $1.key) }
             older += sorted.map(\.key)
-            if name == "main", let newest = sorted.last?.generation { sorted = sorted.filter { $0.generation == newest } }
+            if name == "main", let newest = sorted.map(\.generation).max() {
+                // The newest generation, then every older segment no rewrite folded: written by
+                // another run while a rewrite went on, its lines are newer than the fold's.
+                sorted = sorted.filter { $0.generation == newest } + sorted.filter { $0.generation < newest && !folded.contains($0.key) }
+            }
             let file = folder + "/" + (name == "main" ? ManifestStore.fileName : "workbench-manifest.\(name).jsonl")
             guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
                 throw .transport(url: file, code: 0, message: "the manifest's working copy cannot be written here (a full or read-only temporary folder?)")
@@ -88,8 +102,10 @@ final class ManifestSegments: Sendable {
                 let size = handle.offsetInFile
                 state.withLock { own in
                     own.pushedOffset = Int(size)
-                    own.generation = sorted.last?.generation ?? 0
-                    own.nextSequence = (sorted.last?.sequence ?? -1) + 1
+                    // The newest generation read (older unfolded segments are read after it).
+                    let newest = sorted.map(\.generation).max() ?? 0
+                    own.generation = newest
+                    own.nextSequence = (sorted.filter { $0.generation == newest }.map(\.sequence).max() ?? -1) + 1
                 }
             }
         }
@@ -123,6 +139,14 @@ final class ManifestSegments: Sendable {
             defer { own.older = []; own.generation = generation; own.nextSequence = 1; own.pushedOffset = whole.count }
             return own.older
         }
+        // Says which segments the new generation holds before they go, so a reader between the
+        // two steps, or any time after, reads an older segment only if nobody folded it: one
+        // another writer pushed meanwhile is never hidden by this rewrite.
+        let segmentsFolded = older.filter { !$0.contains(Self.foldMark) }
+        let record = S3Location(bucket: prefix.bucket, key: prefix.key + Self.folderName + "main/"
+                                + String(format: "g%05d%@%@", generation, Self.foldMark, String(UInt32.random(in: 0...UInt32.max), radix: 16)))
+        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: record,
+                                                body: Data(segmentsFolded.joined(separator: "\n").utf8)), limits: ListPages.limits)
         for key in older {
             _ = try client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: S3Location(bucket: prefix.bucket, key: key)),
                                    limits: ListPages.limits)

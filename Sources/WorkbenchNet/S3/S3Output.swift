@@ -15,9 +15,19 @@ public final class S3Output: RemoteOutput {
     let segments: ManifestSegments
     /// This run's lease and the marks of its multipart uploads.
     let ledger: UploadLedger
+    /// What the manifest's listing found besides segments: the runs' leases and upload marks.
+    private let listed = Mutex<[ListPages.Object]>([])
+
+    /// The shards of this prefix whose runs are still alive (their leases fresh), as the
+    /// manifest's listing found them when this root was made: `manifest merge` waits for them.
+    public var runningShards: [(part: String, secondsSinceRenewal: Double)] {
+        ledger.liveParts(listed: listed.withLock { $0 }).filter { $0.part.hasPrefix("shard-") }
+    }
     let folder: String
     static let segmentItems = 1_000
     static let segmentSeconds = 10.0
+    /// How long a run's lease on its prefix holds after its last renewal (`UploadLedger`).
+    public static let leaseExpiry = UploadLedger.expiry
     /// The `disk` queue's concurrency with a bucket output, unless the preset sets its own.
     public static let uploadsInFlight = 16
 
@@ -46,6 +56,7 @@ public final class S3Output: RemoteOutput {
         let output = S3Output(prefix: prefix, client: client, folder: folder, shard: shard)
         do {
             let others = try output.segments.pull(into: folder)
+            output.listed.withLock { $0 = others }
             if run {
                 try output.ledger.hold()
                 output.ledger.sweep(listed: others)
@@ -62,7 +73,7 @@ public final class S3Output: RemoteOutput {
         self.client = client
         self.folder = folder
         location = prefix.description
-        ledger = UploadLedger(client: client, prefix: prefix)
+        ledger = UploadLedger(client: client, prefix: prefix, part: shard?.label ?? "main")
         upload = S3Upload(client: client, ledger: ledger)
         segments = ManifestSegments(client: client, prefix: prefix, part: shard?.label ?? "main", ledger: ledger)
     }

@@ -6,7 +6,7 @@ import WorkbenchCore
 ///
 /// S3 keeps (and bills) the parts of an upload nobody completes or aborts, and its listing of
 /// uploads says nothing of who started one. So each run holds a lease —
-/// `prefix/workbench-manifest/.runs/leases/RUN`, put again every `renewal` seconds — and marks
+/// `prefix/workbench-manifest/.runs/leases/RUN_PART`, put again every `renewal` seconds — and marks
 /// each upload it starts with `…/.runs/uploads/RUN/UPLOAD-ID` until it ends. A run that starts
 /// over the prefix aborts the marked uploads of every run whose lease is older than
 /// `expiry` (killed, or cut off from the bucket): uploads of live runs, and uploads this tool did
@@ -17,6 +17,9 @@ final class UploadLedger: Sendable {
     let prefix: S3Location
     /// This run's name: host, process and start time.
     let run: String
+    /// The manifest part it writes (`main`, `shard-0-of-4`): in its lease's name, so `manifest
+    /// merge` can tell a shard still running.
+    let part: String
     static let folder = "workbench-manifest/.runs/"
     static let renewal = 120.0
     static let expiry = 600.0
@@ -26,10 +29,11 @@ final class UploadLedger: Sendable {
     /// The lease is held (and renewed) until `release`.
     private let holding = Mutex(false)
 
-    init(client: S3Client, prefix: S3Location) {
+    init(client: S3Client, prefix: S3Location, part: String) {
         self.client = client
         self.prefix = prefix
-        let host = ProcessInfo.processInfo.hostName.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
+        self.part = part
+        let host = ProcessInfo.processInfo.hostName.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
         run = "\(host.isEmpty ? "host" : host)-\(getpid())-\(Int(Date().timeIntervalSince1970))"
     }
 
@@ -52,14 +56,15 @@ final class UploadLedger: Sendable {
     }
 
     private func putLease() throws(DownloadError) {
-        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("leases/" + run), body: Data(run.utf8)),
+        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("leases/\(run)_\(part)"), body: Data(run.utf8)),
                                limits: ListPages.limits)
     }
 
     /// Stops renewing and deletes the lease (the run ended); nothing if none is held.
     func release() {
         guard holding.withLock({ held in defer { held = false }; return held }) else { return }
-        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/" + run)), limits: ListPages.limits)
+        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(run)_\(part)")),
+                                limits: ListPages.limits)
     }
 
     /// An upload this run started: marked in the bucket before its first part goes.
@@ -80,19 +85,10 @@ final class UploadLedger: Sendable {
     /// a listing of the manifest's folder found (`ManifestSegments.pull`). Returns how many.
     @discardableResult
     func sweep(listed objects: [ListPages.Object]) -> Int {
-        var leases: [String: Date] = [:], marks: [(run: String, upload: String, key: String)] = []
-        let folder = prefix.key + Self.folder
-        for object in objects where object.key.hasPrefix(folder) {
-            let parts = object.key.dropFirst(folder.count).split(separator: "/").map(String.init)
-            if parts.count == 2, parts[0] == "leases" {
-                leases[parts[1]] = object.lastModified.flatMap(Self.date) ?? .distantPast
-            } else if parts.count == 3, parts[0] == "uploads" {
-                marks.append((parts[1], parts[2], object.key))
-            }
-        }
+        let (leases, marks) = read(objects)
         let now = Date()
         var aborted = 0
-        for mark in marks where !isLive(mark.run, lease: leases[mark.run], now: now) {
+        for mark in marks where !isLive(mark.run, lease: leases[mark.run]?.date, now: now) {
             let markLocation = S3Location(bucket: prefix.bucket, key: mark.key)
             // The object's key is in the mark: AbortMultipartUpload needs it with the id. An
             // upload already completed or aborted (a kill between that and the mark's removal)
@@ -107,10 +103,35 @@ final class UploadLedger: Sendable {
             _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: markLocation), limits: ListPages.limits)
         }
         // The leases of runs that are gone say nothing any more.
-        for (name, date) in leases where name != run && !isLive(name, lease: date, now: now) {
-            _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/" + name)), limits: ListPages.limits)
+        for (name, lease) in leases where name != run && !isLive(name, lease: lease.date, now: now) {
+            _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(name)_\(lease.part)")),
+                                    limits: ListPages.limits)
         }
         return aborted
+    }
+
+    /// The leases (run → when last put, and its part) and the upload marks among `objects`.
+    private func read(_ objects: [ListPages.Object]) -> (leases: [String: (date: Date, part: String)], marks: [(run: String, upload: String, key: String)]) {
+        var leases: [String: (date: Date, part: String)] = [:], marks: [(run: String, upload: String, key: String)] = []
+        let folder = prefix.key + Self.folder
+        for object in objects where object.key.hasPrefix(folder) {
+            let parts = object.key.dropFirst(folder.count).split(separator: "/").map(String.init)
+            if parts.count == 2, parts[0] == "leases" {
+                let name = parts[1].split(separator: "_", maxSplits: 1).map(String.init)
+                leases[name[0]] = (object.lastModified.flatMap(Self.date) ?? .distantPast, name.count > 1 ? name[1] : "main")
+            } else if parts.count == 3, parts[0] == "uploads" {
+                marks.append((parts[1], parts[2], object.key))
+            }
+        }
+        return (leases, marks)
+    }
+
+    /// The parts that runs still alive write (other than this one), with how long ago each
+    /// lease was put, among `objects` (a listing of the manifest's folder).
+    func liveParts(listed objects: [ListPages.Object]) -> [(part: String, secondsSinceRenewal: Double)] {
+        let now = Date()
+        return read(objects).leases.filter { $0.key != run && isLive($0.key, lease: $0.value.date, now: now) }
+            .map { ($0.value.part, now.timeIntervalSince($0.value.date)) }.sorted { $0.part < $1.part }
     }
 
     /// Whether the run that wrote a mark may still be uploading: its lease is fresh and, when

@@ -83,8 +83,9 @@ import WorkbenchTestSupport
         #expect(parts == ["shard-0-of-3", "shard-1-of-3", "shard-2-of-3"])
         let merge = try CLIProcess.run(["manifest", "merge", "s3://site/shared/"], environment: server.environment)
         #expect(merge.status == 0 && merge.stdout.contains("\(keys.count) inputs"), "\(merge.stdout) \(merge.stderr)")
+        // One segment, and the record of what it folded.
         let after = try server.keys("site", prefix: "shared/workbench-manifest/").keys
-        #expect(after.count == 1 && after.allSatisfy { $0.contains("/main/g00001-") }, "\(after)")
+        #expect(after.count == 2 && after.allSatisfy { $0.contains("/main/g00001-") }, "\(after)")
 
         let single = try CLIProcess.run(["manifest", "show", "s3://site/single/"], environment: server.environment).stdout
         let shared = try CLIProcess.run(["manifest", "show", "s3://site/shared/"], environment: server.environment).stdout
@@ -94,6 +95,25 @@ import WorkbenchTestSupport
         #expect(try images("single/") == images("shared/"))
         #expect(try CLIProcess.run(["run", preset, "--out", "s3://site/shared/"], environment: server.environment)
                 .stdout.contains("\(keys.count) items: \(keys.count) up to date"))
+    }
+
+    /// `manifest merge` while a shard still runs would fold part of its work and leave the rest
+    /// to nobody: it is refused, saying which shard, until the shard has ended.
+    @Test func mergeWaitsForShardsThatStillRun() throws {
+        let server = try S3Server()
+        let (_, preset, _) = try BucketRunTests.project("bucket-merge-live", server: server)
+        try server.makeBucket("site")
+        // The shard's first download is held: it is running while merge is asked for.
+        try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "count": 1])
+        let shard = try CLIProcess(["run", preset, "--out", "s3://site/live/", "--shard", "0/2", "-q"], environment: server.environment)
+        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
+        while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
+        let early = try CLIProcess.run(["manifest", "merge", "s3://site/live/"], environment: server.environment)
+        #expect(early.status == 2 && early.stderr.contains("Not merged: shard-0-of-2 (its lease renewed"), "\(early.status) \(early.stderr)")
+        try server.command(["cmd": "release"])
+        #expect(shard.wait().status == 0)
+        let merged = try CLIProcess.run(["manifest", "merge", "s3://site/live/"], environment: server.environment)
+        #expect(merged.status == 0, "\(merged.stdout) \(merged.stderr)")
     }
 
     @Test func aBucketThatCannotBeWrittenStopsTheRunAtTheStart() throws {

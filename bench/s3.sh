@@ -12,7 +12,8 @@
 #
 # Runs, each timed: N small JPEGs (128 px, distinct bytes) in a bucket → thumbnail 64 → a bucket;
 # a rerun with nothing changed; a rerun after 10 objects were replaced; the same N from and to a
-# local folder. Prints requests per item by kind for each bucket run.
+# local folder; a rerun after one output object was deleted. Prints requests by kind for each
+# bucket run, in all and (in brackets) per item.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 N=${1:-2000}
@@ -59,11 +60,11 @@ requests() {
   ask '{"cmd": "stats"}' | python3 -c '
 import json, sys
 counts, n = json.load(sys.stdin), int(sys.argv[1])
-print(", ".join(f"{kind} {count / n:.3f}" for kind, count in sorted(counts.items())) or "none")' "$N"
+print(", ".join(f"{kind} {count} ({count / n:.3f})" for kind, count in sorted(counts.items())) or "none")' "$N"
   ask '{"cmd": "reset"}' >/dev/null
 }
 
-printf '| run (%d items) | wall s | items/s | requests per item |\n|---|---|---|---|\n' "$N"
+printf '| run (%d items) | wall s | items/s | requests in all (per item) |\n|---|---|---|---|\n' "$N"
 ask '{"cmd": "reset"}' >/dev/null
 t=$(timed "$WORKBENCH" run "$D/bucket.json" --out s3://bench/out/ --progress none)
 printf '| bucket → bucket, first | %s | %.0f | %s |\n' "$t" "$(echo "$N / $t" | bc -l)" "$(requests)"
@@ -73,6 +74,10 @@ for i in 0 1 2 3 4 5 6 7 8 9; do ask "{\"cmd\": \"put\", \"bucket\": \"bench\", 
 requests >/dev/null
 t=$(timed "$WORKBENCH" run "$D/bucket.json" --out s3://bench/out/ --progress none)
 printf '| bucket → bucket, 10 replaced | %s | %.0f | %s |\n' "$t" "$(echo "$N / $t" | bc -l)" "$(requests)"
+ask '{"cmd": "delete", "bucket": "bench", "key": "out/p000100.jpg"}' >/dev/null
+requests >/dev/null
+t=$(timed "$WORKBENCH" run "$D/bucket.json" --out s3://bench/out/ --progress none)
+printf '| bucket → bucket, 1 output deleted | %s | %.0f | %s |\n' "$t" "$(echo "$N / $t" | bc -l)" "$(requests)"
 local_t=$(timed "$WORKBENCH" run "$D/local.json" --out "$D/out" --progress none)
 printf '| folder → folder, first | %s | %.0f | — |\n' "$local_t" "$(echo "$N / $local_t" | bc -l)"
 exec 3>&- 4<&-

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The S3 server of `s3_server.py` — moto on 127.0.0.1 with signatures checked, behind a proxy
-/// that counts requests and injects faults — for one test.
+/// The S3 server of `s3_server.py` — moto on 127.0.0.1 with signatures checked, or Ceph's RADOS
+/// Gateway (`CephGateway`), behind a proxy that counts requests and injects faults — for one test.
 public final class S3Server {
     public let port: Int
     public let accessKey: String
@@ -12,10 +12,17 @@ public final class S3Server {
     private let input: Pipe
     private let output: FileHandle
 
-    public init() throws {
+    /// moto, or with `ceph`, the tests' Ceph cluster's RADOS Gateway (shared by every test of
+    /// the process: give each test buckets of its own), behind the same proxy.
+    public init(ceph: Bool = false) throws {
+        var arguments = ["python3", Fixtures.supportFile("s3_server.py").path]
+        if ceph {
+            let gateway = try CephGateway.shared()
+            arguments += [String(gateway.port), gateway.accessKey, gateway.secret]
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.supportFile("s3_server.py").path]
+        process.arguments = arguments
         input = Pipe()
         let out = Pipe()
         process.standardInput = input

@@ -80,7 +80,7 @@ public final class TestServer {
 }
 
 /// A test set-up problem, as opposed to a failed expectation.
-public struct TestFailure: Error, CustomStringConvertible {
+public struct TestFailure: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

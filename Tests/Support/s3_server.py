@@ -3,7 +3,8 @@
 signing checked (a wrong secret is refused), behind a small proxy that counts requests and
 injects faults.
 
-usage: s3_server.py
+usage: s3_server.py                      moto, started here
+       s3_server.py PORT KEY SECRET      another server on 127.0.0.1:PORT (ceph_cluster.sh's gateway)
 
 Prints one JSON line, {"port": P, "accessKey": K, "secret": S, "role": ARN}, then reads commands, one JSON
 object per line on stdin, and answers each with one JSON line on stdout. Serves until stdin
@@ -225,21 +226,29 @@ class Proxy(BaseHTTPRequestHandler):
 
 def main():
     global MOTO_PORT
-    MOTO_PORT = free_port()
-    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=MOTO_PORT, verbose=False)
-    moto.start()
-    endpoint = f"http://127.0.0.1:{MOTO_PORT}"
-    iam = boto3.client("iam", endpoint_url=endpoint, region_name="us-east-1",
-                       aws_access_key_id="setup", aws_secret_access_key="setup")
-    iam.create_user(UserName="workbench")
-    key = iam.create_access_key(UserName="workbench")["AccessKey"]
-    policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
-    iam.put_user_policy(UserName="workbench", PolicyName="all", PolicyDocument=json.dumps(policy))
-    # The role a pod's web identity token is exchanged for.
-    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Federated": "oidc"},
-                                                     "Action": "sts:AssumeRoleWithWebIdentity"}]}
-    role = iam.create_role(RoleName="pods", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
-    iam.put_role_policy(RoleName="pods", PolicyName="all", PolicyDocument=json.dumps(policy))
+    moto = None
+    if len(sys.argv) == 4:
+        # Another S3 server (Ceph's RADOS Gateway, ceph_cluster.sh): its port and a user's keys.
+        MOTO_PORT = int(sys.argv[1])
+        endpoint = f"http://127.0.0.1:{MOTO_PORT}"
+        key = {"AccessKeyId": sys.argv[2], "SecretAccessKey": sys.argv[3]}
+        role = ""
+    else:
+        MOTO_PORT = free_port()
+        moto = ThreadedMotoServer(ip_address="127.0.0.1", port=MOTO_PORT, verbose=False)
+        moto.start()
+        endpoint = f"http://127.0.0.1:{MOTO_PORT}"
+        iam = boto3.client("iam", endpoint_url=endpoint, region_name="us-east-1",
+                           aws_access_key_id="setup", aws_secret_access_key="setup")
+        iam.create_user(UserName="workbench")
+        key = iam.create_access_key(UserName="workbench")["AccessKey"]
+        policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}
+        iam.put_user_policy(UserName="workbench", PolicyName="all", PolicyDocument=json.dumps(policy))
+        # The role a pod's web identity token is exchanged for.
+        trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Federated": "oidc"},
+                                                         "Action": "sts:AssumeRoleWithWebIdentity"}]}
+        role = iam.create_role(RoleName="pods", AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+        iam.put_role_policy(RoleName="pods", PolicyName="all", PolicyDocument=json.dumps(policy))
     s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
                       aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
 
@@ -262,7 +271,8 @@ def main():
         for event in HELD:
             event.set()
     proxy.shutdown()
-    moto.stop()
+    if moto:
+        moto.stop()
 
 
 def run(command, s3):

@@ -1,0 +1,74 @@
+#!/bin/sh
+# A one-node Ceph cluster for the tests: a monitor, a manager, one OSD keeping its objects in
+# memory (memstore) and a RADOS Gateway speaking S3 on 127.0.0.1, all in DIR.
+#
+# usage: ceph_cluster.sh DIR
+#
+# Prints one JSON line, {"port": P, "accessKey": K, "secret": S}, once the gateway answers,
+# then keeps the cluster until its standard input closes (the test process ended) and stops
+# every daemon. Debian 12's packages: radosgw ceph-mon ceph-mgr ceph-osd.
+set -eu
+D=$1
+rm -rf "$D"; mkdir -p "$D/mon" "$D/osd" "$D/run" "$D/log" "$D/rgw"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+uuid() { python3 -c 'import uuid; print(uuid.uuid4())'; }
+FSID=$(uuid); MON=$(free_port); RGW=$(free_port)
+CONF=$D/ceph.conf
+cat > "$CONF" <<CONF
+[global]
+fsid = $FSID
+mon host = [v2:127.0.0.1:$MON]
+mon initial members = a
+public addr = 127.0.0.1
+auth cluster required = cephx
+auth service required = cephx
+auth client required = cephx
+osd pool default size = 1
+osd pool default min size = 1
+mon allow pool size one = true
+osd crush chooseleaf type = 0
+osd objectstore = memstore
+memstore device bytes = 2147483648
+mon data avail warn = 1
+mon data avail crit = 0
+run dir = $D/run
+log file = $D/log/\$name.log
+admin socket = $D/run/\$name.asok
+keyring = $D/keyring
+mon data = $D/mon
+osd data = $D/osd
+[client.rgw.a]
+rgw frontends = beast endpoint=127.0.0.1:$RGW
+rgw data = $D/rgw
+CONF
+# Every daemon runs in the foreground as a child of this script, and goes with it.
+pids=""
+stop() { for pid in $pids; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$D"; }
+trap stop EXIT INT TERM
+# Keys first, the OSD's before its file system is made (the order that works).
+ceph-authtool --create-keyring "$D/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
+ceph-authtool "$D/keyring" --gen-key -n client.admin --cap mon 'allow *' --cap osd 'allow *' --cap mgr 'allow *' --cap mds 'allow *' >/dev/null
+ceph-authtool "$D/keyring" --gen-key -n osd.0 --cap mon 'allow profile osd' --cap mgr 'allow profile osd' --cap osd 'allow *' >/dev/null
+ceph-authtool "$D/keyring" --gen-key -n mgr.a --cap mon 'allow profile mgr' --cap osd 'allow *' --cap mds 'allow *' >/dev/null
+ceph-authtool "$D/keyring" --gen-key -n client.rgw.a --cap mon 'allow rw' --cap osd 'allow rwx' --cap mgr 'allow rw' >/dev/null
+monmaptool --create --addv a "[v2:127.0.0.1:$MON]" --fsid "$FSID" "$D/monmap" >/dev/null
+ceph-mon -c "$CONF" --mkfs -i a --monmap "$D/monmap" --keyring "$D/keyring" 2>/dev/null
+ceph-mon -c "$CONF" -i a -f 2>/dev/null & pids="$pids $!"
+C="ceph -c $CONF --connect-timeout 60"
+$C auth import -i "$D/keyring" >/dev/null 2>&1
+OSD_UUID=$(uuid)
+$C osd new "$OSD_UUID" 0 >/dev/null 2>&1
+ceph-osd -c "$CONF" -i 0 --mkfs --osd-uuid "$OSD_UUID" --keyring "$D/keyring" >/dev/null 2>&1
+ceph-osd -c "$CONF" -i 0 --keyring "$D/keyring" -f >/dev/null 2>&1 & pids="$pids $!"
+ceph-mgr -c "$CONF" -i a --keyring "$D/keyring" -f >/dev/null 2>&1 & pids="$pids $!"
+radosgw -c "$CONF" -n client.rgw.a --keyring "$D/keyring" -f >/dev/null 2>&1 & pids="$pids $!"
+# S3 answers once the gateway has made its pools (about ten seconds).
+i=0
+until python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$RGW/', timeout=2)" 2>/dev/null; do
+  i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the RADOS Gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.5
+done
+radosgw-admin -c "$CONF" -n client.admin user create --uid=workbench --display-name=workbench 2>/dev/null | python3 -c "
+import json, sys
+key = json.load(sys.stdin)['keys'][0]
+print(json.dumps({'port': $RGW, 'accessKey': key['access_key'], 'secret': key['secret_key']}), flush=True)"
+cat >/dev/null

@@ -304,7 +304,9 @@ public actor LiveSession {
         }
         // The page previews through overrides, but Save writes a value of a repetition into its
         // `foreach` list: the file it would write must pass the validator as well.
-        if let refusal = refusalToSave(candidate) { return refusal }
+        if let refusal = SavedPreset.refusal(of: candidate, file: settings.presetPath, preset: preset, registry: settings.registry()) {
+            return refusal
+        }
         draft = candidate
         board.send("draft", DraftState(changes: draft.count, note: nil))
         let board = self.board, registry = settings.registry, path = settings.presetPath, draft = Controls.overrides(self.draft, in: preset)
@@ -332,7 +334,7 @@ public actor LiveSession {
     func save() -> String? {
         guard !draft.isEmpty else { return nil }
         do {
-            let text = try savedText(draft)
+            let text = try SavedPreset.text(with: draft, file: settings.presetPath, preset: preset)
             let writer = try AtomicFileWriter(destination: settings.presetPath)
             writer.write(Data(text))
             try writer.commit()
@@ -361,40 +363,6 @@ public actor LiveSession {
         DraftCounts(changes: draft.count, previewRuns: await previews.runsStarted,
                     previewNodesRun: await previews.lastNodesRun, previewFinished: await previews.finished, generation: await previews.generation,
                     previewSize: settings.previewSize, scaled: await previews.lastScaled)
-    }
-
-    /// The preset file's bytes with `changes` written in, as Save writes them.
-    private func savedText(_ changes: [PresetOverride]) throws -> [UInt8] {
-        guard let bytes = FileManager.default.contents(atPath: settings.presetPath) else {
-            throw ServeError.unreadablePreset(settings.presetPath)
-        }
-        var text = [UInt8](bytes)
-        for change in changes {
-            // One copy's value of a parameter written as a variable is that copy's value in the `foreach` list.
-            if let preset, let value = Controls.repetitionValue(preset, node: change.node, key: change.key) {
-                text = try PresetEdit.settingRepetitionValue(value.name, index: value.index, to: change.value, node: value.declaredBy, in: text)
-            } else {
-                text = try PresetEdit.setting(change.key, to: change.value, node: change.node, in: text)
-            }
-        }
-        return text
-    }
-
-    /// Why Save could not write `changes`, in the validator's words, or nil.
-    private func refusalToSave(_ changes: [PresetOverride]) -> String? {
-        let file = settings.presetPath
-        do {
-            let text = try savedText(changes)
-            _ = try PresetLoader(registry: settings.registry()).load(json: text, file: file,
-                                                                    baseDirectory: (file as NSString).deletingLastPathComponent)
-            return nil
-        } catch let error as WorkbenchError {
-            guard case .invalidPreset(let diagnostics) = error else { return "Save could not write this value: \(error)" }
-            return "Save would write a preset that does not validate: "
-                + diagnostics.filter { $0.severity == .error }.map { ($0.path.isEmpty ? "" : $0.path + ": ") + $0.message }.joined(separator: "\n")
-        } catch {
-            return "Save could not write this value: \(error)"
-        }
     }
 
     /// Forgets the page's changes; the cards show the saved preset's files again.

@@ -124,18 +124,22 @@ import WorkbenchTestSupport
         #expect(try server.requests()["GET object"] == nil)
     }
 
-    @Test func ctrlCAbortsAnUploadInFlight() throws {
-        let server = try S3Server()
-        let (folder, _, keys) = try BucketRunTests.project("bucket-interrupted", server: server)
-        try server.makeBucket("site")
-        // A 4800×3000 uncompressed TIFF, about 43 MB: a multipart upload, its parts made slow.
-        let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/\(keys[0])" },
+    /// A preset that makes of `input` a 4800×3000 uncompressed TIFF, about 43 MB: a multipart upload.
+    static func bigTIFF(of input: String, in folder: URL) throws -> String {
+        try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "s3": "\(input)" },
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
                          { "id": "big", "op": "vips.resize", "scale": 10 },
                          { "id": "tiff", "op": "encode", "format": "tiff" },
                          { "id": "save", "op": "write", "path": "{name}.tif" } ] }
             """, in: folder, name: "big.json")
+    }
+
+    @Test func ctrlCAbortsAnUploadInFlight() throws {
+        let server = try S3Server()
+        let (folder, _, keys) = try BucketRunTests.project("bucket-interrupted", server: server)
+        try server.makeBucket("site")
+        let preset = try Self.bigTIFF(of: "s3://photos/\(keys[0])", in: folder)
         // Its parts are held by the server: the upload is in flight when Ctrl-C comes.
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         let run = try CLIProcess(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
@@ -157,13 +161,7 @@ import WorkbenchTestSupport
         let server = try S3Server()
         let (folder, _, keys) = try BucketRunTests.project("bucket-orphans", server: server)
         try server.makeBucket("site")
-        let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/\(keys[0])" },
-              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
-                         { "id": "big", "op": "vips.resize", "scale": 10 },
-                         { "id": "tiff", "op": "encode", "format": "tiff" },
-                         { "id": "save", "op": "write", "path": "{name}.tif" } ] }
-            """, in: folder, name: "big.json")
+        let preset = try Self.bigTIFF(of: "s3://photos/\(keys[0])", in: folder)
         func uploads() throws -> [String] { (try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) ?? [] }
         func waitForAHeldPart() throws {
             let deadline = Date().addingTimeInterval(120)  // only a hang waits this long

@@ -54,13 +54,8 @@ import WorkbenchTestSupport
         #expect(remade.stdout.contains("1 succeeded"), "\(remade.stdout)")
         #expect(try server.keys(photos, prefix: "small/").keys.contains("small/Bridge.jpg"))
 
-        // About 43 MB of TIFF: a multipart upload, its parts held by the proxy, the run killed.
-        let big = try Fixtures.writePreset(#"""
-            { "version": 1, "inputs": { "s3": "s3://\#(photos)/in/" },
-              "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
-                         { "id": "big", "op": "vips.resize", "scale": 10 }, { "id": "tiff", "op": "encode", "format": "tiff" },
-                         { "id": "save", "op": "write", "path": "{name}.tif" } ] }
-            """#, in: folder, name: "big.json")
+        // A multipart upload, its parts held by the proxy, the run killed.
+        let big = try BucketOutputTests.bigTIFF(of: "s3://\(photos)/in/", in: folder)
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         let killed = try CLIProcess(["run", big, "--out", "s3://\(photos)/big/"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long

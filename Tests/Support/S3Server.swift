@@ -14,7 +14,15 @@ public final class S3Server {
 
     /// moto, or with `ceph`, the tests' Ceph cluster's RADOS Gateway (shared by every test of
     /// the process: give each test buckets of its own), behind the same proxy.
+    /// Added to the names of the buckets a test makes (`bucket(_:)`): the Ceph cluster is shared
+    /// by every test of the process, and each test needs buckets of its own.
+    public let bucketSuffix: String
+
+    /// The name a test's bucket `name` has on this server.
+    public func bucket(_ name: String) -> String { name + bucketSuffix }
+
     public init(ceph: Bool = false) throws {
+        bucketSuffix = ceph ? "-\(UInt32.random(in: 0...UInt32.max))" : ""
         var arguments = ["python3", Fixtures.supportFile("s3_server.py").path]
         if ceph {
             let gateway = try CephGateway.shared()

@@ -9,16 +9,17 @@ import WorkbenchTestSupport
     /// makes a thumbnail of each.
     static func project(_ label: String, server: S3Server) throws -> (folder: URL, preset: String, keys: [String]) {
         let folder = try Fixtures.temporaryDirectory(label)
-        try server.makeBucket("photos")
+        let photos = server.bucket("photos")
+        try server.makeBucket(photos)
         var keys: [String] = []
         for (i, photo) in Fixtures.samplePhotos.enumerated() {
             let key = "in/" + (i < 2 ? "deeper/" : "") + photo.lastPathComponent
-            try server.put(photo, bucket: "photos", key: key)
+            try server.put(photo, bucket: photos, key: key)
             keys.append(key)
         }
-        try server.put(Fixtures.samples.appendingPathComponent("ATTRIBUTION.md"), bucket: "photos", key: "in/ATTRIBUTION.md")
+        try server.put(Fixtures.samples.appendingPathComponent("ATTRIBUTION.md"), bucket: photos, key: "in/ATTRIBUTION.md")
         let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/in/", "glob": "**/*.jpg" }, "output": "out",
+            { "version": 1, "inputs": { "s3": "s3://\(photos)/in/", "glob": "**/*.jpg" }, "output": "out",
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
                          { "id": "small", "op": "thumbnail", "width": 64 },
                          { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
@@ -28,8 +29,10 @@ import WorkbenchTestSupport
         return (folder, preset, keys)
     }
 
-    @Test func runsOverABucketAndAnUnchangedRerunAsksForNothing() throws {
-        let server = try S3Server()
+    /// On moto and on Ceph's RADOS Gateway.
+    @Test(arguments: [false, true])
+    func runsOverABucketAndAnUnchangedRerunAsksForNothing(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
         let (folder, preset, keys) = try Self.project("bucket-run", server: server)
         let first = try CLIProcess.run(["run", preset], environment: server.environment)
         #expect(first.status == 0, "\(first.stderr)")
@@ -45,7 +48,7 @@ import WorkbenchTestSupport
         #expect(try server.requests() == ["LIST": 1], "an up-to-date item was fetched")
 
         // One object replaced: that one alone is fetched and made again.
-        try server.put(Fixtures.samplePhotos[0], bucket: "photos", key: keys[3])
+        try server.put(Fixtures.samplePhotos[0], bucket: server.bucket("photos"), key: keys[3])
         try server.resetCounts()
         let third = try CLIProcess.run(["run", preset], environment: server.environment)
         #expect(third.stdout.contains("1 succeeded") && third.stdout.contains("\(keys.count - 1) up to date"), "\(third.stdout)")
@@ -78,17 +81,19 @@ import WorkbenchTestSupport
         #expect(try server.keys("photos", prefix: "out/").keys.filter { $0.hasSuffix(".jpg") }.sorted() == names.map { "out/\($0).jpg" }.sorted())
     }
 
-    @Test func slowDownAndResetsAreRetriedAndAMissingObjectFailsAlone() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func slowDownAndResetsAreRetriedAndAMissingObjectFailsAlone(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let photos = server.bucket("photos")
         let (folder, preset, keys) = try Self.project("bucket-faults", server: server)
         try server.command(["cmd": "fault", "kind": "GET object", "status": 503, "code": "SlowDown", "count": 2, "retryAfter": 0])
         try server.command(["cmd": "fault", "kind": "GET object", "reset": true, "count": 1])
         try server.command(["cmd": "fault", "kind": "LIST", "status": 500, "code": "InternalError", "count": 1])
-        let run = try CLIProcess.run(["run", preset, "s3://photos/" + keys[2], "s3://photos/in/gone.jpg"], environment: server.environment)
+        let run = try CLIProcess.run(["run", preset, "s3://\(photos)/" + keys[2], "s3://\(photos)/in/gone.jpg"], environment: server.environment)
         // Command-line inputs replace the preset's: one object there, one missing.
         #expect(run.status == 1)
         #expect(run.stdout.contains("2 items: 1 succeeded, 1 failed"), "\(run.stdout)")
-        #expect(run.stdout.contains("s3://photos/in/gone.jpg: GetObject failed (404 NoSuchKey"), "\(run.stdout)")
+        #expect(run.stdout.contains("s3://\(photos)/in/gone.jpg: GetObject failed (404 NoSuchKey"), "\(run.stdout)")
         let requests = try server.requests()
         // Two SlowDowns and a cut body before the object came; the missing key asked once.
         #expect(requests["GET object"] == 5, "\(requests)")

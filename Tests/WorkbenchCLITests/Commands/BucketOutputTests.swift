@@ -73,49 +73,53 @@ import WorkbenchTestSupport
         #expect(try CLIProcess.run(["manifest", "merge", "s3://\(site)/thumbs/"], environment: wrong).status == 2)
     }
 
-    @Test func shardsOnABucketMergeToWhatOneRunMakes() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func shardsOnABucketMergeToWhatOneRunMakes(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site")
         let (_, preset, keys) = try BucketRunTests.project("bucket-shards", server: server)
-        try server.makeBucket("site")
-        #expect(try CLIProcess.run(["run", preset, "--out", "s3://site/single/"], environment: server.environment).status == 0)
+        try server.makeBucket(site)
+        #expect(try CLIProcess.run(["run", preset, "--out", "s3://\(site)/single/"], environment: server.environment).status == 0)
         for shard in 0..<3 {
-            let run = try CLIProcess.run(["run", preset, "--out", "s3://site/shared/", "--shard", "\(shard)/3", "-q"], environment: server.environment)
+            let run = try CLIProcess.run(["run", preset, "--out", "s3://\(site)/shared/", "--shard", "\(shard)/3", "-q"], environment: server.environment)
             #expect(run.status == 0, "\(run.stderr)")
         }
-        let parts = Set(try server.keys("site", prefix: "shared/workbench-manifest/").keys.map { String($0.split(separator: "/")[2]) })
+        let parts = Set(try server.keys(site, prefix: "shared/workbench-manifest/").keys.map { String($0.split(separator: "/")[2]) })
         #expect(parts == ["shard-0-of-3", "shard-1-of-3", "shard-2-of-3"])
-        let merge = try CLIProcess.run(["manifest", "merge", "s3://site/shared/"], environment: server.environment)
+        let merge = try CLIProcess.run(["manifest", "merge", "s3://\(site)/shared/"], environment: server.environment)
         #expect(merge.status == 0 && merge.stdout.contains("\(keys.count) inputs"), "\(merge.stdout) \(merge.stderr)")
         // One segment, and the record of what it folded.
-        let after = try server.keys("site", prefix: "shared/workbench-manifest/").keys
+        let after = try server.keys(site, prefix: "shared/workbench-manifest/").keys
         #expect(after.count == 2 && after.allSatisfy { $0.contains("/main/g00001-") }, "\(after)")
 
-        let single = try CLIProcess.run(["manifest", "show", "s3://site/single/"], environment: server.environment).stdout
-        let shared = try CLIProcess.run(["manifest", "show", "s3://site/shared/"], environment: server.environment).stdout
+        let single = try CLIProcess.run(["manifest", "show", "s3://\(site)/single/"], environment: server.environment).stdout
+        let shared = try CLIProcess.run(["manifest", "show", "s3://\(site)/shared/"], environment: server.environment).stdout
         #expect(!single.isEmpty && single == shared)
-        let images = { (prefix: String) in try server.keys("site", prefix: prefix).filter { $0.key.hasSuffix(".jpg") }
+        let images = { (prefix: String) in try server.keys(site, prefix: prefix).filter { $0.key.hasSuffix(".jpg") }
             .map { "\($0.key.dropFirst(prefix.count)) \($0.value)" }.sorted() }
         #expect(try images("single/") == images("shared/"))
-        #expect(try CLIProcess.run(["run", preset, "--out", "s3://site/shared/"], environment: server.environment)
+        #expect(try CLIProcess.run(["run", preset, "--out", "s3://\(site)/shared/"], environment: server.environment)
                 .stdout.contains("\(keys.count) items: \(keys.count) up to date"))
     }
 
     /// `manifest merge` while a shard still runs would fold part of its work and leave the rest
     /// to nobody: it is refused, saying which shard, until the shard has ended.
-    @Test func mergeWaitsForShardsThatStillRun() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func mergeWaitsForShardsThatStillRun(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site")
         let (_, preset, _) = try BucketRunTests.project("bucket-merge-live", server: server)
-        try server.makeBucket("site")
+        try server.makeBucket(site)
         // The shard's first download is held: it is running while merge is asked for.
         try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "count": 1])
-        let shard = try CLIProcess(["run", preset, "--out", "s3://site/live/", "--shard", "0/2", "-q"], environment: server.environment)
+        let shard = try CLIProcess(["run", preset, "--out", "s3://\(site)/live/", "--shard", "0/2", "-q"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
         while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
-        let early = try CLIProcess.run(["manifest", "merge", "s3://site/live/"], environment: server.environment)
+        let early = try CLIProcess.run(["manifest", "merge", "s3://\(site)/live/"], environment: server.environment)
         #expect(early.status == 2 && early.stderr.contains("Not merged: shard-0-of-2 (its lease renewed"), "\(early.status) \(early.stderr)")
         try server.command(["cmd": "release"])
         #expect(shard.wait().status == 0)
-        let merged = try CLIProcess.run(["manifest", "merge", "s3://site/live/"], environment: server.environment)
+        let merged = try CLIProcess.run(["manifest", "merge", "s3://\(site)/live/"], environment: server.environment)
         #expect(merged.status == 0, "\(merged.stdout) \(merged.stderr)")
     }
 
@@ -138,14 +142,16 @@ import WorkbenchTestSupport
             """, in: folder, name: "big.json")
     }
 
-    @Test func ctrlCAbortsAnUploadInFlight() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func ctrlCAbortsAnUploadInFlight(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site"), photos = server.bucket("photos")
         let (folder, _, keys) = try BucketRunTests.project("bucket-interrupted", server: server)
-        try server.makeBucket("site")
-        let preset = try Self.bigTIFF(of: "s3://photos/\(keys[0])", in: folder)
+        try server.makeBucket(site)
+        let preset = try Self.bigTIFF(of: "s3://\(photos)/\(keys[0])", in: folder)
         // Its parts are held by the server: the upload is in flight when Ctrl-C comes.
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
-        let run = try CLIProcess(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        let run = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
         while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
         run.interrupt()
@@ -154,25 +160,27 @@ import WorkbenchTestSupport
         #expect(result.status == 130, "\(result.stdout) \(result.stderr)")
         let requests = try server.requests()
         #expect(requests["CREATE upload"] == 1 && requests["ABORT upload"] == 1 && requests["COMPLETE upload"] == nil, "\(requests)")
-        #expect((try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) == [])
-        #expect(try server.keys("site", prefix: "big/").keys.filter { $0.hasSuffix(".tif") }.isEmpty)
+        #expect((try server.command(["cmd": "uploads", "bucket": site])["uploads"] as? [String]) == [])
+        #expect(try server.keys(site, prefix: "big/").keys.filter { $0.hasSuffix(".tif") }.isEmpty)
     }
 
     /// An upload whose run was killed is found by the next run over the prefix and aborted;
     /// two Ctrl-Cs in a row, the second ending the process at once, leave no upload either.
-    @Test func uploadsOfKilledRunsAreAbortedByTheNextRun() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func uploadsOfKilledRunsAreAbortedByTheNextRun(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site"), photos = server.bucket("photos")
         let (folder, _, keys) = try BucketRunTests.project("bucket-orphans", server: server)
-        try server.makeBucket("site")
-        let preset = try Self.bigTIFF(of: "s3://photos/\(keys[0])", in: folder)
-        func uploads() throws -> [String] { (try server.command(["cmd": "uploads", "bucket": "site"])["uploads"] as? [String]) ?? [] }
+        try server.makeBucket(site)
+        let preset = try Self.bigTIFF(of: "s3://\(photos)/\(keys[0])", in: folder)
+        func uploads() throws -> [String] { (try server.command(["cmd": "uploads", "bucket": site])["uploads"] as? [String]) ?? [] }
         func waitForAHeldPart() throws {
             let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
             while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
         }
         // Killed while its parts are held: the upload stays, as S3 keeps it.
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
-        let killed = try CLIProcess(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        let killed = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
         try waitForAHeldPart()
         kill(killed.processIdentifier, SIGKILL)
         _ = killed.wait()
@@ -180,15 +188,15 @@ import WorkbenchTestSupport
         #expect(try uploads().count == 1)
         // The next run aborts it (its run is gone) and makes the file.
         try server.resetCounts()
-        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://site/big/"], environment: server.environment)
+        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
         #expect(rerun.status == 0, "\(rerun.stdout) \(rerun.stderr)")
         #expect(try server.requests()["ABORT upload"] == 1)
         #expect(try uploads().isEmpty)
-        #expect(try server.keys("site", prefix: "big/").keys.contains { $0.hasSuffix(".tif") })
-        #expect(try server.keys("site", prefix: "big/workbench-manifest/.runs/").isEmpty)
+        #expect(try server.keys(site, prefix: "big/").keys.contains { $0.hasSuffix(".tif") })
+        #expect(try server.keys(site, prefix: "big/workbench-manifest/.runs/").isEmpty)
 
         // Two Ctrl-Cs: the second ends the process at once, its upload aborted first.
-        let again = try CLIProcess(["run", preset, "--out", "s3://site/big/", "--force"], environment: server.environment)
+        let again = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/", "--force"], environment: server.environment)
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         try waitForAHeldPart()
         again.interrupt()

@@ -123,8 +123,9 @@ import WorkbenchTestSupport
         #expect(merged.status == 0, "\(merged.stdout) \(merged.stderr)")
     }
 
-    @Test func aBucketThatCannotBeWrittenStopsTheRunAtTheStart() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func aBucketThatCannotBeWrittenStopsTheRunAtTheStart(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
         let (_, preset, _) = try BucketRunTests.project("bucket-out-missing", server: server)
         let run = try CLIProcess.run(["run", preset, "--out", "s3://nowhere/x/"], environment: server.environment)
         #expect(run.status == 2 && run.stderr.contains("the bucket s3://nowhere does not exist"), "\(run.stderr)")
@@ -208,13 +209,15 @@ import WorkbenchTestSupport
         #expect(try uploads().isEmpty)
     }
 
-    @Test func uploadsAreRetriedAndThePresetNamesTheEndpoint() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func uploadsAreRetriedAndThePresetNamesTheEndpoint(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site"), photos = server.bucket("photos")
         let (folder, _, keys) = try BucketRunTests.project("bucket-out-faults", server: server)
-        try server.makeBucket("site")
+        try server.makeBucket(site)
         // The endpoint from the preset, not the environment.
         let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/in/", "glob": "**/*.jpg" }, "output": "s3://site/faults/",
+            { "version": 1, "inputs": { "s3": "s3://\(photos)/in/", "glob": "**/*.jpg" }, "output": "s3://\(site)/faults/",
               "s3": { "endpoint": "\(server.endpoint)", "region": "us-east-1" },
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
                          { "id": "small", "op": "thumbnail", "width": 32 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
@@ -229,31 +232,33 @@ import WorkbenchTestSupport
         #expect(run.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(run.stdout)")
         let requests = try server.requests()
         #expect(requests["PUT object"] == keys.count + 1 + 3 + 1, "\(requests)")  // + the lease
-        let stored = try server.keys("site", prefix: "faults/").filter { $0.key.hasSuffix(".jpg") }
+        let stored = try server.keys(site, prefix: "faults/").filter { $0.key.hasSuffix(".jpg") }
         #expect(stored.count == keys.count && stored.values.allSatisfy { $0 > 100 })
-        let head = try server.command(["cmd": "head", "bucket": "site", "key": stored.keys.sorted()[0]])
+        let head = try server.command(["cmd": "head", "bucket": site, "key": stored.keys.sorted()[0]])
         #expect(head["ContentType"] as? String == "image/jpeg" && head["CacheControl"] as? String == "max-age=5")
         #expect((head["Metadata"] as? [String: String]) == ["batch": "b7"])
     }
 
-    @Test func aKilledRunLosesAtMostTheItemsAfterItsLastSegment() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func aKilledRunLosesAtMostTheItemsAfterItsLastSegment(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site"), photos = server.bucket("photos")
         let folder = try Fixtures.temporaryDirectory("bucket-killed")
-        try server.makeBucket("photos")
-        try server.makeBucket("site")
-        try server.command(["cmd": "putmany", "bucket": "photos", "prefix": "in/p", "count": 1_050, "file": Fixtures.samplePhotos[0].path])
+        try server.makeBucket(photos)
+        try server.makeBucket(site)
+        try server.command(["cmd": "putmany", "bucket": photos, "prefix": "in/p", "count": 1_050, "file": Fixtures.samplePhotos[0].path])
         let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/in/" },
+            { "version": 1, "inputs": { "s3": "s3://\(photos)/in/" },
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
             """, in: folder)
         // The server holds every object after the first 1,010: the run records its first
         // segment (at 1,000 items, or 10 s if slower) and cannot finish before it is killed.
         try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "skip": 1_010, "count": 1_000])
-        let run = try CLIProcess(["run", preset, "--out", "s3://site/out/"], environment: server.environment)
+        let run = try CLIProcess(["run", preset, "--out", "s3://\(site)/out/"], environment: server.environment)
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
         // The manifest's segments (its folder also holds the runs' leases).
         func segmentKeys() throws -> [String] {
-            try server.keys("site", prefix: "out/workbench-manifest/").keys.filter { !$0.contains("/.runs/") }.sorted()
+            try server.keys(site, prefix: "out/workbench-manifest/").keys.filter { !$0.contains("/.runs/") }.sorted()
         }
         while Date() < deadline, try segmentKeys().isEmpty { usleep(100_000) }
         kill(run.processIdentifier, SIGKILL)
@@ -262,13 +267,13 @@ import WorkbenchTestSupport
         let segments = try segmentKeys()
         var recorded = 0
         for segment in segments {
-            let text = try server.command(["cmd": "get", "bucket": "site", "key": segment])["text"] as? String ?? ""
+            let text = try server.command(["cmd": "get", "bucket": site, "key": segment])["text"] as? String ?? ""
             recorded += text.split(separator: "\n").filter { !$0.hasPrefix("{\"manifestLog\"") }.count
         }
         #expect(!segments.isEmpty && recorded >= 1 && recorded <= 1_010, "\(segments): \(recorded) recorded")
 
         try server.resetCounts()
-        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://site/out/"], environment: server.environment)
+        let rerun = try CLIProcess.run(["run", preset, "--out", "s3://\(site)/out/"], environment: server.environment)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("1050 items: \(1_050 - recorded) succeeded, \(recorded) up to date"), "\(rerun.stdout.suffix(300))")
         // The recorded items were not fetched again; the segments were read back.

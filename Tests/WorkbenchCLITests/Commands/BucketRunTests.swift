@@ -106,8 +106,9 @@ import WorkbenchTestSupport
         #expect(try server.requests()["LIST"] == 3)
     }
 
-    @Test func wrongCredentialsAndAMissingBucketStopTheRunAtTheStart() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func wrongCredentialsAndAMissingBucketStopTheRunAtTheStart(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
         let (folder, preset, _) = try Self.project("bucket-refused", server: server)
         var wrong = server.environment
         wrong["AWS_SECRET_ACCESS_KEY"] = "wrong-secret-1234"
@@ -159,13 +160,15 @@ import WorkbenchTestSupport
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the web identity token file"), "\(missing.stderr)")
     }
 
-    @Test func aSlowListingPageDoesNotStallDownloadsThatEndMeanwhile() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func aSlowListingPageDoesNotStallDownloadsThatEndMeanwhile(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let photos = server.bucket("photos")
         let folder = try Fixtures.temporaryDirectory("bucket-slow-page")
-        try server.makeBucket("photos")
-        try server.command(["cmd": "putmany", "bucket": "photos", "prefix": "in/p", "count": 1_200, "file": Fixtures.samplePhotos[0].path])
+        try server.makeBucket(photos)
+        try server.command(["cmd": "putmany", "bucket": photos, "prefix": "in/p", "count": 1_200, "file": Fixtures.samplePhotos[0].path])
         let preset = try Fixtures.writePreset("""
-            { "version": 1, "inputs": { "s3": "s3://photos/in/" }, "output": "out",
+            { "version": 1, "inputs": { "s3": "s3://\(photos)/in/" }, "output": "out",
               "graph": [ { "id": "fetch", "op": "download" }, { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
             """, in: folder)
         // The second page is held by the server: the run hands out the first page's items and

@@ -5,15 +5,17 @@ import WorkbenchTestSupport
 @testable import WorkbenchNet
 
 /// The manifest's segments in a bucket with more than one writer: a rewrite folds only what it
-/// read, and readers see every segment nobody folded — against a real S3 server (moto).
+/// read, and readers see every segment nobody folded — against real S3 servers (moto, and Ceph's RADOS Gateway).
 @Suite struct ManifestSegmentsTests {
     static func text(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
 
-    @Test func aSegmentPushedDuringAnotherRunsRewriteIsStillRead() throws {
-        let server = try S3Server()
-        try server.makeBucket("site")
+    @Test(arguments: [false, true])
+    func aSegmentPushedDuringAnotherRunsRewriteIsStillRead(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site")
+        try server.makeBucket(site)
         let client = S3Client(settings: S3Settings(environment: server.environment))
-        let prefix = S3Location(bucket: "site", key: "out/")
+        let prefix = S3Location(bucket: site, key: "out/")
         let folders = try (0..<3).map { try Fixtures.temporaryDirectory("segments-\($0)").path }
         let log = { (folder: String) in folder + "/" + ManifestStore.fileName }
         // A starts (nothing there yet) and pushes its first lines.
@@ -36,7 +38,7 @@ import WorkbenchTestSupport
         #expect(Self.text(log(folders[2])) == "a1\na2\nb1\n")
         // A second rewrite (the reader's) folds everything: one generation left, nothing lost.
         try reader.replace(with: log(folders[2]))
-        let segments = try server.keys("site", prefix: "out/workbench-manifest/main/").keys.filter { $0.hasSuffix(".jsonl") }
+        let segments = try server.keys(site, prefix: "out/workbench-manifest/main/").keys.filter { $0.hasSuffix(".jsonl") }
         #expect(segments.count == 1 && segments[0].contains("/g00002-"), "\(segments)")
         let last = try Fixtures.temporaryDirectory("segments-last").path
         try ManifestSegments(client: client, prefix: prefix, part: "main").pull(into: last)

@@ -8,19 +8,21 @@ import WorkbenchTestSupport
 @Suite struct S3ListingTests {
     private let photo = Fixtures.samples.appendingPathComponent("Bridge.jpg")
 
-    @Test func listsEveryPageAndMatchesTheGlob() throws {
-        let server = try S3Server()
-        try server.makeBucket("catalogue")
-        try server.command(["cmd": "putmany", "bucket": "catalogue", "prefix": "shop/2024/p", "count": 1_050, "file": photo.path])
-        try server.command(["cmd": "putmany", "bucket": "catalogue", "prefix": "shop/2024/p", "count": 3, "file": photo.path, "suffix": ".txt"])
-        try server.put(photo, bucket: "catalogue", key: "shop/other/x.jpg")
-        try server.put(photo, bucket: "catalogue", key: "elsewhere/y.jpg")
+    @Test(arguments: [false, true])
+    func listsEveryPageAndMatchesTheGlob(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let catalogue = server.bucket("catalogue")
+        try server.makeBucket(catalogue)
+        try server.command(["cmd": "putmany", "bucket": catalogue, "prefix": "shop/2024/p", "count": 1_050, "file": photo.path])
+        try server.command(["cmd": "putmany", "bucket": catalogue, "prefix": "shop/2024/p", "count": 3, "file": photo.path, "suffix": ".txt"])
+        try server.put(photo, bucket: catalogue, key: "shop/other/x.jpg")
+        try server.put(photo, bucket: catalogue, key: "elsewhere/y.jpg")
         try server.resetCounts()
 
         let listing = S3Listing(client: S3Client(settings: S3Settings(environment: server.environment)))
-        let items = Array(try listing.items(under: "s3://catalogue/shop/", matching: "2024/*.jpg").makeIterator())
+        let items = Array(try listing.items(under: "s3://\(catalogue)/shop/", matching: "2024/*.jpg").makeIterator())
         #expect(items.count == 1_050)
-        #expect(items.first?.source == "s3://catalogue/shop/2024/p00000.jpg")
+        #expect(items.first?.source == "s3://\(catalogue)/shop/2024/p00000.jpg")
         #expect(items.first?.directory == "2024")
         #expect(items.first?.name == "p00000")
         #expect(items.map(\.index) == Array(0..<1_050))
@@ -29,10 +31,10 @@ import WorkbenchTestSupport
         #expect(try server.requests() == ["LIST": 2])
 
         // A prefix that ends mid-name lists the keys that start so, named below its folder.
-        let partial = Array(try listing.items(under: "s3://catalogue/shop/2024/p0001", matching: "*.jpg").makeIterator())
+        let partial = Array(try listing.items(under: "s3://\(catalogue)/shop/2024/p0001", matching: "*.jpg").makeIterator())
         #expect(partial.map(\.name) == (10..<20).map { "p000\($0)" } && partial.allSatisfy { $0.directory.isEmpty })
 
-        let all = Array(try listing.items(under: "s3://catalogue/shop/", matching: "**/*.jpg").makeIterator())
+        let all = Array(try listing.items(under: "s3://\(catalogue)/shop/", matching: "**/*.jpg").makeIterator())
         #expect(all.count == 1_051)
         #expect(all.last?.directory == "other")
     }

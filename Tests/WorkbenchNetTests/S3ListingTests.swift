@@ -39,9 +39,11 @@ import WorkbenchTestSupport
         #expect(all.last?.directory == "other")
     }
 
-    @Test func refusesAMissingBucketAndAnEmptyPrefixAtTheStart() throws {
-        let server = try S3Server()
-        try server.makeBucket("present")
+    @Test(arguments: [false, true])
+    func refusesAMissingBucketAndAnEmptyPrefixAtTheStart(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let present = server.bucket("present")
+        try server.makeBucket(present)
         let listing = S3Listing(client: S3Client(settings: S3Settings(environment: server.environment)))
         #expect {
             _ = try listing.items(under: "s3://absent/photos/", matching: nil)
@@ -49,9 +51,9 @@ import WorkbenchTestSupport
             "\(error)".contains("NoSuchBucket") && "\(error)".contains("s3://absent") && "\(error)".contains("AWS_ENDPOINT_URL_S3")
         }
         #expect {
-            _ = try listing.items(under: "s3://present/nothing/", matching: nil)
+            _ = try listing.items(under: "s3://\(present)/nothing/", matching: nil)
         } throws: { error in
-            "\(error)".contains("no objects under s3://present/nothing/")
+            "\(error)".contains("no objects under s3://\(present)/nothing/")
         }
     }
 

@@ -280,25 +280,27 @@ import WorkbenchTestSupport
         #expect(try server.requests()["GET object"] == 1_050 - recorded + segments.count)
     }
 
-    @Test func aBucketOutputHasManyUploadsInFlightUnlessThePresetSaysOtherwise() throws {
-        let server = try S3Server()
+    @Test(arguments: [false, true])
+    func aBucketOutputHasManyUploadsInFlightUnlessThePresetSaysOtherwise(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site"), photos = server.bucket("photos")
         let folder = try Fixtures.temporaryDirectory("bucket-in-flight")
-        try server.makeBucket("photos")
-        try server.makeBucket("site")
-        try server.command(["cmd": "putmany", "bucket": "photos", "prefix": "in/p", "count": 24, "file": Fixtures.samplePhotos[0].path])
+        try server.makeBucket(photos)
+        try server.makeBucket(site)
+        try server.command(["cmd": "putmany", "bucket": photos, "prefix": "in/p", "count": 24, "file": Fixtures.samplePhotos[0].path])
         let graph = """
             "graph": [ { "id": "fetch", "op": "download" }, { "id": "image", "op": "decode" },
                        { "id": "small", "op": "thumbnail", "width": 32 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
                        { "id": "save", "op": "write", "path": "{name}.jpg" } ]
             """
-        let plain = try Fixtures.writePreset(#"{ "version": 1, "inputs": { "s3": "s3://photos/in/" }, "# + graph + " }", in: folder)
-        let own = try Fixtures.writePreset(#"{ "version": 1, "inputs": { "s3": "s3://photos/in/" }, "queues": { "disk": { "concurrency": 2 } }, "#
+        let plain = try Fixtures.writePreset(#"{ "version": 1, "inputs": { "s3": "s3://\#(photos)/in/" }, "# + graph + " }", in: folder)
+        let own = try Fixtures.writePreset(#"{ "version": 1, "inputs": { "s3": "s3://\#(photos)/in/" }, "queues": { "disk": { "concurrency": 2 } }, "#
                                            + graph + " }", in: folder, name: "own.json")
         // Slow uploads: how many are under way at once shows the queue's concurrency.
         for (preset, prefix) in [(plain, "a"), (own, "b")] {
             try server.resetCounts()
             try server.command(["cmd": "fault", "kind": "PUT object", "delay": 0.5, "count": 24])
-            let run = try CLIProcess.run(["run", preset, "--out", "s3://site/\(prefix)/"], environment: server.environment)
+            let run = try CLIProcess.run(["run", preset, "--out", "s3://\(site)/\(prefix)/"], environment: server.environment)
             #expect(run.status == 0, "\(run.stderr)")
             let most = try server.command(["cmd": "most"])["PUT object"] as? Int ?? 0
             if preset == plain { #expect(most > 2, "\(most) uploads at once") } else { #expect(most == 2, "\(most) uploads at once") }

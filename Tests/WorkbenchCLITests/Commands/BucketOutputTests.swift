@@ -85,7 +85,10 @@ import WorkbenchTestSupport
             #expect(run.status == 0, "\(run.stderr)")
         }
         let parts = Set(try server.keys(site, prefix: "shared/workbench-manifest/").keys.map { String($0.split(separator: "/")[2]) })
-        #expect(parts == ["shard-0-of-3", "shard-1-of-3", "shard-2-of-3"])
+        // Which shard takes an item follows a hash of its URL, bucket name included: on Ceph the
+        // bucket's name is new each time, and a shard may get none of the six.
+        let all: Set<String> = ["shard-0-of-3", "shard-1-of-3", "shard-2-of-3"]
+        if ceph { #expect(!parts.isEmpty && parts.isSubset(of: all), "\(parts)") } else { #expect(parts == all) }
         let merge = try CLIProcess.run(["manifest", "merge", "s3://\(site)/shared/"], environment: server.environment)
         #expect(merge.status == 0 && merge.stdout.contains("\(keys.count) inputs"), "\(merge.stdout) \(merge.stderr)")
         // One segment, and the record of what it folded.
@@ -110,15 +113,17 @@ import WorkbenchTestSupport
         let site = server.bucket("site")
         let (_, preset, _) = try BucketRunTests.project("bucket-merge-live", server: server)
         try server.makeBucket(site)
-        // The shard's first download is held: it is running while merge is asked for.
+        // The first download of either shard is held: that shard is running while merge is asked
+        // for. (Which shard takes an item follows a hash of its URL; one of two may take none.)
         try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "count": 1])
-        let shard = try CLIProcess(["run", preset, "--out", "s3://\(site)/live/", "--shard", "0/2", "-q"], environment: server.environment)
+        let shards = try (0..<2).map { try CLIProcess(["run", preset, "--out", "s3://\(site)/live/", "--shard", "\($0)/2", "-q"], environment: server.environment) }
         let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
         while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
         let early = try CLIProcess.run(["manifest", "merge", "s3://\(site)/live/"], environment: server.environment)
-        #expect(early.status == 2 && early.stderr.contains("Not merged: shard-0-of-2 (its lease renewed"), "\(early.status) \(early.stderr)")
+        #expect(early.status == 2 && early.stderr.contains("Not merged: shard-") && early.stderr.contains("of-2 (its lease renewed"),
+                "\(early.status) \(early.stderr)")
         try server.command(["cmd": "release"])
-        #expect(shard.wait().status == 0)
+        for shard in shards { #expect(shard.wait().status == 0) }
         let merged = try CLIProcess.run(["manifest", "merge", "s3://\(site)/live/"], environment: server.environment)
         #expect(merged.status == 0, "\(merged.stdout) \(merged.stderr)")
     }

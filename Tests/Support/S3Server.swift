@@ -81,6 +81,13 @@ public final class S3Server {
 
     public func makeBucket(_ name: String) throws { try command(["cmd": "bucket", "name": name]) }
 
+    /// Returns once `count` requests are held by a "hold" fault (or throws after 10 minutes,
+    /// which only a run that never sends them takes).
+    public func waitUntilHeld(_ count: Int = 1) throws {
+        let held = try command(["cmd": "waitheld", "count": count])["held"] as? Int ?? 0
+        guard held >= count else { throw TestFailure("\(held) of \(count) requests held after 10 minutes") }
+    }
+
     public func put(_ file: URL, bucket: String, key: String) throws {
         try command(["cmd": "put", "bucket": bucket, "key": key, "file": file.path])
     }

@@ -31,6 +31,7 @@ Commands:
                                                         after 10 requests, the next 99 are held
                                                         until {"cmd": "release"}
   {"cmd": "held"}                                       how many requests are held now
+  {"cmd": "waitheld", "count": N}                       answers once N requests are held (at most 10 minutes)
   {"cmd": "answered"}                                   requests answered, by kind
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "delete", "bucket": B, "key": K}              delete an object
@@ -93,6 +94,7 @@ TokenResponse._authenticate_and_authorize_normal_action = sts_authenticate
 
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 LOCK = threading.Lock()
+HELD_CHANGED = threading.Condition(LOCK)  # notified when a request is held
 COUNTS = {}
 IN_FLIGHT = {}
 MOST_IN_FLIGHT = {}
@@ -158,6 +160,7 @@ class Proxy(BaseHTTPRequestHandler):
             if fault and fault.get("hold"):
                 release = threading.Event()
                 HELD.append(release)
+                HELD_CHANGED.notify_all()
         if release:
             # Held until the test says "release"; then answered normally.
             release.wait()
@@ -299,6 +302,12 @@ def run(command, s3):
     if name == "answered":
         with LOCK:
             return dict(ANSWERED)
+    if name == "waitheld":
+        # The event itself, not a clock: the answer comes when the requests are held (the
+        # limit is only for a run that never sends them).
+        with HELD_CHANGED:
+            HELD_CHANGED.wait_for(lambda: sum(1 for event in HELD if not event.is_set()) >= command.get("count", 1), timeout=600)
+            return {"held": sum(1 for event in HELD if not event.is_set())}
     if name == "held":
         with LOCK:
             return {"held": sum(1 for event in HELD if not event.is_set())}

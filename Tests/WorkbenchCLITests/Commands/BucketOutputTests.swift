@@ -117,8 +117,7 @@ import WorkbenchTestSupport
         // for. (Which shard takes an item follows a hash of its URL; one of two may take none.)
         try server.command(["cmd": "fault", "kind": "GET object", "hold": true, "count": 1])
         let shards = try (0..<2).map { try CLIProcess(["run", preset, "--out", "s3://\(site)/live/", "--shard", "\($0)/2", "-q"], environment: server.environment) }
-        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
-        while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
+        try server.waitUntilHeld()
         let early = try CLIProcess.run(["manifest", "merge", "s3://\(site)/live/"], environment: server.environment)
         #expect(early.status == 2 && early.stderr.contains("Not merged: shard-") && early.stderr.contains("of-2 (its lease renewed"),
                 "\(early.status) \(early.stderr)")
@@ -158,8 +157,7 @@ import WorkbenchTestSupport
         // Its parts are held by the server: the upload is in flight when Ctrl-C comes.
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         let run = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
-        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
-        while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
+        try server.waitUntilHeld()
         run.interrupt()
         let result = run.wait()
         try server.command(["cmd": "release"])
@@ -180,14 +178,10 @@ import WorkbenchTestSupport
         try server.makeBucket(site)
         let preset = try Self.bigTIFF(of: "s3://\(photos)/\(keys[0])", in: folder)
         func uploads() throws -> [String] { (try server.command(["cmd": "uploads", "bucket": site])["uploads"] as? [String]) ?? [] }
-        func waitForAHeldPart() throws {
-            let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
-            while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
-        }
         // Killed while its parts are held: the upload stays, as S3 keeps it.
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         let killed = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
-        try waitForAHeldPart()
+        try server.waitUntilHeld()
         kill(killed.processIdentifier, SIGKILL)
         _ = killed.wait()
         try server.command(["cmd": "release"])
@@ -201,17 +195,20 @@ import WorkbenchTestSupport
         #expect(try server.keys(site, prefix: "big/").keys.contains { $0.hasSuffix(".tif") })
         #expect(try server.keys(site, prefix: "big/workbench-manifest/.runs/").isEmpty)
 
-        // Two Ctrl-Cs: the second ends the process at once, its upload aborted first.
+        // Two Ctrl-Cs: the first cancels the upload, and the server holds the abort it sends; the
+        // second ends the process at once, which aborts the upload itself before it exits.
+        try server.resetCounts()
+        try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 1])
+        try server.command(["cmd": "fault", "kind": "ABORT upload", "hold": true, "count": 1])
         let again = try CLIProcess(["run", preset, "--out", "s3://\(site)/big/", "--force"], environment: server.environment)
-        try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
-        try waitForAHeldPart()
+        try server.waitUntilHeld(1)  // a part
         again.interrupt()
-        usleep(150_000)
+        try server.waitUntilHeld(2)  // and the first Ctrl-C's abort
         again.interrupt()
         let ended = again.wait()
-        try server.command(["cmd": "release"])
         #expect(ended.status == 130, "\(ended.status) \(ended.stderr)")
-        #expect(try uploads().isEmpty)
+        #expect(try uploads().isEmpty)  // the first abort still held: the second Ctrl-C's did it
+        try server.command(["cmd": "release"])
     }
 
     @Test(arguments: [false, true])

@@ -58,8 +58,7 @@ import WorkbenchTestSupport
         let big = try BucketOutputTests.bigTIFF(of: "s3://\(photos)/in/", in: folder)
         try server.command(["cmd": "fault", "kind": "PUT part", "hold": true, "count": 20])
         let killed = try CLIProcess(["run", big, "--out", "s3://\(photos)/big/"], environment: server.environment)
-        let deadline = Date().addingTimeInterval(120)  // only a hang waits this long
-        while Date() < deadline, try server.command(["cmd": "held"])["held"] as? Int == 0 { usleep(50_000) }
+        try server.waitUntilHeld()
         kill(killed.processIdentifier, SIGKILL)
         _ = killed.wait()
         try server.command(["cmd": "release"])

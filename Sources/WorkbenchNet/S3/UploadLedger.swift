@@ -25,9 +25,11 @@ final class UploadLedger: Sendable {
     static let expiry = 600.0
 
     /// Uploads in flight in this process, by upload id: what a second Ctrl-C aborts.
-    private static let inFlight = Mutex<[String: (location: S3Location, client: S3Client)]>([:])
+    private static let inFlight = Mutex<[String: (location: S3Location, ledger: UploadLedger)]>([:])
     /// The lease is held (and renewed) until `release`.
     private let holding = Mutex(false)
+    /// The ledgers whose leases this process holds: an exit at once lets them go too.
+    private static let holders = Mutex<[ObjectIdentifier: UploadLedger]>([:])
 
     init(client: S3Client, prefix: S3Location, part: String) {
         self.client = client
@@ -43,6 +45,7 @@ final class UploadLedger: Sendable {
     func hold() throws(DownloadError) {
         try putLease()
         holding.withLock { $0 = true }
+        Self.holders.withLock { $0[ObjectIdentifier(self)] = self }
         scheduleRenewal()
     }
 
@@ -62,23 +65,32 @@ final class UploadLedger: Sendable {
 
     /// Stops renewing and deletes the lease (the run ended); nothing if none is held.
     func release() {
+        release(limits: ListPages.limits)
+    }
+
+    private func release(limits: Transfer.Limits) {
         guard holding.withLock({ held in defer { held = false }; return held }) else { return }
+        Self.holders.withLock { $0[ObjectIdentifier(self)] = nil }
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(run)_\(part)")),
-                                limits: ListPages.limits)
+                                limits: limits)
     }
 
     /// An upload this run started: marked in the bucket before its first part goes.
     func started(_ uploadID: String, at location: S3Location) throws(DownloadError) {
-        Self.inFlight.withLock { $0[uploadID] = (location, client) }
+        Self.inFlight.withLock { $0[uploadID] = (location, self) }
         _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("uploads/\(run)/\(uploadID)"),
                                                 body: Data(location.key.utf8)), limits: ListPages.limits)
     }
 
     /// The upload was completed or aborted: its mark goes.
     func ended(_ uploadID: String) {
+        ended(uploadID, limits: ListPages.limits)
+    }
+
+    private func ended(_ uploadID: String, limits: Transfer.Limits) {
         Self.inFlight.withLock { $0[uploadID] = nil }
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("uploads/\(run)/\(uploadID)")),
-                                limits: ListPages.limits)
+                                limits: limits)
     }
 
     /// Aborts the marked uploads of runs whose lease has expired (or is gone), from the objects
@@ -147,15 +159,18 @@ final class UploadLedger: Sendable {
         return kill(pid, 0) == 0 || errno != ESRCH
     }
 
-    /// Aborts every upload this process has in flight, each with at most `timeout` seconds:
-    /// for an exit that cannot wait for the uploads' own cancellation (a second Ctrl-C).
+    /// Aborts every upload this process has in flight and lets its leases go, each request with
+    /// at most `timeout` seconds: for an exit that cannot wait for the uploads' own
+    /// cancellation (a second Ctrl-C). A lease left would keep `manifest merge` waiting.
     static func abortInFlight(timeout: Double = 2) {
         let uploads = inFlight.withLock { $0 }
         let limits = Transfer.Limits(timeout: timeout, connectTimeout: min(timeout, 2), maxBytes: 1 << 20, maxRedirects: 0)
         for (uploadID, upload) in uploads {
-            _ = try? upload.client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: upload.location,
-                                                            query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
+            _ = try? upload.ledger.client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: upload.location,
+                                                                   query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
+            upload.ledger.ended(uploadID, limits: limits)
         }
+        for ledger in holders.withLock({ Array($0.values) }) { ledger.release(limits: limits) }
     }
 
     /// S3's `LastModified` (ISO 8601, with or without fractions of a second).

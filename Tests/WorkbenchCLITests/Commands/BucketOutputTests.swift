@@ -208,6 +208,7 @@ import WorkbenchTestSupport
         let ended = again.wait()
         #expect(ended.status == 130, "\(ended.status) \(ended.stderr)")
         #expect(try uploads().isEmpty)  // the first abort still held: the second Ctrl-C's did it
+        #expect(try server.keys(site, prefix: "big/workbench-manifest/.runs/").isEmpty)  // nor a lease left
         try server.command(["cmd": "release"])
     }
 

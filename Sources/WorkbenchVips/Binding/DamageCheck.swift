@@ -17,7 +17,10 @@ enum DamageCheck {
     /// The error for an evaluation of an image made from `origin` that failed with `error`:
     /// `.damaged` (blamed on the decode) when the bytes do not decode, else nil.
     static func damage(of origin: DecodedSource?, after error: VipsError) -> VipsError? {
-        guard case .operationFailed = error, let origin, let failure = inspect(origin).failure else { return nil }
+        guard case .operationFailed = error, let origin, let failure = inspect(origin).failure,
+              // Memory refused again (libjpeg's "Insufficient memory" under a limit) says
+              // nothing of the bytes: the first error, with its advice, stands.
+              !VipsError.isMemory(failure) else { return nil }
         return .damaged(origin: origin.bytes.origin, message: failure, node: origin.node)
     }
 

@@ -42,9 +42,6 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "\"\(origin)\" (\(width)×\(height), a progressive JPEG) needs \(needed >> 20) MiB to decode, more than the limit of \(limit >> 20) MiB; raise the decode node's \"maxMemory\" if the image is trusted."
         case .operationFailed(let operation, let message):
             return "libvips \(operation) failed: \(message)."
-        case .damaged(let origin, let message, _) where Self.isMemory(message):
-            // libjpeg's "Insufficient memory": the process's limit, not the file.
-            return "Cannot decode \"\(origin)\": \(message); the file is not at fault: \(ProcessLimits.advice)."
         case .damaged(let origin, let message, _):
             return "Cannot decode \"\(origin)\": \(message). The file is damaged (found when its pixels were read)."
         case .encodeFailed(let format, let message):

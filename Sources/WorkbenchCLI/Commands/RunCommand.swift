@@ -168,6 +168,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(summary.exitCode == ExitStatus.ok ? 1 : summary.exitCode)
         }
         withExtendedLifetime(trap) {}
+        if let warning = manifest.listingWarning { Terminal.error(warning) }
         if summary.exitCode != ExitStatus.ok { throw ExitCode(summary.exitCode) }
     }
 }

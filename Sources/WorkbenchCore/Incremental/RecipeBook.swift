@@ -35,7 +35,7 @@ public final class RecipeBook: InputHistory {
     enum Presence: Sendable {
         /// In the output folder (`stat`).
         case onDisk
-        /// In the bucket's listing taken when the run started.
+        /// In the bucket's listing of the output prefix, read as the run goes.
         case listed(OutputInventory)
         /// The manifest's word alone (`--trust-manifest`).
         case recorded

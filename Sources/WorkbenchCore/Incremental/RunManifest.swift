@@ -32,9 +32,12 @@ public final class RunManifest: Sendable {
         let presence: RecipeBook.Presence
         if let remote = output.remote {
             // A run that makes everything again needs no listing.
-            presence = trustsManifest || force ? .recorded : .listed(try remote.inventory())
+            let inventory = trustsManifest || force ? nil : try remote.inventory()
+            presence = inventory.map { .listed($0) } ?? .recorded
+            self.inventory = inventory
         } else {
             presence = .onDisk
+            inventory = nil
         }
         recipes = RecipeBook(preset: preset, versions: versions, store: store, outputRoot: output.path, force: force, presence: presence)
         remote = output.remote
@@ -42,6 +45,16 @@ public final class RunManifest: Sendable {
 
     /// Where the manifest lives when the output is a bucket: told of each record and of the save.
     let remote: (any RemoteOutput)?
+    /// The bucket output's listing, read as the run goes; nil in a folder or with
+    /// `trustsManifest`.
+    public let inventory: OutputInventory?
+
+    /// For the run's last words: the listing of a bucket output stopped part way, so outputs past
+    /// that point were made again rather than trusted.
+    public var listingWarning: String? {
+        guard let failure = inventory?.failure else { return nil }
+        return "\(failure) Outputs the listing did not reach were made again; nothing was taken as present unseen."
+    }
 
     /// Records what an item left in the output root. A finished item's record replaces the
     /// old one; an item that failed or was stopped keeps the old record's other files.

@@ -12,8 +12,8 @@ public protocol RemoteOutput: Sendable {
     /// upload cut off by `cancellation` leaves nothing behind.
     func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError)
 
-    /// Every object under the output's location now, with its size (a listing): which recorded
-    /// outputs are still there.
+    /// Every object under the output's location, with its size (a listing whose first page is
+    /// read now and the rest as the run reaches them): which recorded outputs are still there.
     func inventory() throws(WorkbenchError) -> OutputInventory
 
     /// An item's record was appended to the local log at `log`.

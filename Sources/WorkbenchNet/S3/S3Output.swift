@@ -102,23 +102,21 @@ public final class S3Output: RemoteOutput {
 
     public func inventory() throws(WorkbenchError) -> OutputInventory {
         let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key)
-        var inventory = OutputInventory()
-        var token: String?
-        repeat {
-            let page: ListPages.Page
-            do {
-                page = try pages.fetch(after: token)
-            } catch {
-                throw .unusableBucket(location: location, reason: "its objects could not be listed: \(error)")
-            }
-            for object in page.keys where object.key.hasPrefix(prefix.key) {
-                let path = String(object.key.dropFirst(prefix.key.count))
-                if path.hasPrefix(ManifestSegments.folderName) { continue }
-                inventory.add(path, size: object.size ?? -1)
-            }
-            token = page.truncated ? page.next : nil
-        } while token != nil
-        return inventory
+        let (prefix, location) = (prefix, location)
+        @Sendable func page(_ result: Result<ListPages.Page, DownloadError>) -> Result<OutputInventory.Page, WorkbenchError> {
+            result.map { page in
+                // Keys are relative to the prefix; the manifest's own objects are among them
+                // (no output is ever recorded under its folder).
+                OutputInventory.Page(objects: page.keys.filter { $0.key.hasPrefix(prefix.key) }
+                                        .map { (String($0.key.dropFirst(prefix.key.count)), $0.size ?? -1) },
+                                     next: page.truncated ? page.next : nil)
+            }.mapError { .unusableBucket(location: location, reason: "its objects could not be listed: \($0)") }
+        }
+        let first = try page(pages.start(after: nil).wait()).get()
+        return OutputInventory(first: first, fetch: { token in
+            let pending = pages.start(after: token)
+            return { page(pending.wait()) }
+        })
     }
 
     public func recorded(log: String) {

@@ -212,6 +212,60 @@ import WorkbenchTestSupport
         try server.command(["cmd": "release"])
     }
 
+    /// The output prefix's listing is read a page at a time as the run reaches it: outputs that
+    /// sort before 2,500 other objects need its first page alone; outputs after them read every
+    /// page and are still found; a page that cannot be fetched makes the outputs past it again.
+    @Test(arguments: [false, true])
+    func theOutputListingIsReadAsTheRunReachesIt(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
+        let site = server.bucket("site")
+        let folder = try Fixtures.temporaryDirectory("bucket-listing-pages")
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for (name, photo) in zip(["a", "b", "c"], Fixtures.samplePhotos) {
+            try FileManager.default.copyItem(at: photo, to: photos.appendingPathComponent(name + ".jpg"))
+        }
+        try server.makeBucket(site)
+        try server.command(["cmd": "putmany", "bucket": site, "prefix": "out/m/p", "count": 2_500, "file": Fixtures.samplePhotos[0].path])
+        func preset(_ path: String) throws -> String {
+            try Fixtures.writePreset("""
+                { "version": 1, "inputs": { "glob": "photos/*.jpg" },
+                  "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                             { "id": "small", "op": "thumbnail", "width": 32 }, { "id": "jpeg", "op": "encode", "format": "jpeg" },
+                             { "id": "save", "op": "write", "path": "\(path)" } ] }
+                """, in: folder, name: path.replacingOccurrences(of: "/", with: "-") + ".json")
+        }
+        // Before the 2,500 objects: the manifest's listing and the outputs' first page, which
+        // they do not reach into (so the page after it is never asked for).
+        let early = try preset("{name}.jpg")
+        try server.resetCounts()
+        var run = try CLIProcess.run(["run", early, "--out", "s3://\(site)/out/"], environment: server.environment)
+        #expect(run.stdout.contains("3 items: 3 succeeded"), "\(run.stdout) \(run.stderr)")
+        var requests = try server.requests()
+        #expect(requests["LIST"] == 2, "\(requests)")
+
+        // After them: all three pages, and what they list counts.
+        let late = try preset("z/{name}.jpg")
+        run = try CLIProcess.run(["run", late, "--out", "s3://\(site)/out/"], environment: server.environment)
+        #expect(run.stdout.contains("3 items: 3 succeeded"), "\(run.stdout) \(run.stderr)")
+        try server.command(["cmd": "delete", "bucket": site, "key": "out/z/b.jpg"])
+        try server.resetCounts()
+        run = try CLIProcess.run(["run", late, "--out", "s3://\(site)/out/"], environment: server.environment)
+        #expect(run.stdout.contains("3 items: 1 succeeded, 2 up to date"), "\(run.stdout) \(run.stderr)")
+        requests = try server.requests()
+        #expect(requests["LIST"] == 4, "\(requests)")
+        #expect(try server.keys(site, prefix: "out/z/").count == 3)
+
+        // The second page refused (every retry): the outputs past the first page are made
+        // again, and the run says why.
+        try server.resetCounts()
+        try server.command(["cmd": "fault", "kind": "LIST", "status": 500, "code": "InternalError", "skip": 2, "count": 5])
+        run = try CLIProcess.run(["run", late, "--out", "s3://\(site)/out/"], environment: server.environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("3 items: 3 succeeded"), "\(run.stdout)")
+        #expect(run.stderr.contains("its objects could not be listed") && run.stderr.contains("made again"), "\(run.stderr)")
+    }
+
     @Test(arguments: [false, true])
     func uploadsAreRetriedAndThePresetNamesTheEndpoint(ceph: Bool) throws {
         let server = try S3Server(ceph: ceph)

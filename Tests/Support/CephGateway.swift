@@ -8,6 +8,9 @@ public final class CephGateway: Sendable {
     public let port: Int
     public let accessKey: String
     public let secret: String
+    /// Keys of the cluster's other users: "other" (a second user, who owns nothing of the
+    /// first's) and "reader" (a read-only subuser of the first).
+    public let users: [String: (accessKey: String, secret: String)]
     // Kept open for the life of the process: closing it stops the cluster.
     private let input: FileHandle
 
@@ -44,6 +47,11 @@ public final class CephGateway: Sendable {
         self.port = port
         accessKey = key
         self.secret = secret
+        var users: [String: (accessKey: String, secret: String)] = [:]
+        for (name, value) in object["users"] as? [String: [String: String]] ?? [:] {
+            if let key = value["accessKey"], let secret = value["secret"] { users[name] = (key, secret) }
+        }
+        self.users = users
         self.input = input.fileHandleForWriting
     }
 }

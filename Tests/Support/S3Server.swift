@@ -66,6 +66,15 @@ public final class S3Server {
          "AWS_PROFILE": "", "AWS_SESSION_TOKEN": "", "AWS_WEB_IDENTITY_TOKEN_FILE": "", "AWS_ENDPOINT_URL": ""]
     }
 
+    /// The environment of the Ceph cluster's user `name` ("other", "reader": `CephGateway.users`).
+    public func environment(as name: String) throws -> [String: String] {
+        guard let user = try CephGateway.shared().users[name] else { throw TestFailure("the Ceph cluster has no user \(name)") }
+        var environment = self.environment
+        environment["AWS_ACCESS_KEY_ID"] = user.accessKey
+        environment["AWS_SECRET_ACCESS_KEY"] = user.secret
+        return environment
+    }
+
     /// Sends one command (see `s3_server.py`) and returns its answer.
     @discardableResult
     public func command(_ object: [String: Any]) throws -> [String: Any] {

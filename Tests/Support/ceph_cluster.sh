@@ -4,7 +4,8 @@
 #
 # usage: ceph_cluster.sh DIR
 #
-# Prints one JSON line, {"port": P, "accessKey": K, "secret": S}, once the gateway answers,
+# Prints one JSON line, {"port": P, "accessKey": K, "secret": S, "users": {"other": {...},
+# "reader": {...}}}, once the gateway answers,
 # then keeps the cluster until its standard input closes (the test process ended) and stops
 # every daemon. Debian 12's packages: radosgw ceph-mon ceph-mgr ceph-osd.
 set -eu
@@ -67,8 +68,18 @@ i=0
 until python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$RGW/', timeout=2)" 2>/dev/null; do
   i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the RADOS Gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.5
 done
-radosgw-admin -c "$CONF" -n client.admin user create --uid=workbench --display-name=workbench 2>/dev/null | python3 -c "
-import json, sys
-key = json.load(sys.stdin)['keys'][0]
-print(json.dumps({'port': $RGW, 'accessKey': key['access_key'], 'secret': key['secret_key']}), flush=True)"
+# The tests' user; a second user, who owns nothing of the first's; and a read-only subuser of
+# the first (Swift-style subuser permissions, S3 keys).
+A="radosgw-admin -c $CONF -n client.admin"
+$A user create --uid=workbench --display-name=workbench >"$D/user.json" 2>/dev/null
+$A user create --uid=other --display-name=other >"$D/other.json" 2>/dev/null
+$A subuser create --uid=workbench --subuser=workbench:reader --access=read --key-type=s3 --gen-access-key --gen-secret >"$D/reader.json" 2>/dev/null
+python3 -c "
+import json
+def key(file, user):
+    keys = json.load(open('$D/' + file))['keys']
+    found = [k for k in keys if k['user'] == user][0]
+    return {'accessKey': found['access_key'], 'secret': found['secret_key']}
+main = key('user.json', 'workbench')
+print(json.dumps({'port': $RGW, **main, 'users': {'other': key('other.json', 'other'), 'reader': key('reader.json', 'workbench:reader')}}), flush=True)"
 cat >/dev/null

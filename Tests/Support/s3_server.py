@@ -35,6 +35,7 @@ Commands:
   {"cmd": "answered"}                                   requests answered, by kind
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "delete", "bucket": B, "key": K}              delete an object
+  {"cmd": "policy", "bucket": B, "policy": {...}}       set a bucket policy (enforced by Ceph, not moto)
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "head", "bucket": B, "key": K}                an object's ContentType, CacheControl, Metadata, …
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
@@ -295,6 +296,9 @@ def run(command, s3):
         return {"ok": True}
     if name == "delete":
         s3.delete_object(Bucket=command["bucket"], Key=command["key"])
+        return {"ok": True}
+    if name == "policy":
+        s3.put_bucket_policy(Bucket=command["bucket"], Policy=json.dumps(command["policy"]))
         return {"ok": True}
     if name == "stats":
         with LOCK:

@@ -41,6 +41,9 @@ osd data = $D/osd
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:$RGW
 rgw data = $D/rgw
+# STS, for AssumeRoleWithWebIdentity (the key encrypts the session tokens it hands out).
+rgw s3 auth use sts = true
+rgw sts key = workbench-tests1
 CONF
 # Every daemon runs in the foreground as a child of this script, and goes with it.
 pids=""
@@ -72,6 +75,8 @@ done
 # the first (Swift-style subuser permissions, S3 keys).
 A="radosgw-admin -c $CONF -n client.admin"
 $A user create --uid=workbench --display-name=workbench >"$D/user.json" 2>/dev/null
+# The tests' user may register an OpenID Connect provider and roles (web identity).
+$A caps add --uid=workbench --caps="oidc-provider=*;roles=*" >/dev/null 2>&1
 $A user create --uid=other --display-name=other >"$D/other.json" 2>/dev/null
 $A subuser create --uid=workbench --subuser=workbench:reader --access=read --key-type=s3 --gen-access-key --gen-secret >"$D/reader.json" 2>/dev/null
 python3 -c "

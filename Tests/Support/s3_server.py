@@ -36,6 +36,8 @@ Commands:
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "delete", "bucket": B, "key": K}              delete an object
   {"cmd": "policy", "bucket": B, "policy": {...}}       set a bucket policy (enforced by Ceph, not moto)
+  {"cmd": "token"}                                      a web identity token (JWT) for the "role" the
+                                                        first line named (checked by Ceph, not moto)
   {"cmd": "get", "bucket": B, "key": K}                 an object's bytes as text (Latin-1) and its size
   {"cmd": "head", "bucket": B, "key": K}                an object's ContentType, CacheControl, Metadata, …
   {"cmd": "uploads", "bucket": B}                       multipart uploads in progress
@@ -50,6 +52,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler
 
+from oidc_issuer import Issuer
 from quiet_server import Server
 from urllib.parse import parse_qs, urlparse
 
@@ -100,6 +103,7 @@ COUNTS = {}
 IN_FLIGHT = {}
 MOST_IN_FLIGHT = {}
 ANSWERED = {}
+ISSUER = []  # the web identity tokens' issuer, for "token"
 HELD = []  # threading.Event of each request held by a "hold" fault, set by "release"
 FAULTS = []
 MOTO_PORT = 0
@@ -231,12 +235,13 @@ class Proxy(BaseHTTPRequestHandler):
 def main():
     global MOTO_PORT
     moto = None
+    issuer = Issuer()
     if len(sys.argv) == 4:
         # Another S3 server (Ceph's RADOS Gateway, ceph_cluster.sh): its port and a user's keys.
         MOTO_PORT = int(sys.argv[1])
         endpoint = f"http://127.0.0.1:{MOTO_PORT}"
         key = {"AccessKeyId": sys.argv[2], "SecretAccessKey": sys.argv[3]}
-        role = ""
+        role = ceph_role(endpoint, key, issuer)
     else:
         MOTO_PORT = free_port()
         moto = ThreadedMotoServer(ip_address="127.0.0.1", port=MOTO_PORT, verbose=False)
@@ -256,6 +261,7 @@ def main():
     s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
                       aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
 
+    ISSUER.append(issuer)
     proxy = Server(("127.0.0.1", 0), Proxy)
     proxy.daemon_threads = True
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
@@ -275,8 +281,28 @@ def main():
         for event in HELD:
             event.set()
     proxy.shutdown()
+    issuer.stop()
     if moto:
         moto.stop()
+
+
+def ceph_role(endpoint, key, issuer):
+    """Registers `issuer` with the gateway as an OpenID Connect provider and makes a role its
+    tokens may assume, allowed every S3 action: the role's ARN. The gateway keeps both for the
+    cluster's life; each server's issuer (and so role) is its own."""
+    iam = boto3.client("iam", endpoint_url=endpoint, region_name="us-east-1",
+                       aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+    # The gateway's form parser takes a "+" for itself, not a space: policies without spaces.
+    compact = lambda value: json.dumps(value, separators=(",", ":"))
+    provider = iam.create_open_id_connect_provider(Url=issuer.url, ClientIDList=[issuer.audience],
+                                                   ThumbprintList=[issuer.thumbprint])["OpenIDConnectProviderArn"]
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Federated": [provider]},
+                                                     "Action": ["sts:AssumeRoleWithWebIdentity"]}]}
+    name = f"pods-{issuer.server.server_address[1]}-{os.getpid()}"
+    role = iam.create_role(RoleName=name, Path="/", AssumeRolePolicyDocument=compact(trust))["Role"]["Arn"]
+    policy = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["s3:*"], "Resource": ["arn:aws:s3:::*"]}]}
+    iam.put_role_policy(RoleName=name, PolicyName="all", PolicyDocument=compact(policy))
+    return role
 
 
 def run(command, s3):
@@ -297,6 +323,8 @@ def run(command, s3):
     if name == "delete":
         s3.delete_object(Bucket=command["bucket"], Key=command["key"])
         return {"ok": True}
+    if name == "token":
+        return {"token": ISSUER[0].token()}
     if name == "policy":
         s3.put_bucket_policy(Bucket=command["bucket"], Policy=json.dumps(command["policy"]))
         return {"ok": True}

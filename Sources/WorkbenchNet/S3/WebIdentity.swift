@@ -32,7 +32,7 @@ struct WebIdentity {
         }
         let xml = S3XML(String(decoding: answer.data, as: UTF8.self))
         guard answer.status == 200, let key = xml.value("AccessKeyId"), let secret = xml.value("SecretAccessKey") else {
-            let reason = [xml.value("Code"), xml.value("Message")].compactMap { $0 }.joined(separator: ": ")
+            let reason = [xml.value("Code"), xml.value("Message")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
             throw .s3Credentials("STS at \(endpoint) refused to assume role \(role) with the token in \(tokenFile) (HTTP \(answer.status)\(reason.isEmpty ? "" : ", " + reason)); check the role's trust policy and the service account")
         }
         let expiration = xml.value("Expiration").flatMap { ISO8601DateFormatter().date(from: $0) }

@@ -148,11 +148,16 @@ import WorkbenchTestSupport
         #expect(try server.requests()["GET object"] == nil)
     }
 
-    @Test func aPodsWebIdentityTokenIsExchangedForTemporaryCredentials() throws {
-        let server = try S3Server()
+    /// A token signed by an OpenID Connect issuer the test starts (`oidc_issuer.py`); Ceph checks
+    /// its signature against the issuer's published certificate and its role's trust policy,
+    /// moto takes any token.
+    @Test(arguments: [false, true])
+    func aPodsWebIdentityTokenIsExchangedForTemporaryCredentials(ceph: Bool) throws {
+        let server = try S3Server(ceph: ceph)
         let (folder, preset, keys) = try Self.project("bucket-web-identity", server: server)
         let token = folder.appendingPathComponent("token")
-        try "eyJhbGciOiJSUzI1NiJ9.service-account-token".write(to: token, atomically: true, encoding: .utf8)
+        let signed = try server.command(["cmd": "token"])["token"] as? String ?? ""
+        try signed.write(to: token, atomically: true, encoding: .utf8)
         var pod = server.environment
         pod["AWS_ACCESS_KEY_ID"] = ""
         pod["AWS_SECRET_ACCESS_KEY"] = ""
@@ -164,6 +169,13 @@ import WorkbenchTestSupport
         #expect(run.stdout.contains("\(keys.count) items: \(keys.count) succeeded"), "\(run.stdout)")
         #expect(try server.requests()["STS"] == 1)
 
+        if ceph {
+            // A token whose signature is not the issuer's: refused before any item, exit 2.
+            let forged = signed.split(separator: ".").prefix(2).joined(separator: ".") + ".bm90LXRoZS1zaWduYXR1cmU"
+            try forged.write(to: token, atomically: true, encoding: .utf8)
+            let refused = try CLIProcess.run(["run", preset], environment: pod)
+            #expect(refused.status == 2 && refused.stderr.contains("refused to assume role") && refused.stderr.contains("(HTTP 403, AccessDenied)"), "\(refused.status) \(refused.stderr)")
+        }
         pod["AWS_WEB_IDENTITY_TOKEN_FILE"] = folder.appendingPathComponent("missing-token").path
         let missing = try CLIProcess.run(["run", preset], environment: pod)
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the web identity token file"), "\(missing.stderr)")

@@ -6,6 +6,9 @@ import Synchronization
 /// process ends (the script stops its daemons when its standard input closes).
 public final class CephGateway: Sendable {
     public let port: Int
+    /// A second gateway over the same cluster with STS on (web identity): there a wrong key gets
+    /// a bare AccessDenied, so the other tests use the first.
+    public let stsPort: Int
     public let accessKey: String
     public let secret: String
     /// Keys of the cluster's other users: "other" (a second user, who owns nothing of the
@@ -40,11 +43,12 @@ public final class CephGateway: Sendable {
         while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([UInt8(ascii: "\n")]) {
             line.append(byte)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let port = object["port"] as? Int,
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let port = object["port"] as? Int, let stsPort = object["stsPort"] as? Int,
               let key = object["accessKey"] as? String, let secret = object["secret"] as? String else {
             throw TestFailure("Ceph's RADOS Gateway did not start (apt-get install radosgw ceph-mon ceph-mgr ceph-osd): \(String(decoding: line, as: UTF8.self))")
         }
         self.port = port
+        self.stsPort = stsPort
         accessKey = key
         self.secret = secret
         var users: [String: (accessKey: String, secret: String)] = [:]

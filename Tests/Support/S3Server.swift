@@ -21,12 +21,13 @@ public final class S3Server {
     /// The name a test's bucket `name` has on this server.
     public func bucket(_ name: String) -> String { name + bucketSuffix }
 
-    public init(ceph: Bool = false) throws {
+    /// moto, or Ceph's RADOS Gateway (`sts`: its gateway with STS on, for web identity).
+    public init(ceph: Bool = false, sts: Bool = false) throws {
         bucketSuffix = ceph ? "-\(UInt32.random(in: 0...UInt32.max))" : ""
         var arguments = ["python3", Fixtures.supportFile("s3_server.py").path]
         if ceph {
             let gateway = try CephGateway.shared()
-            arguments += [String(gateway.port), gateway.accessKey, gateway.secret]
+            arguments += [String(sts ? gateway.stsPort : gateway.port), gateway.accessKey, gateway.secret] + (sts ? ["sts"] : [])
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

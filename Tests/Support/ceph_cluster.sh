@@ -4,16 +4,16 @@
 #
 # usage: ceph_cluster.sh DIR
 #
-# Prints one JSON line, {"port": P, "accessKey": K, "secret": S, "users": {"other": {...},
-# "reader": {...}}}, once the gateway answers,
+# Prints one JSON line, {"port": P, "stsPort": Q, "accessKey": K, "secret": S, "users":
+# {"other": {...}, "reader": {...}}}, once the gateways answer (Q: the one with STS on),
 # then keeps the cluster until its standard input closes (the test process ended) and stops
 # every daemon. Debian 12's packages: radosgw ceph-mon ceph-mgr ceph-osd.
 set -eu
 D=$1
-rm -rf "$D"; mkdir -p "$D/mon" "$D/osd" "$D/run" "$D/log" "$D/rgw"
+rm -rf "$D"; mkdir -p "$D/mon" "$D/osd" "$D/run" "$D/log" "$D/rgw" "$D/rgw-sts"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 uuid() { python3 -c 'import uuid; print(uuid.uuid4())'; }
-FSID=$(uuid); MON=$(free_port); RGW=$(free_port)
+FSID=$(uuid); MON=$(free_port); RGW=$(free_port); STS=$(free_port)
 CONF=$D/ceph.conf
 cat > "$CONF" <<CONF
 [global]
@@ -41,7 +41,12 @@ osd data = $D/osd
 [client.rgw.a]
 rgw frontends = beast endpoint=127.0.0.1:$RGW
 rgw data = $D/rgw
-# STS, for AssumeRoleWithWebIdentity (the key encrypts the session tokens it hands out).
+# A second gateway over the same pools with STS on, for web identity (the key encrypts the
+# session tokens it hands out). Apart, because with STS on a gateway answers a wrong secret or an
+# unknown key with a bare AccessDenied instead of saying which.
+[client.rgw.sts]
+rgw frontends = beast endpoint=127.0.0.1:$STS
+rgw data = $D/rgw-sts
 rgw s3 auth use sts = true
 rgw sts key = workbench-tests1
 CONF
@@ -55,6 +60,7 @@ ceph-authtool "$D/keyring" --gen-key -n client.admin --cap mon 'allow *' --cap o
 ceph-authtool "$D/keyring" --gen-key -n osd.0 --cap mon 'allow profile osd' --cap mgr 'allow profile osd' --cap osd 'allow *' >/dev/null
 ceph-authtool "$D/keyring" --gen-key -n mgr.a --cap mon 'allow profile mgr' --cap osd 'allow *' --cap mds 'allow *' >/dev/null
 ceph-authtool "$D/keyring" --gen-key -n client.rgw.a --cap mon 'allow rw' --cap osd 'allow rwx' --cap mgr 'allow rw' >/dev/null
+ceph-authtool "$D/keyring" --gen-key -n client.rgw.sts --cap mon 'allow rw' --cap osd 'allow rwx' --cap mgr 'allow rw' >/dev/null
 monmaptool --create --addv a "[v2:127.0.0.1:$MON]" --fsid "$FSID" "$D/monmap" >/dev/null
 ceph-mon -c "$CONF" --mkfs -i a --monmap "$D/monmap" --keyring "$D/keyring" 2>/dev/null
 ceph-mon -c "$CONF" -i a -f 2>/dev/null & pids="$pids $!"
@@ -71,6 +77,12 @@ i=0
 until python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$RGW/', timeout=2)" 2>/dev/null; do
   i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the RADOS Gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.5
 done
+# The STS gateway, once the first has made the pools.
+radosgw -c "$CONF" -n client.rgw.sts --keyring "$D/keyring" -f >/dev/null 2>&1 & pids="$pids $!"
+i=0
+until python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$STS/', timeout=2)" 2>/dev/null; do
+  i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the STS gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.2
+done
 # The tests' user; a second user, who owns nothing of the first's; and a read-only subuser of
 # the first (Swift-style subuser permissions, S3 keys).
 A="radosgw-admin -c $CONF -n client.admin"
@@ -86,5 +98,5 @@ def key(file, user):
     found = [k for k in keys if k['user'] == user][0]
     return {'accessKey': found['access_key'], 'secret': found['secret_key']}
 main = key('user.json', 'workbench')
-print(json.dumps({'port': $RGW, **main, 'users': {'other': key('other.json', 'other'), 'reader': key('reader.json', 'workbench:reader')}}), flush=True)"
+print(json.dumps({'port': $RGW, 'stsPort': $STS, **main, 'users': {'other': key('other.json', 'other'), 'reader': key('reader.json', 'workbench:reader')}}), flush=True)"
 cat >/dev/null

@@ -5,6 +5,7 @@ injects faults.
 
 usage: s3_server.py                      moto, started here
        s3_server.py PORT KEY SECRET      another server on 127.0.0.1:PORT (ceph_cluster.sh's gateway)
+       s3_server.py PORT KEY SECRET sts  the same, with STS on: a role for the issuer's tokens
 
 Prints one JSON line, {"port": P, "accessKey": K, "secret": S, "role": ARN}, then reads commands, one JSON
 object per line on stdin, and answers each with one JSON line on stdout. Serves until stdin
@@ -236,12 +237,13 @@ def main():
     global MOTO_PORT
     moto = None
     issuer = Issuer()
-    if len(sys.argv) == 4:
-        # Another S3 server (Ceph's RADOS Gateway, ceph_cluster.sh): its port and a user's keys.
+    if len(sys.argv) >= 4:
+        # Another S3 server (Ceph's RADOS Gateway, ceph_cluster.sh): its port and a user's keys;
+        # "sts": the gateway has STS on, and web identity tokens get a role there.
         MOTO_PORT = int(sys.argv[1])
         endpoint = f"http://127.0.0.1:{MOTO_PORT}"
         key = {"AccessKeyId": sys.argv[2], "SecretAccessKey": sys.argv[3]}
-        role = ceph_role(endpoint, key, issuer)
+        role = ceph_role(endpoint, key, issuer) if sys.argv[4:] == ["sts"] else ""
     else:
         MOTO_PORT = free_port()
         moto = ThreadedMotoServer(ip_address="127.0.0.1", port=MOTO_PORT, verbose=False)

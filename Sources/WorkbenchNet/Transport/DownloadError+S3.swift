@@ -17,7 +17,8 @@ extension DownloadError {
         case "ExpiredToken", "TokenRefreshRequired", "InvalidToken":
             advice = "the session token from \(credentials) has expired or is not valid; get fresh credentials"
         case "AccessDenied", "AllAccessDisabled":
-            advice = "the credentials from \(credentials) may not do \(operation) on \(location); check the bucket's policy and the role's permissions"
+            // Some servers (Ceph's gateway with STS on) say no more than this to a wrong key.
+            advice = "the credentials from \(credentials) may not do \(operation) on \(location); check the bucket's policy and the role's permissions, and the keys themselves (some servers answer a wrong key with a bare AccessDenied)"
         case "AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException":
             advice = "the bucket \(bucket) is in another region than the requests were signed for; set AWS_REGION to the bucket's region"
         case "SlowDown", "ServiceUnavailable", "InternalError":

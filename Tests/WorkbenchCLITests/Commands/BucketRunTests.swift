@@ -153,7 +153,7 @@ import WorkbenchTestSupport
     /// moto takes any token.
     @Test(arguments: [false, true])
     func aPodsWebIdentityTokenIsExchangedForTemporaryCredentials(ceph: Bool) throws {
-        let server = try S3Server(ceph: ceph)
+        let server = try S3Server(ceph: ceph, sts: true)
         let (folder, preset, keys) = try Self.project("bucket-web-identity", server: server)
         let token = folder.appendingPathComponent("token")
         let signed = try server.command(["cmd": "token"])["token"] as? String ?? ""
@@ -170,6 +170,13 @@ import WorkbenchTestSupport
         #expect(try server.requests()["STS"] == 1)
 
         if ceph {
+            // With STS on the gateway a wrong secret gets a bare AccessDenied: the message says
+            // the keys may be at fault too.
+            var wrong = server.environment
+            wrong["AWS_SECRET_ACCESS_KEY"] = "wrong-secret-1234"
+            let denied = try CLIProcess.run(["run", preset], environment: wrong)
+            #expect(denied.status == 2 && denied.stderr.contains("403 AccessDenied") && denied.stderr.contains("and the keys themselves"),
+                    "\(denied.status) \(denied.stderr)")
             // A token whose signature is not the issuer's: refused before any item, exit 2.
             let forged = signed.split(separator: ".").prefix(2).joined(separator: ".") + ".bm90LXRoZS1zaWduYXR1cmU"
             try forged.write(to: token, atomically: true, encoding: .utf8)

@@ -52,8 +52,7 @@ public final class RunManifest: Sendable {
     /// For the run's last words: the listing of a bucket output stopped part way, so outputs past
     /// that point were made again rather than trusted.
     public var listingWarning: String? {
-        guard let failure = inventory?.failure else { return nil }
-        return "\(failure) Outputs the listing did not reach were made again; nothing was taken as present unseen."
+        inventory?.failure.map { "\($0)" }
     }
 
     /// Records what an item left in the output root. A finished item's record replaces the

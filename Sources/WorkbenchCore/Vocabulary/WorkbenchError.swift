@@ -36,6 +36,9 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case manifestUnwritable(path: String, reason: String)
     /// A bucket given as the output cannot be used (credentials, a missing bucket, the network).
     case unusableBucket(location: String, reason: String)
+    /// The listing of a bucket output failed after its first page: what it did not reach was
+    /// made again.
+    case listingStopped(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -75,6 +78,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "Cannot write the manifest \"\(path)\": \(Self.clause(reason)). The files are in place, but the next run will redo them."
         case .unusableBucket(let location, let reason):
             return "Cannot write into \(location): \(Self.clause(reason))."
+        case .listingStopped(let location, let reason):
+            return "The listing of \(location) stopped part way (\(Self.clause(reason))): the outputs it did not reach were made again rather than taken as there. Nothing is missing; the next run lists them again."
         }
     }
 

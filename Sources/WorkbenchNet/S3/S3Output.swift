@@ -103,19 +103,23 @@ public final class S3Output: RemoteOutput {
     public func inventory() throws(WorkbenchError) -> OutputInventory {
         let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key)
         let (prefix, location) = (prefix, location)
-        @Sendable func page(_ result: Result<ListPages.Page, DownloadError>) -> Result<OutputInventory.Page, WorkbenchError> {
+        @Sendable func page(_ result: Result<ListPages.Page, DownloadError>, first: Bool) -> Result<OutputInventory.Page, WorkbenchError> {
             result.map { page in
                 // Keys are relative to the prefix; the manifest's own objects are among them
                 // (no output is ever recorded under its folder).
                 OutputInventory.Page(objects: page.keys.filter { $0.key.hasPrefix(prefix.key) }
                                         .map { (String($0.key.dropFirst(prefix.key.count)), $0.size ?? -1) },
                                      next: page.truncated ? page.next : nil)
-            }.mapError { .unusableBucket(location: location, reason: "its objects could not be listed: \($0)") }
+            }.mapError { error in
+                // The first page stops the run; a later one only the listing (`RunManifest.listingWarning`).
+                first ? .unusableBucket(location: location, reason: "its objects could not be listed: \(error)")
+                    : .listingStopped(location: location, reason: "\(error)")
+            }
         }
-        let first = try page(pages.start(after: nil).wait()).get()
+        let first = try page(pages.start(after: nil).wait(), first: true).get()
         return OutputInventory(first: first, fetch: { token in
             let pending = pages.start(after: token)
-            return { page(pending.wait()) }
+            return { page(pending.wait(), first: false) }
         })
     }
 

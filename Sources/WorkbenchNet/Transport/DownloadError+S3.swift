@@ -22,7 +22,7 @@ extension DownloadError {
         case "AuthorizationHeaderMalformed", "PermanentRedirect", "IllegalLocationConstraintException":
             advice = "the bucket \(bucket) is in another region than the requests were signed for; set AWS_REGION to the bucket's region"
         case "SlowDown", "ServiceUnavailable", "InternalError":
-            advice = "the server is overloaded or failing; it was asked again with growing pauses, and the item can be retried later"
+            advice = "the server is overloaded or failing; it was asked again with growing pauses; a rerun later takes up what is left"
         case "RequestTimeTooSkewed":
             advice = "this machine's clock is off from the server's; set it right (NTP)"
         default:

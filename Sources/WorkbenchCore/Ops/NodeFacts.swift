@@ -21,7 +21,12 @@ public struct NodeFacts: Sendable {
         public let parameters: ParameterValues
     }
 
-    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = []) {
+    /// Several nodes read the result within an item: a stage whose result is lazy computes it
+    /// once and keeps it (within its memory limit), rather than have each reader compute it again.
+    public let keepsResult: Bool
+
+    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = [], keepsResult: Bool = false) {
+        self.keepsResult = keepsResult
         self.outputIsReadOnce = outputIsReadOnce
         self.soleReaderOp = soleReaderOp
         self.soleReaders = soleReaders

@@ -27,11 +27,20 @@ public struct OpSpec: Sendable {
     /// Evaluates its image input once, top to bottom (libvips' sequential operations, encoders),
     /// so a decoder upstream may stream.
     public let readsSequentially: Bool
+    /// For a resize that fits the image inside a box: the box a node's parameters give, or nil
+    /// when they do something else (the planner cascades such resizes, `GraphPlanner`).
+    public let fitBox: (@Sendable (ParameterValues) -> FitBox?)?
+    /// A decoder that can leave its work to a resize reading it alone, which then decodes and
+    /// shrinks in one step from the bytes (shrink-on-load).
+    public let shrinksOnLoad: Bool
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
                 defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
                 defaultTimeout: Double? = nil, sourceParameter: String? = nil, deprecated: Bool = false,
-                readsSequentially: Bool = false, check: (@Sendable (ParameterValues) -> String?)? = nil) {
+                readsSequentially: Bool = false, fitBox: (@Sendable (ParameterValues) -> FitBox?)? = nil,
+                shrinksOnLoad: Bool = false, check: (@Sendable (ParameterValues) -> String?)? = nil) {
+        self.fitBox = fitBox
+        self.shrinksOnLoad = shrinksOnLoad
         self.isDeprecated = deprecated
         self.readsSequentially = readsSequentially
         self.check = check

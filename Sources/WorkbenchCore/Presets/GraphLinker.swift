@@ -35,8 +35,10 @@ struct GraphLinker {
             collector.warning(draft.path, at: draft.location,
                               "the result of \"\(draft.id)\" is not used by any node; add a \"write\" after it to keep it")
         }
-        let facts = Self.facts(ordered)
-        return ordered.map { draft in
+        var planned = ordered
+        let plans = GraphPlanner.plan(&planned)
+        let facts = Self.facts(planned, plans: plans)
+        return planned.map { draft in
             let inputs = draft.from.enumerated().map { NodeInput(node: $1.id, slot: .from($0)) }
                 + draft.references.map {
                     NodeInput(node: Self.referencedID($0.value), slot: .reference($0.parameter, fanIn: $0.value.hasSuffix("[*]")))
@@ -44,7 +46,8 @@ struct GraphLinker {
             return NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, scope: draft.scope,
                             from: draft.from.map(\.id), inputs: inputs, parameters: draft.parameters,
                             timeout: draft.timeout, retry: draft.retry,
-                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path, copy: draft.copy)
+                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path, copy: draft.copy,
+                            plan: plans[draft.id] ?? NodePlan())
         }
     }
 
@@ -56,7 +59,7 @@ struct GraphLinker {
     }
 
     /// Graph facts per node id (see `NodeFacts`), from the last node back.
-    private static func facts(_ ordered: [NodeDraft]) -> [String: NodeFacts] {
+    private static func facts(_ ordered: [NodeDraft], plans: [String: NodePlan]) -> [String: NodeFacts] {
         var consumers: [String: [(draft: NodeDraft, viaFrom: Bool)]] = [:]
         for draft in ordered {
             for upstream in draft.from { consumers[upstream.id, default: []].append((draft, true)) }
@@ -80,7 +83,8 @@ struct GraphLinker {
         }
         var facts: [String: NodeFacts] = [:]
         for (id, once) in readOnce {
-            facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id], soleReaders: chains[id] ?? [])
+            facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id], soleReaders: chains[id] ?? [],
+                                  keepsResult: (plans[id]?.readers ?? 0) > 1)
         }
         return facts
     }

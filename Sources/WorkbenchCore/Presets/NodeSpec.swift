@@ -46,4 +46,6 @@ public struct NodeSpec: Sendable {
     public let path: String
     /// Set when the node is a copy made by `"foreach"`.
     public var copy: NodeCopy? = nil
+    /// What the planner decided for it (`GraphPlanner`).
+    public var plan = NodePlan()
 }

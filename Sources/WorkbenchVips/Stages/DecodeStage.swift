@@ -24,7 +24,8 @@ struct DecodeStage: Stage {
                           "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored."),
             ParameterSpec("engine", .choice(["auto", "libvips"]), default: .string("auto"), recipeOmitsDefault: true,
                           "\"auto\": a JPEG followed only by a thumbnail and a JPEG encode takes the direct path (libjpeg and our own resampler, no libvips object per image) when the file allows; \"libvips\": always libvips. `--verbose` says which ran."),
-        ])
+        ],
+        shrinksOnLoad: true)
 
     static let definition = OpDefinition(spec) { p, facts in
         let access = p.word("access")
@@ -75,6 +76,7 @@ struct DecodeStage: Stage {
     private func decodedByLibvips(_ bytes: Bytes, _ context: StageContext) throws -> any ImageHandle {
         let image = try VipsDecoding.decode(bytes, options, node: context.nodeID, deferMemoryCheck: fusedWithResize)
         if fusedWithResize, let source = image.origin { return ShrinkableImage(image, source: source) }
+        context.logger.debug("\(context.item.name): decode: loading the whole image (\(image.width)×\(image.height))")
         return image
     }
 }

@@ -1,0 +1,44 @@
+/// What a resizing op tells the planner about one of its nodes: it fits the image inside a box,
+/// keeping the aspect ratio and never enlarging (libvips' `thumbnail` at its defaults), so a
+/// smaller box can be made from a larger box's result instead of from the full image.
+///
+/// Ops give one through `OpSpec.fitBox`; the planner never reads their parameters itself.
+public struct FitBox: Sendable, Equatable {
+    /// The box, nil on an axis it leaves free.
+    public let width: Int?
+    public let height: Int?
+    /// Everything else about the resize that two nodes must share for one to feed the other
+    /// (its kernel, its shrink-on-load setting), as the op spells it.
+    public let variant: String
+
+    public init(width: Int?, height: Int?, variant: String = "") {
+        self.width = width
+        self.height = height
+        self.variant = variant
+    }
+
+    /// libvips' rule for shrinking in steps: leave at least a factor of 2 for the last resize,
+    /// so that a smaller size made from a larger one loses nothing a resize from the full image
+    /// would keep. How many times larger `self` is than `smaller`, or nil when they cannot be
+    /// compared (different free axes or variants).
+    public func factor(over smaller: FitBox) -> Double? {
+        guard variant == smaller.variant, (width == nil) == (smaller.width == nil), (height == nil) == (smaller.height == nil),
+              width != nil || height != nil else { return nil }
+        let ratios = [width.flatMap { w in smaller.width.map { Double(w) / Double($0) } },
+                      height.flatMap { h in smaller.height.map { Double(h) / Double($0) } }].compactMap { $0 }
+        return ratios.min()
+    }
+
+    /// The smallest factor a cascade keeps (libvips' own, for its shrink-on-load).
+    public static let cascadeFactor = 2.0
+
+    /// "1920 wide", "480×320".
+    public var description: String {
+        switch (width, height) {
+        case let (w?, h?): return "\(w)×\(h)"
+        case let (w?, nil): return "\(w) wide"
+        case let (nil, h?): return "\(h) high"
+        default: return "any size"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// The plan step between the graph as written and the engine: decides, once per preset, what
+/// each node reads so that no work is repeated.
+///
+/// Today it makes one decision, the cascade: several resizes of one image, each fitting a box
+/// (`FitBox`), become a chain from the largest down, each made from the nearest larger one that
+/// leaves a factor of 2 (libvips' rule for its own shrink-on-load) — so the full image is read
+/// by one resize alone, which may then decode and shrink in one step (`NodeFacts`), and the
+/// smaller sizes cost a fraction of it. The result of a node read by several others is computed
+/// once per item and kept (`NodeFacts.keepsResult`).
+struct GraphPlanner {
+    /// Rewrites `from` of the cascaded resizes and returns each node's plan by id.
+    static func plan(_ drafts: inout [NodeDraft]) -> [String: NodePlan] {
+        var plans: [String: NodePlan] = [:]
+        var readersOf: [String: [Int]] = [:]
+        for (index, draft) in drafts.enumerated() where draft.from.count == 1 && draft.references.isEmpty {
+            readersOf[draft.from[0].id, default: []].append(index)
+        }
+        let scopeOf = Dictionary(drafts.map { ($0.id, $0.scope) }, uniquingKeysWith: { first, _ in first })
+        for (source, readers) in readersOf where readers.count > 1 {
+            // The resizes of `source` that could feed one another, largest first.
+            let sized = readers.compactMap { index -> (index: Int, box: FitBox)? in
+                let draft = drafts[index]
+                guard draft.scope == scopeOf[source], let box = draft.definition.spec.fitBox?(draft.parameters) else { return nil }
+                return (index, box)
+            }
+            for (position, node) in sized.enumerated() {
+                // The smallest other box at least twice this one.
+                var best: (index: Int, box: FitBox, factor: Double)?
+                for (other, candidate) in sized.enumerated() where other != position {
+                    guard let factor = candidate.box.factor(over: node.box), factor >= FitBox.cascadeFactor else { continue }
+                    if best == nil || factor < best!.factor { best = (candidate.index, candidate.box, factor) }
+                }
+                guard let best else { continue }
+                var plan = plans[drafts[node.index].id] ?? NodePlan()
+                plan.writtenFrom = source
+                plan.cascadedFrom = drafts[best.index].id
+                plan.cascadeFactor = best.factor
+                plans[drafts[node.index].id] = plan
+                drafts[node.index].from[0].id = drafts[best.index].id
+            }
+        }
+        var readers: [String: [NodeDraft]] = [:]
+        for draft in drafts {
+            for id in draft.upstreamIDs {
+                plans[id, default: NodePlan()].readers += 1
+                readers[id, default: []].append(draft)
+            }
+        }
+        for draft in drafts where draft.definition.spec.shrinksOnLoad {
+            guard let only = readers[draft.id], only.count == 1, only[0].definition.spec.fitBox != nil,
+                  only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
+            plans[draft.id, default: NodePlan()].fusedInto = only[0].id
+        }
+        return plans
+    }
+}

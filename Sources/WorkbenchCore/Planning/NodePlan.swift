@@ -1,0 +1,16 @@
+/// What the planner decided for one node, for the engine and for `workbench explain`.
+public struct NodePlan: Sendable, Equatable {
+    /// The node the preset said it reads from, when the plan has it read another instead.
+    public var writtenFrom: String?
+    /// With `writtenFrom`: the larger size this resize is made from (its new `from`), and how
+    /// many times larger that is.
+    public var cascadedFrom: String?
+    public var cascadeFactor = 0.0
+    /// How many nodes read this node's result within an item (after the cascade).
+    public var readers = 0
+    /// For a decoder (`OpSpec.shrinksOnLoad`): the resize that alone reads it, which decodes and
+    /// shrinks in one step from the bytes.
+    public var fusedInto: String?
+
+    public init() {}
+}

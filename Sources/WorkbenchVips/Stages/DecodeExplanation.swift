@@ -1,0 +1,64 @@
+import CVips
+import WorkbenchCore
+import WorkbenchDirect
+
+/// For `workbench explain PRESET FILE`: how each decode of the preset would take this file —
+/// read from its header only, no pixel decoded — and why a faster way is declined.
+public enum DecodeExplanation {
+    public static func lines(for bytes: Bytes, in preset: Preset) -> [String] {
+        var lines: [String] = []
+        let header: VipsImage
+        do {
+            header = try VipsImage.open(bytes, sequential: true, failOn: VIPS_FAIL_ON_NONE)
+        } catch {
+            return ["cannot be decoded: \(error)"]
+        }
+        let loader = FormatSniffer.loader(for: bytes.data) ?? "an unknown format"
+        let format = loader.replacingOccurrences(of: "load_buffer", with: "").uppercased()
+        let orientation = header.metadata(int: "orientation") ?? 1
+        let profile = ColourProfile.embedded(in: header) != nil
+        lines.append("\(format), \(header.width)×\(header.height)\(orientation > 1 ? ", EXIF orientation \(orientation)" : "")\(profile ? ", an ICC profile" : "")")
+        for node in preset.nodes where node.op.shrinksOnLoad {
+            guard let stage = node.stage as? DecodeStage else { continue }
+            if stage.direct {
+                lines.append("\(node.id): " + directPath(bytes, stage.options))
+                continue
+            }
+            guard let resizeID = node.plan.fusedInto, let resize = preset.nodes.first(where: { $0.id == resizeID }),
+                  let box = resize.op.fitBox?(resize.parameters) else {
+                let readers = node.plan.readers
+                lines.append("\(node.id): decoded whole, once (\(readers) node\(readers == 1 ? "" : "s") read\(readers == 1 ? "s" : "") it; none decodes and shrinks in one step)")
+                continue
+            }
+            lines.append("\(node.id): decoded by \(resizeID) in one step — " + scale(header, loader: loader, orientation: orientation, box: box))
+        }
+        return lines
+    }
+
+    /// The JPEG scale a fused resize to `box` decodes `header`'s file at (libvips' rule, or
+    /// fastShrink's), or who decides when it is not a JPEG.
+    private static func scale(_ header: VipsImage, loader: String, orientation: Int, box: FitBox) -> String {
+        guard loader == "jpegload_buffer" else { return "libvips' thumbnail picks the load size for \(loader.replacingOccurrences(of: "load_buffer", with: "").uppercased())" }
+        let turned = orientation >= 5
+        let (w, h) = turned ? (header.height, header.width) : (header.width, header.height)
+        let factors = [box.width.map { Double(w) / Double($0) }, box.height.map { Double(h) / Double($0) }].compactMap { $0 }
+        let factor = factors.max() ?? 1
+        let headroom = box.variant == "fastShrink" ? 1.0 : 2.0
+        let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(w, h), headroom: headroom)
+        let rule = headroom == 2 ? "leaving at least twice the target, libvips' rule" : "the smallest that covers the target (fastShrink)"
+        if factor <= 1 {
+            return "JPEG at full size: it is no larger than \(box.description), so it is kept as it is (never enlarged)"
+        }
+        if shrink == 1 {
+            return "JPEG at full size: \(box.description) is \(String(format: "%.2f", factor))× smaller, less than \(Int(2 * headroom))× (\(rule)), then Lanczos-3"
+        }
+        return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(box.description)"
+    }
+
+    private static func directPath(_ bytes: Bytes, _ options: DecodeOptions) -> String {
+        guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else { return "libvips decodes it (the direct path takes JPEGs only)" }
+        guard let header = JPEGCodec.header(bytes.data) else { return "libvips decodes it (libjpeg cannot read its header)" }
+        if let reason = DirectSource.refusal(header, bytes, options) { return "libvips decodes it: the direct path declines \(reason)" }
+        return "the direct path (libjpeg and our own resampler, no libvips image)"
+    }
+}

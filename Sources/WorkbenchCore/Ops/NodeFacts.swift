@@ -25,8 +25,14 @@ public struct NodeFacts: Sendable {
     /// once and keeps it (within its memory limit), rather than have each reader compute it again.
     public let keepsResult: Bool
 
-    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = [], keepsResult: Bool = false) {
+    /// The planner has this node read a larger resize's result instead of the full image
+    /// (`GraphPlanner`'s cascade).
+    public let madeFromLarger: Bool
+
+    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = [], keepsResult: Bool = false,
+                madeFromLarger: Bool = false) {
         self.keepsResult = keepsResult
+        self.madeFromLarger = madeFromLarger
         self.outputIsReadOnce = outputIsReadOnce
         self.soleReaderOp = soleReaderOp
         self.soleReaders = soleReaders

@@ -84,7 +84,7 @@ struct GraphLinker {
         var facts: [String: NodeFacts] = [:]
         for (id, once) in readOnce {
             facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id], soleReaders: chains[id] ?? [],
-                                  keepsResult: (plans[id]?.readers ?? 0) > 1)
+                                  keepsResult: (plans[id]?.readers ?? 0) > 1, madeFromLarger: plans[id]?.cascadedFrom != nil)
         }
         return facts
     }

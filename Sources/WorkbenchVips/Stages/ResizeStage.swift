@@ -56,7 +56,8 @@ struct ResizeStage: Stage {
         OpDefinition(spec(name: name)) { p, facts in
             ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.word("fit")) ?? .contain,
                         crop: p.word("crop"), upscale: p.bool("upscale") == true, scale: p.double("scale"),
-                        fastShrink: p.bool("fastShrink") != false, outputIsReadOnce: facts.outputIsReadOnce, keepsResult: facts.keepsResult)
+                        fastShrink: p.bool("fastShrink") != false, outputIsReadOnce: facts.outputIsReadOnce,
+                        keepsResult: facts.keepsResult, madeFromLarger: facts.madeFromLarger)
         }
     }
 
@@ -73,7 +74,10 @@ struct ResizeStage: Stage {
     /// One consumer reads the result once, top to bottom (see `NodeFacts`).
     let outputIsReadOnce: Bool
     /// Several nodes read the result: compute it once and keep it, if it is small enough.
-    let keepsResult: Bool
+    var keepsResult = false
+    /// The planner has this resize made from a larger one's result (`GraphPlanner`): its size
+    /// is worked out from the full image's, so that rounding twice changes no dimension.
+    var madeFromLarger = false
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .image(let handle)? = inputs.first, let source = handle as? DirectSource else {
@@ -126,6 +130,9 @@ struct ResizeStage: Stage {
             "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
         ]
         if fit == .cover { arguments["crop"] = .string(crop) }
+        if madeFromLarger, let size = sizeFromFullImage(image) {
+            arguments = ["width": .int(size.width), "height": .int(size.height), "size": .string("force")]
+        }
         // Fused with the decode by the run plan: decode and shrink in one step from the bytes
         // instead. That streams, so a result read more than once is kept in memory (if it is small).
         let fusedSource: DecodedSource?
@@ -148,12 +155,25 @@ struct ResizeStage: Stage {
         return .image(keepsResult && resized.width * resized.height <= Self.memoryLimit ? try kept(resized, context) : resized)
     }
 
-    /// `image`'s pixels computed now and kept in memory.
+    /// `image`'s pixels computed now and kept in memory, still knowing where they came from.
     private func kept(_ image: VipsImage, _ context: StageContext) throws -> VipsImage {
         let (kept, warnings) = try image.inMemory(cancellation: context.cancellation)
         // Read now, the pixels tell of damage the decoder worked around: the decode's.
         for warning in warnings { context.warn(warning, node: image.origin?.node) }
-        return kept
+        return kept.relabelled(origin: image.origin, depth: 0)
+    }
+
+    /// The size a thumbnail of the full image would have (libvips rounds once, from the full
+    /// size), for a resize made from a larger one's result; nil when that result is the full
+    /// image itself (nothing was shrunk) or its origin is unknown.
+    private func sizeFromFullImage(_ image: VipsImage) -> (width: Int, height: Int)? {
+        guard let origin = image.origin, fit == .contain, scale == nil, !upscale else { return nil }
+        let turned = origin.orientation >= 5
+        let full = turned ? (origin.storedHeight, origin.storedWidth) : (origin.storedWidth, origin.storedHeight)
+        guard (image.width, image.height) != full else { return nil }
+        let shrink = max(width.map { Double(full.0) / Double($0) } ?? 0, height.map { Double(full.1) / Double($0) } ?? 0)
+        guard shrink > 1 else { return nil }
+        return (max(1, Int((Double(full.0) / shrink).rounded())), max(1, Int((Double(full.1) / shrink).rounded())))
     }
 
     /// At most how many pixels the result has.

@@ -24,7 +24,8 @@ public struct PlanExplanation {
             if let larger = plan.cascadedFrom, let written = plan.writtenFrom {
                 notes.append("made from \(larger), \(Self.factor(plan.cascadeFactor))× its size, not from \(written) as written (libvips' rule: a factor of 2 or more left for the last resize)")
             }
-            if let resize = plan.fusedInto {
+            notes += node.stage.planNotes
+            if let resize = plan.fusedInto, node.stage.planNotes.isEmpty {
                 notes.append("its pixels are decoded by \(resize), which decodes and shrinks in one step from the bytes (shrink-on-load)")
             }
             if let box = node.op.fitBox?(node.parameters), node.scope == .item {

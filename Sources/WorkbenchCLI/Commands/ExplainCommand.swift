@@ -43,23 +43,32 @@ struct ExplainCommand: ParsableCommand {
             throw ExitCode(ExitStatus.badPreset)
         }
         var fileLines: [String] = []
+        var undecodable = false
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                Terminal.error("Cannot read \"\(file)\": no such file, or it is not readable. Give an input file of the preset.")
+            var folder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &folder), !folder.boolValue,
+                  let data = FileManager.default.contents(atPath: file) else {
+                let why = folder.boolValue ? "it is a folder" : "no such file, or it is not readable"
+                Terminal.error("Cannot read \"\(file)\": \(why). Give one input file of the preset.")
                 throw ExitCode(ExitStatus.badPreset)
             }
-            fileLines = DecodeExplanation.lines(for: Bytes(data, origin: file), in: loaded)
+            let explained = DecodeExplanation.explain(Bytes(data, origin: file), in: loaded)
+            fileLines = explained.lines
+            undecodable = !explained.decodable
         }
         let explanation = PlanExplanation(loaded)
         if json {
             let data = try JSONSerialization.data(withJSONObject: explanation.jsonObject(file: fileLines), options: [.prettyPrinted, .sortedKeys])
             Terminal.out(String(decoding: data, as: UTF8.self))
+            if undecodable { throw ExitCode(1) }
             return
         }
         for line in explanation.lines { Terminal.out(line) }
-        if !fileLines.isEmpty {
-            Terminal.out("\((file! as NSString).lastPathComponent):")
+        if let file, !fileLines.isEmpty {
+            Terminal.out("\((file as NSString).lastPathComponent):")
             for line in fileLines { Terminal.out("  " + line) }
         }
+        // Its item would fail: say so in the status too.
+        if undecodable { throw ExitCode(1) }
     }
 }

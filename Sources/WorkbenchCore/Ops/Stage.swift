@@ -7,6 +7,14 @@ import Synchronization
 /// the op's `ExecutionKind`. They check `context.cancellation` where they can stop early.
 public protocol Stage: Sendable {
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload
+
+    /// What the stage decided from the plan when it was bound, in words for `workbench
+    /// explain` ("the direct path where the file allows"); none by default.
+    var planNotes: [String] { get }
+}
+
+extension Stage {
+    public var planNotes: [String] { [] }
 }
 
 /// A stage that writes a file whose path follows from the item alone: the engine claims the

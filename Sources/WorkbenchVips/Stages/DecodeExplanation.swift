@@ -5,14 +5,20 @@ import WorkbenchDirect
 /// For `workbench explain PRESET FILE`: how each decode of the preset would take this file —
 /// read from its header only, no pixel decoded — and why a faster way is declined.
 public enum DecodeExplanation {
-    public static func lines(for bytes: Bytes, in preset: Preset) -> [String] {
-        var lines: [String] = []
+    /// Lines saying how the file would be decoded; `decodable` false when its header cannot be
+    /// read (its item would fail).
+    public static func explain(_ bytes: Bytes, in preset: Preset) -> (lines: [String], decodable: Bool) {
         let header: VipsImage
         do {
             header = try VipsImage.open(bytes, sequential: true, failOn: VIPS_FAIL_ON_NONE)
         } catch {
-            return ["cannot be decoded: \(error)"]
+            return (["cannot be decoded, so its item would fail: \(error)"], false)
         }
+        return (lines(bytes, header: header, in: preset), true)
+    }
+
+    private static func lines(_ bytes: Bytes, header: VipsImage, in preset: Preset) -> [String] {
+        var lines: [String] = []
         let loader = FormatSniffer.loader(for: bytes.data) ?? "an unknown format"
         let format = loader.replacingOccurrences(of: "load_buffer", with: "").uppercased()
         let orientation = header.metadata(int: "orientation") ?? 1
@@ -20,12 +26,17 @@ public enum DecodeExplanation {
         lines.append("\(format), \(header.width)×\(header.height)\(orientation > 1 ? ", EXIF orientation \(orientation)" : "")\(profile ? ", an ICC profile" : "")")
         for node in preset.nodes where node.op.shrinksOnLoad {
             guard let stage = node.stage as? DecodeStage else { continue }
+            let resize = node.plan.fusedInto.flatMap { id in preset.nodes.first { $0.id == id } }
+            let box = resize.flatMap { $0.op.fitBox?($0.parameters) }
             if stage.direct {
-                lines.append("\(node.id): " + directPath(bytes, stage.options))
+                var line = "\(node.id): " + directPath(bytes, stage.options)
+                if line.hasSuffix("no libvips image)"), let box {
+                    line += " — " + scale(header, loader: loader, orientation: orientation, box: box)
+                }
+                lines.append(line)
                 continue
             }
-            guard let resizeID = node.plan.fusedInto, let resize = preset.nodes.first(where: { $0.id == resizeID }),
-                  let box = resize.op.fitBox?(resize.parameters) else {
+            guard let resizeID = resize?.id, let box else {
                 let readers = node.plan.readers
                 lines.append("\(node.id): decoded whole, once (\(readers) node\(readers == 1 ? "" : "s") read\(readers == 1 ? "s" : "") it; none decodes and shrinks in one step)")
                 continue

@@ -50,6 +50,10 @@ struct DecodeStage: Stage {
     /// That chain's encode writes 4:2:0, so a YCbCr file's planes can go straight through.
     var encodesSubsampled = false
 
+    var planNotes: [String] {
+        direct ? ["with the chain after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3, libjpeg's encoder (no libvips image)"] : []
+    }
+
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")

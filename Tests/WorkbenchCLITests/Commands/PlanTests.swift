@@ -103,6 +103,26 @@ import WorkbenchVips
 
         let missing = try CLIProcess.run(["explain", preset, "/nonexistent/photo.jpg"])
         #expect(missing.status == 2 && missing.stderr.contains("Cannot read \"/nonexistent/photo.jpg\""), "\(missing.stderr)")
+        let folderGiven = try CLIProcess.run(["explain", preset, folder.path])
+        #expect(folderGiven.status == 2 && folderGiven.stderr.contains("it is a folder"), "\(folderGiven.stderr)")
+        // A file that is no image: said, and its item would fail (exit 1).
+        let text = folder.appendingPathComponent("notes.jpg")
+        try "not a photo".write(to: text, atomically: true, encoding: .utf8)
+        let notImage = try CLIProcess.run(["explain", preset, text.path])
+        #expect(notImage.status == 1 && notImage.stdout.contains("cannot be decoded, so its item would fail"), "\(notImage.stdout)")
+
+        // A chain the direct path runs says so, with the scale; a file it declines, why.
+        let direct = try Fixtures.writePreset("""
+            { "version": 1, "inputs": { "glob": "*.jpg" },
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                         { "id": "thumb", "op": "thumbnail", "width": 160 }, { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
+                         { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
+            """, in: folder, name: "direct.json")
+        let wine = try CLIProcess.run(["explain", direct, Fixtures.samples.appendingPathComponent("Wine.jpg").path])
+        #expect(wine.stdout.contains("the direct path where the file allows") && wine.stdout.contains("image: the direct path")
+                && wine.stdout.contains("JPEG at 1/2 (534×800)"), "\(wine.stdout)")
+        let cups = try CLIProcess.run(["explain", direct, Fixtures.cameraPhoto.path])
+        #expect(cups.stdout.contains("the direct path declines an ICC profile"), "\(cups.stdout)")
     }
 
     /// What the cascade leaves alone: sizes less than twice apart, a different shrink setting, a

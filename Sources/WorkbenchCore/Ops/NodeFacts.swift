@@ -4,23 +4,11 @@ public struct NodeFacts: Sendable {
     /// reads sequentially, and the same holds for that consumer's image, down to an encoder.
     /// A decoder streams (sequential access) only then.
     public let outputIsReadOnce: Bool
-    /// The op of the one node that reads this node's output, through `from` and in the same
-    /// scope, when no other node reads it: a decode followed only by a resize hands the resize
-    /// what it needs to decode and shrink in one step.
-    public let soleReaderOp: String?
-    /// The sole reader, its own sole reader, and so on: each node's op and parameters, for a
-    /// stage that can do a whole chain its own way (a decode that sees a thumbnail then a JPEG
-    /// encode after it takes the direct path).
-    public let soleReaders: [Reader]
-    /// How many sole readers are kept in `soleReaders`.
-    public static let readersKept = 3
-
-    /// One node of `soleReaders`.
-    public struct Reader: Sendable {
-        public let op: String
-        public let parameters: ParameterValues
-    }
-
+    /// For a decoder: the resize that alone reads it decodes and shrinks in one step from the
+    /// bytes (`NodePlan.fusedInto`).
+    public let decodedByResize: Bool
+    /// For a decoder: the chain after it the direct path runs (`NodePlan.direct`).
+    public let direct: DirectChain?
     /// Several nodes read the result within an item: a stage whose result is lazy computes it
     /// once and keeps it (within its memory limit), rather than have each reader compute it again.
     public let keepsResult: Bool
@@ -29,12 +17,12 @@ public struct NodeFacts: Sendable {
     /// (`GraphPlanner`'s cascade).
     public let madeFromLarger: Bool
 
-    public init(outputIsReadOnce: Bool = false, soleReaderOp: String? = nil, soleReaders: [Reader] = [], keepsResult: Bool = false,
+    public init(outputIsReadOnce: Bool = false, decodedByResize: Bool = false, direct: DirectChain? = nil, keepsResult: Bool = false,
                 madeFromLarger: Bool = false) {
+        self.decodedByResize = decodedByResize
+        self.direct = direct
         self.keepsResult = keepsResult
         self.madeFromLarger = madeFromLarger
         self.outputIsReadOnce = outputIsReadOnce
-        self.soleReaderOp = soleReaderOp
-        self.soleReaders = soleReaders
     }
 }

@@ -33,13 +33,17 @@ public struct OpSpec: Sendable {
     /// A decoder that can leave its work to a resize reading it alone, which then decodes and
     /// shrinks in one step from the bytes (shrink-on-load).
     public let shrinksOnLoad: Bool
+    /// What a node's parameters make of it on the direct path, if anything (`DirectForm`).
+    public let directForm: (@Sendable (ParameterValues) -> DirectForm?)?
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
                 defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
                 defaultTimeout: Double? = nil, sourceParameter: String? = nil, deprecated: Bool = false,
                 readsSequentially: Bool = false, fitBox: (@Sendable (ParameterValues) -> FitBox?)? = nil,
-                shrinksOnLoad: Bool = false, check: (@Sendable (ParameterValues) -> String?)? = nil) {
+                shrinksOnLoad: Bool = false, directForm: (@Sendable (ParameterValues) -> DirectForm?)? = nil,
+                check: (@Sendable (ParameterValues) -> String?)? = nil) {
         self.fitBox = fitBox
+        self.directForm = directForm
         self.shrinksOnLoad = shrinksOnLoad
         self.isDeprecated = deprecated
         self.readsSequentially = readsSequentially

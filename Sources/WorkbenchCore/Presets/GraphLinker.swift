@@ -58,7 +58,8 @@ struct GraphLinker {
         return ItemTemplatedStage.wrapping(stage, definition: draft.definition, parameters: draft.parameters, facts: facts)
     }
 
-    /// Graph facts per node id (see `NodeFacts`), from the last node back.
+    /// Graph facts per node id (see `NodeFacts`), from the last node back, with the plan's
+    /// decisions (`GraphPlanner`).
     private static func facts(_ ordered: [NodeDraft], plans: [String: NodePlan]) -> [String: NodeFacts] {
         var consumers: [String: [(draft: NodeDraft, viaFrom: Bool)]] = [:]
         for draft in ordered {
@@ -66,25 +67,20 @@ struct GraphLinker {
             for reference in draft.references { consumers[referencedID(reference.value), default: []].append((draft, false)) }
         }
         var readOnce: [String: Bool] = [:]
-        var soleReader: [String: String] = [:]
-        var chains: [String: [NodeFacts.Reader]] = [:]
         for draft in ordered.reversed() {
             let readers = consumers[draft.id] ?? []
             guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope else {
                 readOnce[draft.id] = false
                 continue
             }
-            soleReader[draft.id] = reader.draft.definition.spec.name
-            // A few nodes deep is all a stage looks at; a chain a million nodes long must not be copied per node.
-            chains[draft.id] = [NodeFacts.Reader(op: reader.draft.definition.spec.name, parameters: reader.draft.parameters)]
-                + (chains[reader.draft.id] ?? []).prefix(NodeFacts.readersKept - 1)
             readOnce[draft.id] = reader.draft.definition.spec.readsSequentially
                 && (reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true)
         }
         var facts: [String: NodeFacts] = [:]
         for (id, once) in readOnce {
-            facts[id] = NodeFacts(outputIsReadOnce: once, soleReaderOp: soleReader[id], soleReaders: chains[id] ?? [],
-                                  keepsResult: (plans[id]?.readers ?? 0) > 1, madeFromLarger: plans[id]?.cascadedFrom != nil)
+            let plan = plans[id] ?? NodePlan()
+            facts[id] = NodeFacts(outputIsReadOnce: once, decodedByResize: plan.fusedInto != nil, direct: plan.direct,
+                                  keepsResult: plan.readers > 1, madeFromLarger: plan.cascadedFrom != nil)
         }
         return facts
     }

@@ -50,6 +50,11 @@ struct GraphPlanner {
             guard let only = readers[draft.id], only.count == 1, only[0].definition.spec.fitBox != nil,
                   only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
+            // decode → a fit → a JPEG encode, each read by the next alone: the direct path's chain.
+            guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters),
+                  let next = readers[only[0].id], next.count == 1, next[0].from.first?.id == only[0].id, next[0].scope == draft.scope,
+                  case .jpegEncode(let quality)? = next[0].definition.spec.directForm?(next[0].parameters) else { continue }
+            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, quality: quality)
         }
         return plans
     }

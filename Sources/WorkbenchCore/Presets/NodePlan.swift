@@ -11,6 +11,9 @@ public struct NodePlan: Sendable, Equatable {
     /// For a decoder (`OpSpec.shrinksOnLoad`): the resize that alone reads it, which decodes and
     /// shrinks in one step from the bytes.
     public var fusedInto: String?
+    /// For such a decoder: the chain after it the direct path runs, when every node of it has a
+    /// direct form (`DirectForm`) and reads the one before alone.
+    public var direct: DirectChain?
 
     public init() {}
 }

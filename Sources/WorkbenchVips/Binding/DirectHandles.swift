@@ -3,7 +3,7 @@ import WorkbenchCore
 import WorkbenchDirect
 import WorkbenchJPEG
 
-/// A JPEG the decode handed to the direct path (`DirectChain`): its bytes, the decode's settings
+/// A JPEG the decode handed to the direct path (the plan's `DirectChain`): its bytes, the decode's settings
 /// and what libjpeg read of its header. No libvips object is made for it unless a reader needs
 /// one after all (`decodedByLibvips`).
 final class DirectSource: ImageHandle {

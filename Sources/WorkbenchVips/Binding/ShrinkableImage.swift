@@ -1,7 +1,7 @@
 import WorkbenchCore
 
-/// What `decode` hands a `thumbnail` or `resize` that the run plan fused with it (the resize is
-/// the decode's only reader, see `NodeFacts.soleReaderOp`): the image as decoded (its header
+/// What `decode` hands a `thumbnail` or `resize` that the plan fused with it (the resize is
+/// the decode's only reader, `NodePlan.fusedInto`): the image as decoded (its header
 /// read, no pixels yet) and the bytes and settings it came from, so the resize can decode and
 /// shrink in one step from the bytes (shrink-on-load) instead of resampling the full decode.
 final class ShrinkableImage: ImageHandle {
@@ -16,7 +16,4 @@ final class ShrinkableImage: ImageHandle {
     var width: Int { image.width }
     var height: Int { image.height }
     var bands: Int { image.bands }
-
-    /// The ops a decode is fused with.
-    static let readers: Set<String> = ["thumbnail", "resize"]
 }

@@ -37,15 +37,15 @@ struct DecodeStage: Stage {
             autorotate: p.bool("autorotate") != false,
             toSRGB: p.word("colourspace") != "keep",
             maxMemory: p.integer("maxMemory") << 20),
-            fusedWithResize: facts.soleReaderOp.map(ShrinkableImage.readers.contains) == true,
-            direct: p.word("engine") != "libvips" && DirectChain.covers(facts.soleReaders),
-            encodesSubsampled: DirectChain.encodesSubsampled(facts.soleReaders))
+            fusedWithResize: facts.decodedByResize,
+            direct: p.word("engine") != "libvips" && facts.direct != nil,
+            encodesSubsampled: facts.direct?.encodesSubsampled == true)
     }
 
     let options: DecodeOptions
     /// The plan fused this decode with the resize that alone reads it: hand it the bytes too.
     var fusedWithResize = false
-    /// What follows is a chain the direct path can run (`DirectChain`).
+    /// What follows is a chain the direct path can run (the plan's `DirectChain`).
     var direct = false
     /// That chain's encode writes 4:2:0, so a YCbCr file's planes can go straight through.
     var encodesSubsampled = false

@@ -30,6 +30,12 @@ struct EncodeStage: Stage {
                               "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
             ] + saverOptions(of: EncodeFormat.loaded),
             readsSequentially: true,
+            directForm: { p in
+                // Exactly what libvips' own settings would write: nothing but a quality.
+                guard p.string("format") == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]),
+                      p["metadata"] == nil || p["metadata"] == .string("strip") else { return nil }
+                return .jpegEncode(quality: p.int("Q") ?? jpegDefaultQuality)
+            },
             check: check)
         return OpDefinition(spec) { p in
             let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
@@ -162,10 +168,14 @@ struct EncodeStage: Stage {
                             image: EncodedImage(width: image.width, height: image.height, format: format.name)))
     }
 
-    /// The direct path's JPEG (`DirectChain`): libjpeg with libvips' settings, and the EXIF block
-    /// libvips writes for stripped metadata, so the file is what the libvips path would write.
+    /// libvips' jpegsave quality when none is given.
+    static let jpegDefaultQuality = 75
+
+    /// The direct path's JPEG (the plan's `DirectChain`): libjpeg with libvips' settings, and the
+    /// EXIF block libvips writes for stripped metadata, so the file is what the libvips path
+    /// would write.
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
-        var quality = DirectChain.defaultQuality
+        var quality = Self.jpegDefaultQuality
         if case .int(let q)? = options["Q"] { quality = q }
         let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
         let data = switch direct.pixels {

@@ -4,41 +4,46 @@ import WorkbenchJPEG
 
 /// `decode`: encoded bytes to a lazy libvips image; the format is sniffed from the content.
 struct DecodeStage: Stage {
+    /// The op's parameters, named once.
+    enum Parameter: String, ParameterName {
+        case failOn, access, maxPixels, maxMemory, pages, autorotate, colourspace, engine
+    }
+
     static let spec = OpSpec(
         name: "decode", summary: "Decodes bytes into an image (JPEG, PNG, WebP, TIFF, GIF, HEIF, … sniffed from the content).",
         input: .bytes, output: .image, defaultQueue: "cpu", execution: .cpu,
         parameters: [
-            ParameterSpec("failOn", .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"), aliases: ["fail_on"],
+            ParameterSpec(Parameter.failOn, .choice(DecodeOptions.FailOn.allCases.map(\.rawValue)), default: .string("truncated"), aliases: ["fail_on"],
                           recipeName: "fail_on",
                           "How much damage fails the item: \"truncated\" fails on cut-off files, \"error\" on any decoder error."),
-            ParameterSpec("access", .choice(["auto", "sequential", "random"]), default: .string("auto"),
+            ParameterSpec(Parameter.access, .choice(["auto", "sequential", "random"]), default: .string("auto"),
                           "\"sequential\" streams top to bottom with little memory; \"random\" allows any later use; \"auto\" streams when the graph reads the image once, top to bottom."),
-            ParameterSpec("maxPixels", .int(1...Int(Int32.max)), default: .int(100_000_000),
+            ParameterSpec(Parameter.maxPixels, .int(1...Int(Int32.max)), default: .int(100_000_000),
                           "Refuse images with more pixels than this (decompression bombs; all pages count); checked from the header."),
-            ParameterSpec("maxMemory", .int(1...1_048_576), default: .int(ProgressiveJPEG.defaultMemoryLimit >> 20), recipeOmitsDefault: true,
+            ParameterSpec(Parameter.maxMemory, .int(1...1_048_576), default: .int(ProgressiveJPEG.defaultMemoryLimit >> 20), recipeOmitsDefault: true,
                           "Refuse a JPEG whose decode would hold more than this many MiB (libjpeg keeps every coefficient of a progressive JPEG: 2 bytes a sample); checked from the header, before any memory is taken."),
-            ParameterSpec("pages", .choice(["first", "all"]), default: .string("first"),
+            ParameterSpec(Parameter.pages, .choice(["first", "all"]), default: .string("first"),
                           "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
-            ParameterSpec("autorotate", .bool, default: .bool(true), "Turn the image upright by its EXIF orientation."),
-            ParameterSpec("colourspace", .choice(["srgb", "keep"]), default: .string("srgb"), aliases: ["colorspace"],
+            ParameterSpec(Parameter.autorotate, .bool, default: .bool(true), "Turn the image upright by its EXIF orientation."),
+            ParameterSpec(Parameter.colourspace, .choice(["srgb", "keep"]), default: .string("srgb"), aliases: ["colorspace"],
                           "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored."),
-            ParameterSpec("engine", .choice(["auto", "libvips"]), default: .string("auto"), recipeOmitsDefault: true,
+            ParameterSpec(Parameter.engine, .choice(["auto", "libvips"]), default: .string("auto"), recipeOmitsDefault: true,
                           "\"auto\": a JPEG followed only by a thumbnail and a JPEG encode takes the direct path (libjpeg and our own resampler, no libvips object per image) when the file allows; \"libvips\": always libvips. `--verbose` says which ran."),
         ],
         shrinksOnLoad: true)
 
     static let definition = OpDefinition(spec) { p, facts in
-        let access = p.word("access")
+        let access = p.word(Parameter.access)
         return DecodeStage(options: DecodeOptions(
-            failOn: DecodeOptions.FailOn(rawValue: p.word("failOn")) ?? .truncated,
+            failOn: DecodeOptions.FailOn(rawValue: p.word(Parameter.failOn)) ?? .truncated,
             sequential: access == "sequential" || (access == "auto" && facts.outputIsReadOnce),
-            maxPixels: p.integer("maxPixels"),
-            pages: p.word("pages") == "all" ? -1 : 1,
-            autorotate: p.bool("autorotate") != false,
-            toSRGB: p.word("colourspace") != "keep",
-            maxMemory: p.integer("maxMemory") << 20),
+            maxPixels: p.integer(Parameter.maxPixels),
+            pages: p.word(Parameter.pages) == "all" ? -1 : 1,
+            autorotate: p.bool(Parameter.autorotate) != false,
+            toSRGB: p.word(Parameter.colourspace) != "keep",
+            maxMemory: p.integer(Parameter.maxMemory) << 20),
             fusedWithResize: facts.decodedByResize,
-            direct: p.word("engine") != "libvips" && facts.direct != nil,
+            direct: p.word(Parameter.engine) != "libvips" && facts.direct != nil,
             encodesSubsampled: facts.direct?.encodesSubsampled == true)
     }
 

@@ -5,6 +5,12 @@ import WorkbenchDirect
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
 /// Every option of every saver is available by libvips' name, checked against the chosen format.
 struct EncodeStage: Stage {
+    /// The op's own parameters, named once; the rest are the savers' options, named by
+    /// libvips' introspection (`Q`, `effort`, …).
+    enum Parameter: String, ParameterName {
+        case format, metadata
+    }
+
     /// The op as the savers loaded now declare it: HEIF's options join when its module does.
     static var definition: OpDefinition {
         let generation = VipsModules.generation
@@ -24,21 +30,21 @@ struct EncodeStage: Stage {
             input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
             parameters: [
                 // Every known format: one this libvips cannot write is refused by `check`, which says why.
-                ParameterSpec("format", .choice(EncodeFormat.known.map(\.name)), required: true, "Output format."),
-                ParameterSpec("metadata", .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
+                ParameterSpec(Parameter.format, .choice(EncodeFormat.known.map(\.name)), required: true, "Output format."),
+                ParameterSpec(Parameter.metadata, .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
                               default: .string("strip"),
                               "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
             ] + saverOptions(of: EncodeFormat.loaded),
             readsSequentially: true,
             directForm: { p in
                 // Exactly what libvips' own settings would write: nothing but a quality.
-                guard p.string("format") == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]),
-                      p["metadata"] == nil || p["metadata"] == .string("strip") else { return nil }
+                guard p.string(Parameter.format) == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]),
+                      p[Parameter.metadata] == nil || p[Parameter.metadata] == .string("strip") else { return nil }
                 return .jpegEncode(quality: p.int("Q") ?? jpegDefaultQuality)
             },
             check: check)
         return OpDefinition(spec) { p in
-            let format = EncodeFormat.named(p.word("format")) ?? EncodeFormat.known[0]
+            let format = EncodeFormat.named(p.word(Parameter.format)) ?? EncodeFormat.known[0]
             var options: [String: VipsArgumentValue] = [:]
             // `metadata` decides what the file keeps; libvips' `strip` would take the ICC profile too.
             for argument in format.options where argument.name != "strip" {
@@ -46,7 +52,7 @@ struct EncodeStage: Stage {
                     options[argument.name] = converted
                 }
             }
-            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p["metadata"]))
+            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p[Parameter.metadata]))
         }
     }
 

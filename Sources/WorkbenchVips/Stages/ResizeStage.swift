@@ -13,6 +13,11 @@ struct ResizeStage: Stage {
         case fill
     }
 
+    /// The op's parameters, named once.
+    enum Parameter: String, ParameterName {
+        case width, height, fit, crop, upscale, scale, fastShrink
+    }
+
     /// libvips' convention for "no limit" on one axis (pyvips passes the same value).
     static let unbounded = 10_000_000
 
@@ -22,26 +27,26 @@ struct ResizeStage: Stage {
                 : "Another name for thumbnail, with the same parameters: fits the image to a width and/or height, or scales it.",
             input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
             parameters: [
-                ParameterSpec("width", .int(1...unbounded), "Target width in pixels."),
-                ParameterSpec("height", .int(1...unbounded), "Target height in pixels."),
-                ParameterSpec("fit", .choice(Fit.allCases.map(\.rawValue)), default: .string("contain"),
+                ParameterSpec(Parameter.width, .int(1...unbounded), "Target width in pixels."),
+                ParameterSpec(Parameter.height, .int(1...unbounded), "Target height in pixels."),
+                ParameterSpec(Parameter.fit, .choice(Fit.allCases.map(\.rawValue)), default: .string("contain"),
                               "\"contain\" fits inside width × height, \"cover\" fills it and crops, \"fill\" stretches to it."),
-                ParameterSpec("crop", .choice(["centre", "attention", "entropy"]), default: .string("centre"),
+                ParameterSpec(Parameter.crop, .choice(["centre", "attention", "entropy"]), default: .string("centre"),
                               "With fit \"cover\": what to keep; \"attention\" and \"entropy\" find the interesting part (smart crop)."),
-                ParameterSpec("upscale", .bool, default: .bool(false), "Enlarge images smaller than the target."),
-                ParameterSpec("scale", .double(0.0001...100), "Scale factor for both axes, instead of width and height."),
-                ParameterSpec("fastShrink", .bool, default: .bool(false),
+                ParameterSpec(Parameter.upscale, .bool, default: .bool(false), "Enlarge images smaller than the target."),
+                ParameterSpec(Parameter.scale, .double(0.0001...100), "Scale factor for both axes, instead of width and height."),
+                ParameterSpec(Parameter.fastShrink, .bool, default: .bool(false),
                               "Decode JPEGs at the smallest DCT scale that covers the target, not libvips' twice the target (faster: about 0.6× the CPU on large photos; about 0.5 dB PSNR less)."),
             ],
             readsSequentially: true,
             fitBox: fitBox,
             directForm: { p in fitBox(p).map { .fit($0) } },
             check: { p in
-                let sized = p.int("width") != nil || p.int("height") != nil
-                if p.double("scale") != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
+                let sized = p.int(Parameter.width) != nil || p.int(Parameter.height) != nil
+                if p.double(Parameter.scale) != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
                 if !sized { return "give \"width\", \"height\" or both (or \"scale\")" }
-                if p.string("fit") != "contain" && (p.int("width") == nil || p.int("height") == nil) {
-                    return "fit \"\(p.word("fit"))\" needs both \"width\" and \"height\""
+                if p.string(Parameter.fit) != "contain" && (p.int(Parameter.width) == nil || p.int(Parameter.height) == nil) {
+                    return "fit \"\(p.word(Parameter.fit))\" needs both \"width\" and \"height\""
                 }
                 return nil
             })
@@ -50,16 +55,16 @@ struct ResizeStage: Stage {
     /// Only a box fitted inside, never enlarged: one such result is the image a smaller box
     /// would start from, less what it already shrank; and what the direct path resizes.
     @Sendable static func fitBox(_ p: ParameterValues) -> FitBox? {
-        guard p.double("scale") == nil, p.string("fit") ?? "contain" == "contain", p.bool("upscale") != true,
-              p.int("width") != nil || p.int("height") != nil else { return nil }
-        return FitBox(width: p.int("width"), height: p.int("height"), variant: p.bool("fastShrink") == true ? "fastShrink" : "")
+        guard p.double(Parameter.scale) == nil, p.string(Parameter.fit) ?? "contain" == "contain", p.bool(Parameter.upscale) != true,
+              p.int(Parameter.width) != nil || p.int(Parameter.height) != nil else { return nil }
+        return FitBox(width: p.int(Parameter.width), height: p.int(Parameter.height), variant: p.bool(Parameter.fastShrink) == true ? "fastShrink" : "")
     }
 
     static let definitions = ["resize", "thumbnail"].map { name in
         OpDefinition(spec(name: name)) { p, facts in
-            ResizeStage(width: p.int("width"), height: p.int("height"), fit: Fit(rawValue: p.word("fit")) ?? .contain,
-                        crop: p.word("crop"), upscale: p.bool("upscale") == true, scale: p.double("scale"),
-                        fastShrink: p.bool("fastShrink") != false, outputIsReadOnce: facts.outputIsReadOnce,
+            ResizeStage(width: p.int(Parameter.width), height: p.int(Parameter.height), fit: Fit(rawValue: p.word(Parameter.fit)) ?? .contain,
+                        crop: p.word(Parameter.crop), upscale: p.bool(Parameter.upscale) == true, scale: p.double(Parameter.scale),
+                        fastShrink: p.bool(Parameter.fastShrink) != false, outputIsReadOnce: facts.outputIsReadOnce,
                         keepsResult: facts.keepsResult, madeFromLarger: facts.madeFromLarger)
         }
     }

@@ -186,3 +186,14 @@ private typealias Image = WorkbenchVips.VipsImage
         #expect(throws: VipsError.self) { try run(encode, decoded, token: token) }
     }
 }
+
+/// Every name a stage reads through its op's `Parameter` enum is a parameter the op declares.
+@Suite struct ParameterNameTests {
+    @Test func theCorridorsOpsReadOnlyWhatTheyDeclare() {
+        #expect(DecodeStage.spec.undeclared(DecodeStage.Parameter.self).isEmpty)
+        for definition in ResizeStage.definitions {
+            #expect(definition.spec.undeclared(ResizeStage.Parameter.self).isEmpty, "\(definition.spec.name)")
+        }
+        #expect(EncodeStage.definition.spec.undeclared(EncodeStage.Parameter.self).isEmpty)
+    }
+}

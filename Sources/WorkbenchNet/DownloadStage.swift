@@ -1,35 +1,40 @@
 import Foundation
 import WorkbenchCore
 
+/// The parameter names this file's ops declare and read, each once (`ParameterName`).
+enum DownloadParameter: String, ParameterName {
+    case authorizationEnv, caFile, connectTimeout, headers, lowSpeedLimit, lowSpeedTime, maxBytes, maxRedirects, memoryLimit, url
+}
+
 /// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
 struct DownloadStage: AsyncStage {
     static let spec = OpSpec(
         name: "download", summary: "Fetches the item's URL over http or https, or its object from an S3 bucket (s3://bucket/key).",
         input: nil, output: .bytes, defaultQueue: "net", execution: .io,
         parameters: [
-            ParameterSpec("url", .string,
+            ParameterSpec(DownloadParameter.url, .string,
                           "Fetch this http, https or s3 URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
-            ParameterSpec("connectTimeout", .double(0.001...3_600), default: .double(10), "Seconds to connect."),
-            ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(64 << 20),
+            ParameterSpec(DownloadParameter.connectTimeout, .double(0.001...3_600), default: .double(10), "Seconds to connect."),
+            ParameterSpec(DownloadParameter.maxBytes, .int(1...Int(Int32.max)), default: .int(64 << 20),
                           "Abort bodies larger than this many bytes."),
-            ParameterSpec("maxRedirects", .int(0...50), default: .int(5), "Redirects to follow."),
-            ParameterSpec("lowSpeedLimit", .int(0...Int(Int32.max)), default: .int(1),
+            ParameterSpec(DownloadParameter.maxRedirects, .int(0...50), default: .int(5), "Redirects to follow."),
+            ParameterSpec(DownloadParameter.lowSpeedLimit, .int(0...Int(Int32.max)), default: .int(1),
                           "Bytes a second below which a transfer counts as stalled."),
-            ParameterSpec("lowSpeedTime", .double(1...3_600), default: .double(15),
+            ParameterSpec(DownloadParameter.lowSpeedTime, .double(1...3_600), default: .double(15),
                           "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
-            ParameterSpec("memoryLimit", .int(0...Int(Int32.max)), default: .int(8 << 20),
+            ParameterSpec(DownloadParameter.memoryLimit, .int(0...Int(Int32.max)), default: .int(8 << 20),
                           "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
-            ParameterSpec("caFile", .presetFile(builtins: []),
+            ParameterSpec(DownloadParameter.caFile, .presetFile(builtins: []),
                           "A PEM file of certificate authorities to trust instead of the system's, for servers with a private CA (relative to the preset's folder). Certificates are always verified."),
-            ParameterSpec("headers", .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
-            ParameterSpec("authorizationEnv", .string,
+            ParameterSpec(DownloadParameter.headers, .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
+            ParameterSpec(DownloadParameter.authorizationEnv, .string,
                           "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
         ],
         // The node's `timeout` covers the whole transfer; downloads get one unless the preset says otherwise.
         defaultTimeout: 30, sourceParameter: "url",
         check: { p in
             // A preset's own URL is fetched over the network or names a file in its folder.
-            guard let url = p.string("url"), !isWeb(url) else { return nil }
+            guard let url = p.string(DownloadParameter.url), !isWeb(url) else { return nil }
             return PresetFolder.problem(with: url).map { "url: \($0)" }
         })
 
@@ -39,16 +44,16 @@ struct DownloadStage: AsyncStage {
     }
 
     static let definition = OpDefinition(spec) { p in
-        let headers = (p.list("headers") ?? []).compactMap { pair -> String? in
+        let headers = (p.list(DownloadParameter.headers) ?? []).compactMap { pair -> String? in
             guard case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] else { return nil }
             return "\(name): \(value)"
         }
-        return DownloadStage(url: p.string("url"), limits: Transfer.Limits(
-            timeout: nil, connectTimeout: p.number("connectTimeout"),
-            maxBytes: p.integer("maxBytes"), maxRedirects: p.integer("maxRedirects"),
-            lowSpeedLimit: p.integer("lowSpeedLimit"), lowSpeedTime: p.number("lowSpeedTime"),
-            headers: headers, memoryLimit: p.integer("memoryLimit"), caFile: p.string("caFile")),
-            authorizationEnv: p.string("authorizationEnv"))
+        return DownloadStage(url: p.string(DownloadParameter.url), limits: Transfer.Limits(
+            timeout: nil, connectTimeout: p.number(DownloadParameter.connectTimeout),
+            maxBytes: p.integer(DownloadParameter.maxBytes), maxRedirects: p.integer(DownloadParameter.maxRedirects),
+            lowSpeedLimit: p.integer(DownloadParameter.lowSpeedLimit), lowSpeedTime: p.number(DownloadParameter.lowSpeedTime),
+            headers: headers, memoryLimit: p.integer(DownloadParameter.memoryLimit), caFile: p.string(DownloadParameter.caFile)),
+            authorizationEnv: p.string(DownloadParameter.authorizationEnv))
     }
 
     let url: String?

@@ -217,3 +217,10 @@ import WorkbenchTestSupport
         #expect(bytes.data == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 }
+
+/// The names `download` reads are the ones it declares (`ParameterName`).
+@Suite struct DownloadParameterTests {
+    @Test func everyNameIsDeclared() {
+        #expect(DownloadStage.definition.spec.undeclared(DownloadParameter.self).isEmpty)
+    }
+}

@@ -1,24 +1,29 @@
 import Foundation
 
+/// The parameter names this file's ops declare and read, each once (`ParameterName`).
+enum WriteParameter: String, ParameterName {
+    case cacheControl, metadata, path
+}
+
 /// `write`: puts encoded bytes at a templated path under the output root, atomically.
 struct WriteStage: Stage, ClaimsOutput {
     static let spec = OpSpec(
         name: "write", summary: "Writes the bytes atomically to a path under the output root.",
         input: .bytes, output: .file, defaultQueue: "disk", execution: .io,
         parameters: [
-            ParameterSpec("path", .pathTemplate, required: true,
+            ParameterSpec(WriteParameter.path, .pathTemplate, required: true,
                           "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a \"foreach\" on this node or upstream ({w})."),
-            ParameterSpec("cacheControl", .string,
+            ParameterSpec(WriteParameter.cacheControl, .string,
                           "With an s3:// output: the objects' Cache-Control header, e.g. \"public, max-age=31536000, immutable\"."),
-            ParameterSpec("metadata", .stringMap,
+            ParameterSpec(WriteParameter.metadata, .stringMap,
                           "With an s3:// output: user metadata stored with each object (x-amz-meta-NAME), e.g. {\"source\": \"catalogue-2024\"}."),
         ])
 
     static let definition = OpDefinition(spec) { p in
-        let metadata = (p.list("metadata") ?? []).reduce(into: [String: String]()) { all, pair in
+        let metadata = (p.list(WriteParameter.metadata) ?? []).reduce(into: [String: String]()) { all, pair in
             if case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] { all[name] = value }
         }
-        return WriteStage(template: p.string("path") ?? "{name}", cacheControl: p.string("cacheControl"), metadata: metadata)
+        return WriteStage(template: p.string(WriteParameter.path) ?? "{name}", cacheControl: p.string(WriteParameter.cacheControl), metadata: metadata)
     }
 
     let template: String

@@ -1,38 +1,43 @@
 import WorkbenchCore
 import WorkbenchKernels
 
+/// The parameter names this file's ops declare and read, each once (`ParameterName`).
+enum ColourParameter: String, ParameterName {
+    case amount, colour, highlights, intensity, level, matrix, shadows
+}
+
 /// Filters that mix a pixel's colour bands: `channelMixer`, `sepia`, `tint`, `duotone`,
 /// `threshold`, `grayscale`, `saturation`. Grey images are made sRGB first where a filter
 /// needs colour; alpha is never changed.
 enum ColourKernelFilters {
     static let channelMixer = KernelFilter.define("channelMixer", "Makes each output colour band a mix of the input's red, green and blue.", [
-        ParameterSpec("matrix", .matrix, required: true,
+        ParameterSpec(ColourParameter.matrix, .matrix, required: true,
                       "3×3, row by row: [[rr, rg, rb], [gr, gg, gb], [br, bg, bb]], out red = rr·red + rg·green + rb·blue; −10…10."),
     ], check: { p in
-        let m = p.matrix("matrix")
+        let m = p.matrix(ColourParameter.matrix)
         guard m.count == 3, m.allSatisfy({ $0.count == 3 }) else { return "\"matrix\" needs 3 rows of 3 numbers" }
         return m.joined().allSatisfy({ abs($0) <= 10 }) ? nil : "\"matrix\" takes numbers from −10 to 10"
-    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColourMatrix(rows: p.matrix("matrix"))) },
-       vips: { p in matrixByLibvips(ColourMatrix(rows: p.matrix("matrix"))) })
+    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColourMatrix(rows: p.matrix(ColourParameter.matrix))) },
+       vips: { p in matrixByLibvips(ColourMatrix(rows: p.matrix(ColourParameter.matrix))) })
 
     static let sepia = KernelFilter.define("sepia", "Tones the image sepia (like Core Image's CISepiaTone).", [
-        ParameterSpec("intensity", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
-    ], swift: { p in ColourMatrixKernel(name: "sepia", matrix: .sepia(intensity: p.number("intensity"))) },
-       vips: { p in matrixByLibvips(.sepia(intensity: p.number("intensity"))) })
+        ParameterSpec(ColourParameter.intensity, .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
+    ], swift: { p in ColourMatrixKernel(name: "sepia", matrix: .sepia(intensity: p.number(ColourParameter.intensity))) },
+       vips: { p in matrixByLibvips(.sepia(intensity: p.number(ColourParameter.intensity))) })
 
     static let tint = KernelFilter.define("tint", "Colours the image's light with one colour, like a toned print.", [
-        ParameterSpec("colour", .colour, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
-        ParameterSpec("amount", .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
+        ParameterSpec(ColourParameter.colour, .colour, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
+        ParameterSpec(ColourParameter.amount, .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
     ], check: { p in
-        p.numbers("colour").count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
+        p.numbers(ColourParameter.colour).count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
     }, swift: { p in ColourMatrixKernel(name: "tint", matrix: tintMatrix(p)) },
        vips: { p in matrixByLibvips(tintMatrix(p)) })
 
     static let duotone = KernelFilter.define("duotone", "Two colours for the whole image: shadows in one, highlights in the other, by luma.", [
-        ParameterSpec("shadows", .colour, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
-        ParameterSpec("highlights", .colour, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
+        ParameterSpec(ColourParameter.shadows, .colour, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
+        ParameterSpec(ColourParameter.highlights, .colour, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
     ], check: { p in
-        p.numbers("shadows").count == 3 && p.numbers("highlights").count == 3 ? nil : "\"shadows\" and \"highlights\" need three numbers [red, green, blue]"
+        p.numbers(ColourParameter.shadows).count == 3 && p.numbers(ColourParameter.highlights).count == 3 ? nil : "\"shadows\" and \"highlights\" need three numbers [red, green, blue]"
     }, swift: { p in
         let (matrix, offset) = duotoneMatrix(p)
         return ColourMatrixKernel(name: "duotone", matrix: matrix, offset: offset)
@@ -43,9 +48,9 @@ enum ColourKernelFilters {
 
     static let threshold = KernelFilter.define("threshold", "Pure black and white: white where the luma is at least the level.", [
         KernelFilter.level("level", default: 128, "Luma (0.2126 R + 0.7152 G + 0.0722 B) from which a pixel is white"),
-    ], swift: { p in ThresholdKernel(level: p.number("level")) },
+    ], swift: { p in ThresholdKernel(level: p.number(ColourParameter.level)) },
        vips: { p in
-        let level = p.number("level")
+        let level = p.number(ColourParameter.level)
         return { image, _ in
             try image.onColourBands { colour in
                 let white = image.whiteValue
@@ -68,11 +73,11 @@ enum ColourKernelFilters {
     } })
 
     static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
-        ParameterSpec("amount", .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is."),
+        ParameterSpec(ColourParameter.amount, .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is."),
     ], unchanged: { $0.colourBands < 3 },
-       swift: { p in KernelLibrary.saturation(p.number("amount")) },
+       swift: { p in KernelLibrary.saturation(p.number(ColourParameter.amount)) },
        vips: { p in
-        let amount = p.number("amount")
+        let amount = p.number(ColourParameter.amount)
         return { image, _ in
             let back = image.isSixteenBit ? "rgb16" : "srgb"
             let lch = try FilterStage.vips("colourspace", image, ["space": .string("lch")])
@@ -84,13 +89,13 @@ enum ColourKernelFilters {
     static let all = [channelMixer, sepia, tint, duotone, threshold, grayscale, saturation]
 
     private static func tintMatrix(_ p: ParameterValues) -> ColourMatrix {
-        let rgb = p.numbers("colour") + [255, 255, 255]
-        return ColourMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number("amount"))
+        let rgb = p.numbers(ColourParameter.colour) + [255, 255, 255]
+        return ColourMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number(ColourParameter.amount))
     }
 
     /// out = shadows + (highlights − shadows) · luma, as a matrix and an offset (0…255).
     private static func duotoneMatrix(_ p: ParameterValues) -> (ColourMatrix, SIMD3<Double>) {
-        let s = p.numbers("shadows") + [0, 0, 0], h = p.numbers("highlights") + [0, 0, 0]
+        let s = p.numbers(ColourParameter.shadows) + [0, 0, 0], h = p.numbers(ColourParameter.highlights) + [0, 0, 0]
         let luma = [0.2126, 0.7152, 0.0722]
         let rows = (0..<3).map { c in luma.map { $0 * (h[c] - s[c]) / 255 } }
         return (ColourMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))

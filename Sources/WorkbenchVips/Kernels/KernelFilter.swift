@@ -1,6 +1,11 @@
 import WorkbenchCore
 import WorkbenchKernels
 
+/// The parameter names this file's ops declare and read, each once (`ParameterName`).
+enum KernelFilterParameter: String, ParameterName {
+    case engine
+}
+
 /// Which code computes a kernel filter's pixels.
 public enum KernelEngine: String, CaseIterable, Sendable {
     /// The faster of the two, as measured by `bench/kernels.sh` on 8-bit photos (each filter
@@ -28,7 +33,7 @@ enum KernelFilter {
                        vips: (@Sendable (ParameterValues) -> VipsTransform)? = nil) -> OpDefinition {
         FilterStage.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)],
                       check: check) { p in
-            let chosen = KernelEngine(rawValue: p.word("engine")) ?? .auto
+            let chosen = KernelEngine(rawValue: p.word(KernelFilterParameter.engine)) ?? .auto
             let engine = chosen == .auto ? fasterFor?(p) ?? faster : chosen
             if engine == .vips, let vips {
                 let transform = vips(p)
@@ -48,10 +53,10 @@ enum KernelFilter {
     /// `faster`: the engine `auto` picks, or nil when that depends on the parameters.
     static func engineParameter(hasVips: Bool, faster: KernelEngine?) -> ParameterSpec {
         guard hasVips else {
-            return ParameterSpec("engine", .choice(["auto", "swift"]), default: .string("auto"),
+            return ParameterSpec(KernelFilterParameter.engine, .choice(["auto", "swift"]), default: .string("auto"),
                                  "\"swift\" (the only engine: libvips has no equivalent); \"auto\" picks it.")
         }
-        return ParameterSpec("engine", .choice(KernelEngine.allCases.map(\.rawValue)), default: .string("auto"),
+        return ParameterSpec(KernelFilterParameter.engine, .choice(KernelEngine.allCases.map(\.rawValue)), default: .string("auto"),
                              "\"swift\": a Swift kernel streaming inside libvips; \"vips\": libvips' own operations (the same pixels within 1); \"auto\": the faster on 8-bit photos"
                                 + (faster.map { ", here \"\($0.rawValue)\"." } ?? ", which depends on the parameters here."))
     }

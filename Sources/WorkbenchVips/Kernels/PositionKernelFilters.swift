@@ -1,13 +1,18 @@
 import WorkbenchCore
 import WorkbenchKernels
 
+/// The parameter names this file's ops declare and read, each once (`ParameterName`).
+enum PositionParameter: String, ParameterName {
+    case amount, radius, seed, softness, strength
+}
+
 /// Filters whose effect depends on where a pixel is: `vignette`, `grain`. Alpha is never changed.
 enum PositionKernelFilters {
     static let vignette = KernelFilter.define("vignette", "Darkens the image towards its corners, as old lenses do.", [
-        ParameterSpec("strength", .double(0...1), default: .double(0.5), "How dark the corners get: 0 not at all, 1 black."),
-        ParameterSpec("radius", .double(0...2), default: .double(0.5), "Where darkening starts: the distance from the centre, 1 = a corner."),
-        ParameterSpec("softness", .double(0.01...2), default: .double(0.5), "Over what distance it reaches full strength."),
-    ], swift: { p in KernelLibrary.vignette(strength: p.number("strength"), radius: p.number("radius"), softness: p.number("softness")) },
+        ParameterSpec(PositionParameter.strength, .double(0...1), default: .double(0.5), "How dark the corners get: 0 not at all, 1 black."),
+        ParameterSpec(PositionParameter.radius, .double(0...2), default: .double(0.5), "Where darkening starts: the distance from the centre, 1 = a corner."),
+        ParameterSpec(PositionParameter.softness, .double(0.01...2), default: .double(0.5), "Over what distance it reaches full strength."),
+    ], swift: { p in KernelLibrary.vignette(strength: p.number(PositionParameter.strength), radius: p.number(PositionParameter.radius), softness: p.number(PositionParameter.softness)) },
        vips: { p in
         let map = vignetteMap(p)
         return { image, _ in
@@ -17,14 +22,14 @@ enum PositionKernelFilters {
     })
 
     static let grain = KernelFilter.define("grain", "Adds film grain: fine noise, the same on every rerun for the same seed.", [
-        ParameterSpec("amount", .double(0...1), default: .double(0.1), "Strength: values move by up to half of it (of full scale)."),
-        ParameterSpec("seed", .int(0...Int(Int32.max)), default: .int(0), "Another seed gives other grain."),
-    ], swift: { p in KernelLibrary.grain(amount: p.number("amount"), seed: p.integer("seed")) })
+        ParameterSpec(PositionParameter.amount, .double(0...1), default: .double(0.1), "Strength: values move by up to half of it (of full scale)."),
+        ParameterSpec(PositionParameter.seed, .int(0...Int(Int32.max)), default: .int(0), "Another seed gives other grain."),
+    ], swift: { p in KernelLibrary.grain(amount: p.number(PositionParameter.amount), seed: p.integer(PositionParameter.seed)) })
 
     static let all = [vignette, grain]
 
     private static func vignetteMap(_ p: ParameterValues) -> VignetteMap {
-        VignetteMap(strength: p.number("strength"), radius: p.number("radius"), softness: p.number("softness"))
+        VignetteMap(strength: p.number(PositionParameter.strength), radius: p.number(PositionParameter.radius), softness: p.number(PositionParameter.softness))
     }
 
     /// The vignette's factor per pixel, computed by libvips from `xyz` the way `VignetteMap` does.

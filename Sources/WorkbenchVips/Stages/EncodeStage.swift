@@ -135,7 +135,7 @@ struct EncodeStage: Stage {
 
     /// Holds every option to the chosen format's saver, and the format to what this libvips can write.
     private static func check(_ values: ParameterValues) -> String? {
-        guard let name = values.string("format"), let format = EncodeFormat.named(name) else { return nil }
+        guard let name = values.string(Parameter.format), let format = EncodeFormat.named(name) else { return nil }
         if let reason = format.unavailableReason() { return reason }
         let options = format.options
         for given in values.names where given != "format" && given != "metadata" {

@@ -92,3 +92,10 @@ extension OutputRootTests {
         #expect(AtomicFile.writer(ofTemporaryName: ".x.jpg.workbench-tmp") == nil)
     }
 }
+
+/// The names `write` reads are the ones it declares (`ParameterName`).
+@Suite struct WriteParameterTests {
+    @Test func everyNameIsDeclared() {
+        #expect(WriteStage.definition.spec.undeclared(WriteParameter.self).isEmpty)
+    }
+}

@@ -196,4 +196,16 @@ private typealias Image = WorkbenchVips.VipsImage
         }
         #expect(EncodeStage.definition.spec.undeclared(EncodeStage.Parameter.self).isEmpty)
     }
+
+    /// The filters' names are one enum a file; every case is some op's parameter there.
+    @Test func everyFiltersNameIsDeclaredByAnOp() {
+        let declared = Set(VipsOps.all.filter { !$0.spec.name.hasPrefix("vips.") }.flatMap { $0.spec.parameters.map(\.name) })
+        func undeclared<Name: ParameterName>(_ names: Name.Type) -> [String] {
+            Name.allCases.map(\.rawValue).filter { !declared.contains($0) }
+        }
+        let missing = undeclared(ToneParameter.self) + undeclared(AreaParameter.self) + undeclared(GeometryParameter.self)
+            + undeclared(ColourParameter.self) + undeclared(WatermarkParameter.self) + undeclared(PositionParameter.self)
+            + undeclared(DetailParameter.self) + undeclared(KernelFilterParameter.self)
+        #expect(missing.isEmpty, "\(missing)")
+    }
 }

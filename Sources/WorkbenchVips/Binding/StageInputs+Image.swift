@@ -3,14 +3,10 @@ import WorkbenchCore
 extension StageInputs {
     /// The libvips image this node's `from` input carries.
     func image(_ context: StageContext) throws -> VipsImage {
-        guard case .image(let handle)? = first else {
+        guard let image = try StageImage(first)?.libvipsImage(context) else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
         }
-        if let image = handle as? VipsImage { return try image.shallow(context) }
-        if let shrinkable = handle as? ShrinkableImage { return try shrinkable.image.shallow(context) }
-        // A reader the direct path does not serve: the decode libvips would have made.
-        if let source = handle as? DirectSource { return try source.decodedByLibvips().image.shallow(context) }
-        throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image")
+        return image
     }
 }
 

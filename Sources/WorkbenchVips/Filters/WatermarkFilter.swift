@@ -29,7 +29,7 @@ enum WatermarkFilter {
         }) { p in
             let opacity = p.number(WatermarkParameter.opacity), size = p.double(WatermarkParameter.size), scale = p.double(WatermarkParameter.scale) ?? 1
             return { image, inputs, context in
-                guard case .image(let handle)? = inputs.reference("overlay"), var overlay = try (handle as? VipsImage)?.shallow(context) else {
+                guard var overlay = try StageImage(inputs.reference("overlay"))?.libvipsImage(context) else {
                     throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image for \"overlay\"")
                 }
                 // One band that says nothing of itself is a mask (what `vips.text` makes): white

@@ -88,10 +88,10 @@ struct VipsOperationStage: Stage {
     }
 
     private static func image(_ payload: Payload, _ argument: VipsArgumentInfo, _ context: StageContext) throws -> VipsImage {
-        guard case .image(let handle) = payload, let image = handle as? VipsImage else {
+        guard let image = try StageImage(payload)?.libvipsImage(context) else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a libvips image for \"\(argument.name)\"")
         }
-        return try image.shallow(context)
+        return image
     }
 
     private static func numbers(_ value: ParameterValue) -> [Double] {

@@ -156,7 +156,7 @@ struct EncodeStage: Stage {
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        if case .image(let handle)? = inputs.first, let direct = handle as? DirectImage, format.name == "jpeg" {
+        if case .direct(let direct)? = StageImage(inputs.first), format.name == "jpeg" {
             return try encodeDirect(direct, context: context)
         }
         let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))

@@ -88,7 +88,7 @@ struct ResizeStage: Stage {
     var madeFromLarger = false
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        guard case .image(let handle)? = inputs.first, let source = handle as? DirectSource else {
+        guard case .directSource(let source)? = StageImage(inputs.first) else {
             return try run(inputs.first, image: try inputs.image(context), context: context)
         }
         // The decode chose the direct path for this chain; a file it cannot finish goes to libvips
@@ -144,7 +144,7 @@ struct ResizeStage: Stage {
         // Fused with the decode by the run plan: decode and shrink in one step from the bytes
         // instead. That streams, so a result read more than once is kept in memory (if it is small).
         let fusedSource: DecodedSource?
-        if case .image(let handle)? = input, let shrinkable = handle as? ShrinkableImage { fusedSource = shrinkable.source } else { fusedSource = nil }
+        if case .shrinkable(let shrinkable)? = StageImage(input) { fusedSource = shrinkable.source } else { fusedSource = nil }
         if let source = fusedSource, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
                                                   headroom: fit == .fill ? nil : fastShrink ? 1 : 2) {

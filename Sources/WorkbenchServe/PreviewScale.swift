@@ -72,21 +72,11 @@ enum PreviewScale {
         return scaled
     }
 
-    /// What a resize asks for.
-    struct Box {
-        var width: Int?
-        var height: Int?
-        var scale: Double?
-        /// `cover` or `fill`: the box's shape decides the framing.
-        var fixed: Bool
-        var upscale: Bool
-    }
+    /// What a resize asks for, as its op declares it.
+    typealias Box = ResizeRequest
 
     private static func resizeBox(_ node: NodeSpec) -> Box? {
-        guard node.op.name == "thumbnail" || node.op.name == "resize" else { return nil }
-        let fit = node.parameters.string("fit") ?? "contain"
-        return Box(width: node.parameters.int("width"), height: node.parameters.int("height"), scale: node.parameters.double("scale"),
-                   fixed: fit != "contain", upscale: node.parameters.bool("upscale") == true)
+        node.op.resizeRequest?(node.parameters)
     }
 
     /// The sizes a resize makes of the file's and the copy's images, and by how much a fixed
@@ -94,7 +84,7 @@ enum PreviewScale {
     private static func resize(_ full: Size, _ copy: Size, _ box: Box) -> (full: Size, copy: Size, shrink: Double) {
         if let scale = box.scale { return (full.scaled(scale), copy.scaled(scale), 1) }
         let w = box.width.map(Double.init), h = box.height.map(Double.init)
-        if box.fixed, let w, let h {
+        if box.framed, let w, let h {
             // Smaller than the box and not to be enlarged: not framed by the box; left as it is.
             let cover = max(w / full.width, h / full.height)
             guard cover <= 1 || box.upscale else { return (full, copy, 1) }

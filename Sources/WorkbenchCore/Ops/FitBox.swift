@@ -42,3 +42,23 @@ public struct FitBox: Sendable, Equatable {
         }
     }
 }
+
+/// What any resizing op asks of a node, for those who work out sizes without running it (the
+/// live page's previews): a box or a scale, whether the box's shape frames the image (`cover`,
+/// `fill`), whether it may enlarge. Ops give one through `OpSpec.resizeRequest`.
+public struct ResizeRequest: Sendable, Equatable {
+    public var width: Int?
+    public var height: Int?
+    public var scale: Double?
+    /// The box's shape decides the framing (`cover` or `fill`), not only its size.
+    public var framed: Bool
+    public var upscale: Bool
+
+    public init(width: Int?, height: Int?, scale: Double?, framed: Bool, upscale: Bool) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.framed = framed
+        self.upscale = upscale
+    }
+}

@@ -35,13 +35,17 @@ public struct OpSpec: Sendable {
     public let shrinksOnLoad: Bool
     /// What a node's parameters make of it on the direct path, if anything (`DirectForm`).
     public let directForm: (@Sendable (ParameterValues) -> DirectForm?)?
+    /// For a resizing op: what a node asks for (`ResizeRequest`).
+    public let resizeRequest: (@Sendable (ParameterValues) -> ResizeRequest?)?
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
                 defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
                 defaultTimeout: Double? = nil, sourceParameter: String? = nil, deprecated: Bool = false,
                 readsSequentially: Bool = false, fitBox: (@Sendable (ParameterValues) -> FitBox?)? = nil,
                 shrinksOnLoad: Bool = false, directForm: (@Sendable (ParameterValues) -> DirectForm?)? = nil,
+                resizeRequest: (@Sendable (ParameterValues) -> ResizeRequest?)? = nil,
                 check: (@Sendable (ParameterValues) -> String?)? = nil) {
+        self.resizeRequest = resizeRequest
         self.fitBox = fitBox
         self.directForm = directForm
         self.shrinksOnLoad = shrinksOnLoad

@@ -41,6 +41,10 @@ struct ResizeStage: Stage {
             readsSequentially: true,
             fitBox: fitBox,
             directForm: { p in fitBox(p).map { .fit($0) } },
+            resizeRequest: { p in
+                ResizeRequest(width: p.int(Parameter.width), height: p.int(Parameter.height), scale: p.double(Parameter.scale),
+                              framed: p.word(Parameter.fit) != Fit.contain.rawValue, upscale: p.bool(Parameter.upscale) == true)
+            },
             check: { p in
                 let sized = p.int(Parameter.width) != nil || p.int(Parameter.height) != nil
                 if p.double(Parameter.scale) != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }

@@ -99,6 +99,17 @@ public final class CLIProcess {
 
     public func interrupt() { kill(process.processIdentifier, SIGINT) }
 
+    /// Waits for the end; a process still running after `watchdog` seconds is killed (SIGKILL
+    /// shows in its status): for a test of a hang, which must end, not decide by the clock.
+    public func wait(watchdog seconds: Double) -> Result {
+        if exited.wait(timeout: .now() + seconds) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        exited.signal()
+        return wait()
+    }
+
     public func wait() -> Result {
         exited.wait()
         finished.wait()

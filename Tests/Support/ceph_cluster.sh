@@ -81,7 +81,7 @@ done
 radosgw -c "$CONF" -n client.rgw.sts --keyring "$D/keyring" -f >/dev/null 2>&1 & pids="$pids $!"
 i=0
 until python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$STS/', timeout=2)" 2>/dev/null; do
-  i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the STS gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.2
+  i=$((i+1)); [ $i -lt 600 ] || { echo '{"error": "the STS gateway did not answer in 5 minutes"}'; exit 1; }; sleep 0.5
 done
 # The tests' user; a second user, who owns nothing of the first's; and a read-only subuser of
 # the first (Swift-style subuser permissions, S3 keys).

@@ -34,6 +34,10 @@ Commands:
   {"cmd": "held"}                                       how many requests are held now
   {"cmd": "waitheld", "count": N}                       answers once N requests are held (at most 10 minutes)
   {"cmd": "answered"}                                   requests answered, by kind
+  {"cmd": "waitanswered", "kind": K, "count": N}        answers once N requests of kind K were answered
+  {"cmd": "waitput", "bucket": B, "prefix": P, "except": X}
+                                                        answers once an object under P (its key not
+                                                        containing X) was put
   {"cmd": "list", "bucket": B, "prefix": P}             keys and sizes
   {"cmd": "delete", "bucket": B, "key": K}              delete an object
   {"cmd": "policy", "bucket": B, "policy": {...}}       set a bucket policy (enforced by Ceph, not moto)
@@ -104,6 +108,7 @@ COUNTS = {}
 IN_FLIGHT = {}
 MOST_IN_FLIGHT = {}
 ANSWERED = {}
+PUT_PATHS = []  # the paths of the PUT objects answered, for "waitput"
 ISSUER = []  # the web identity tokens' issuer, for "token"
 HELD = []  # threading.Event of each request held by a "hold" fault, set by "release"
 FAULTS = []
@@ -146,6 +151,9 @@ class Proxy(BaseHTTPRequestHandler):
                 if kind:
                     IN_FLIGHT[kind] -= 1
                     ANSWERED[kind] = ANSWERED.get(kind, 0) + 1
+                    if kind == "PUT object":
+                        PUT_PATHS.append(unquote(urlparse(self.path).path))
+                    HELD_CHANGED.notify_all()
 
     def serve(self):
         url = urlparse(self.path)
@@ -342,6 +350,22 @@ def run(command, s3):
         with HELD_CHANGED:
             HELD_CHANGED.wait_for(lambda: sum(1 for event in HELD if not event.is_set()) >= command.get("count", 1), timeout=600)
             return {"held": sum(1 for event in HELD if not event.is_set())}
+    if name == "waitanswered":
+        # Answers once `count` requests of `kind` were answered (the limit only for a run that
+        # never sends them).
+        kind, count = command["kind"], command.get("count", 1)
+        with HELD_CHANGED:
+            HELD_CHANGED.wait_for(lambda: ANSWERED.get(kind, 0) >= count, timeout=600)
+            return {"answered": ANSWERED.get(kind, 0)}
+    if name == "waitput":
+        # Answers once an object whose key starts with `prefix` was put in `bucket`, not
+        # counting keys that contain `except` (the limit only for a run that never puts one).
+        start, skip = f"/{command['bucket']}/{command['prefix']}", command.get("except")
+        def put():
+            return [p for p in PUT_PATHS if p.startswith(start) and not (skip and skip in p)]
+        with HELD_CHANGED:
+            HELD_CHANGED.wait_for(lambda: bool(put()), timeout=600)
+            return {"keys": put()}
     if name == "held":
         with LOCK:
             return {"held": sum(1 for event in HELD if not event.is_set())}
@@ -358,6 +382,7 @@ def run(command, s3):
             COUNTS.clear()
             MOST_IN_FLIGHT.clear()
             ANSWERED.clear()
+            PUT_PATHS.clear()
             FAULTS.clear()
         return {"ok": True}
     if name == "fault":

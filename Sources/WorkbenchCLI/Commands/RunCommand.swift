@@ -119,6 +119,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.badPreset)
         }
 
+        if let remote = root.remote, remote.abortedUploads > 0 {
+            let count = remote.abortedUploads
+            Terminal.error("Aborted \(count) unfinished upload\(count == 1 ? "" : "s") that an interrupted run left in \(remote.location).")
+        }
         let stale = root.removeStaleTemporaryFiles()
         if !stale.isEmpty {
             Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")

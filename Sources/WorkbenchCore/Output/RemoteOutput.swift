@@ -16,6 +16,10 @@ public protocol RemoteOutput: Sendable {
     /// read now and the rest as the run reaches them): which recorded outputs are still there.
     func inventory() throws(WorkbenchError) -> OutputInventory
 
+    /// Multipart uploads that runs killed mid-upload left under the location, aborted when this
+    /// run started (`OutputRoot.removeStaleTemporaryFiles` is the same for a folder).
+    var abortedUploads: Int { get }
+
     /// An item's record was appended to the local log at `log`.
     func recorded(log: String)
 

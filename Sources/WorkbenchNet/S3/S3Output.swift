@@ -17,6 +17,8 @@ public final class S3Output: RemoteOutput {
     let ledger: UploadLedger
     /// What the manifest's listing found besides segments: the runs' leases and upload marks.
     private let listed = Mutex<[ListPages.Object]>([])
+    private let aborted = Mutex(0)
+    public var abortedUploads: Int { aborted.withLock { $0 } }
 
     /// The shards of this prefix whose runs are still alive (their leases fresh), as the
     /// manifest's listing found them when this root was made: `manifest merge` waits for them.
@@ -59,7 +61,8 @@ public final class S3Output: RemoteOutput {
             output.listed.withLock { $0 = others }
             if run {
                 try output.ledger.hold()
-                output.ledger.sweep(listed: others)
+                let count = output.ledger.sweep(listed: others)
+                output.aborted.withLock { $0 = count }
             }
         } catch {
             WorkingFolders.remove(folder)

@@ -191,6 +191,7 @@ import WorkbenchTestSupport
         let rerun = try CLIProcess.run(["run", preset, "--out", "s3://\(site)/big/"], environment: server.environment)
         #expect(rerun.status == 0, "\(rerun.stdout) \(rerun.stderr)")
         #expect(try server.requests()["ABORT upload"] == 1)
+        #expect(rerun.stderr.contains("Aborted 1 unfinished upload that an interrupted run left in s3://\(site)/big/."), "\(rerun.stderr)")
         #expect(try uploads().isEmpty)
         #expect(try server.keys(site, prefix: "big/").keys.contains { $0.hasSuffix(".tif") })
         #expect(try server.keys(site, prefix: "big/workbench-manifest/.runs/").isEmpty)

@@ -30,7 +30,8 @@ public struct PlanExplanation {
             }
             if let box = node.op.fitBox?(node.parameters), node.scope == .item {
                 let fused = preset.nodes.contains { $0.plan.fusedInto == node.id }
-                notes.append("fits \(box.description)" + (fused ? ", decoding the file at the smallest scale that leaves twice that" : ""))
+                let leaves = box.headroom == 2 ? "twice that" : "\(Self.factor(box.headroom))× that"
+                notes.append("fits \(box.description)" + (fused ? ", decoding the file at the smallest scale that leaves \(leaves)" : ""))
                 if plan.readers > 1 { notes.append("computed once an item and kept in memory for its \(plan.readers) readers") }
             } else if plan.readers > 1, node.op.output == .image {
                 notes.append("read by \(plan.readers) nodes")

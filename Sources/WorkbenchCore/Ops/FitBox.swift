@@ -7,22 +7,23 @@ public struct FitBox: Sendable, Equatable {
     /// The box, nil on an axis it leaves free.
     public let width: Int?
     public let height: Int?
-    /// Everything else about the resize that two nodes must share for one to feed the other
-    /// (its kernel, its shrink-on-load setting), as the op spells it.
-    public let variant: String
+    /// How much larger than the box a JPEG's DCT scale leaves the image when the resize decodes
+    /// the file itself: 2 is libvips' rule, 1 `fastShrink`. Two resizes feed one another only
+    /// with the same headroom.
+    public let headroom: Double
 
-    public init(width: Int?, height: Int?, variant: String = "") {
+    public init(width: Int?, height: Int?, headroom: Double = 2) {
         self.width = width
         self.height = height
-        self.variant = variant
+        self.headroom = headroom
     }
 
     /// libvips' rule for shrinking in steps: leave at least a factor of 2 for the last resize,
     /// so that a smaller size made from a larger one loses nothing a resize from the full image
     /// would keep. How many times larger `self` is than `smaller`, or nil when they cannot be
-    /// compared (different free axes or variants).
+    /// compared (different free axes or headroom).
     public func factor(over smaller: FitBox) -> Double? {
-        guard variant == smaller.variant, (width == nil) == (smaller.width == nil), (height == nil) == (smaller.height == nil),
+        guard headroom == smaller.headroom, (width == nil) == (smaller.width == nil), (height == nil) == (smaller.height == nil),
               width != nil || height != nil else { return nil }
         let ratios = [width.flatMap { w in smaller.width.map { Double(w) / Double($0) } },
                       height.flatMap { h in smaller.height.map { Double(h) / Double($0) } }].compactMap { $0 }

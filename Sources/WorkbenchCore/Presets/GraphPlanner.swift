@@ -1,12 +1,13 @@
 /// The plan step between the graph as written and the engine: decides, once per preset, what
-/// each node reads so that no work is repeated.
+/// each node reads so that no work is repeated, from what each op declares of a node (never
+/// from another stage's parameters):
 ///
-/// Today it makes one decision, the cascade: several resizes of one image, each fitting a box
-/// (`FitBox`), become a chain from the largest down, each made from the nearest larger one that
-/// leaves a factor of 2 (libvips' rule for its own shrink-on-load) — so the full image is read
-/// by one resize alone, which may then decode and shrink in one step (`NodeFacts`), and the
-/// smaller sizes cost a fraction of it. The result of a node read by several others is computed
-/// once per item and kept (`NodeFacts.keepsResult`).
+/// - the cascade: several resizes of one image, each fitting a box (`FitBox`), become a chain
+///   from the largest down, each made from the nearest larger one that leaves a factor of 2
+///   (libvips' rule for its own shrink-on-load), so the full image is read by one resize alone;
+/// - shrink-on-load: a decoder read by one resize alone leaves its work to it (`fusedInto`);
+/// - the direct path: a decode → fit → JPEG encode chain (`DirectForm`) runs without libvips;
+/// - how many nodes read each result, so one read several times is computed once and kept.
 struct GraphPlanner {
     /// Rewrites `from` of the cascaded resizes and returns each node's plan by id.
     static func plan(_ drafts: inout [NodeDraft]) -> [String: NodePlan] {
@@ -28,7 +29,7 @@ struct GraphPlanner {
                 var best: (index: Int, box: FitBox, factor: Double)?
                 for (other, candidate) in sized.enumerated() where other != position {
                     guard let factor = candidate.box.factor(over: node.box), factor >= FitBox.cascadeFactor else { continue }
-                    if best == nil || factor < best!.factor { best = (candidate.index, candidate.box, factor) }
+                    if best.map({ factor < $0.factor }) ?? true { best = (candidate.index, candidate.box, factor) }
                 }
                 guard let best else { continue }
                 var plan = plans[drafts[node.index].id] ?? NodePlan()

@@ -54,7 +54,7 @@ public enum DecodeExplanation {
         let (w, h) = turned ? (header.height, header.width) : (header.width, header.height)
         let factors = [box.width.map { Double(w) / Double($0) }, box.height.map { Double(h) / Double($0) }].compactMap { $0 }
         let factor = factors.max() ?? 1
-        let headroom = box.variant == "fastShrink" ? 1.0 : 2.0
+        let headroom = box.headroom
         let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(w, h), headroom: headroom)
         let rule = headroom == 2 ? "leaving at least twice the target, libvips' rule" : "the smallest that covers the target (fastShrink)"
         if factor <= 1 {

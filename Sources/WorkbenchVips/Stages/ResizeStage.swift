@@ -61,7 +61,7 @@ struct ResizeStage: Stage {
     @Sendable static func fitBox(_ p: ParameterValues) -> FitBox? {
         guard p.double(Parameter.scale) == nil, p.string(Parameter.fit) ?? "contain" == "contain", p.bool(Parameter.upscale) != true,
               p.int(Parameter.width) != nil || p.int(Parameter.height) != nil else { return nil }
-        return FitBox(width: p.int(Parameter.width), height: p.int(Parameter.height), variant: p.bool(Parameter.fastShrink) == true ? "fastShrink" : "")
+        return FitBox(width: p.int(Parameter.width), height: p.int(Parameter.height), headroom: p.bool(Parameter.fastShrink) == true ? 1 : 2)
     }
 
     static let definitions = ["resize", "thumbnail"].map { name in

@@ -14,7 +14,7 @@
 # (thumbnail per width, copy_memory, two saves); pillow = bench/workload-r-pillow.py (draft,
 # LANCZOS, reducing_gap 2). Every tool uses both cores; libvips tools get VIPS_CONCURRENCY=1.
 # Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process,
-# decodes per photo (workbench: from --verbose), and mean PSNR of the JPEG outputs at each
+# decodes per photo (workbench: from --report), and mean PSNR of the JPEG outputs at each
 # width against a careful reference (bench/workload-r-quality.py).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,14 +52,15 @@ done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 column_of() { awk -v c="$2" '{ print $c }' "$WORK/$1.results"; }
-# Decodes per photo: the decode lines --verbose writes (one per load of a file's pixels).
+# Decodes per photo: the "decodes" of each item in the run's --report (one per decode of a file's pixels).
 decodes() {
   rm -rf "$WORK/count"
-  "$1" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/count" --verbose 2>&1 | grep -cE "decode: loading|direct path: libjpeg" || true
+  "$1" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/count" --quiet --report "$WORK/count.json" >/dev/null
+  python3 -c 'import json, sys; print(sum(len(i["decodes"]) for i in json.load(open(sys.argv[1]))["items"]))' "$WORK/count.json"
 }
 declare -A PSNR DECODES
 DECODES[workbench]=$(printf "%.2f" "$(echo "$(decodes "$WORKBENCH") / $COUNT" | bc -l)")
-DECODES[before]=-  # (its --verbose does not say)
+DECODES[before]=-  # (its report does not say)
 DECODES[pyvips]=3; DECODES[pillow]=3
 if "$PY" -c 'import pyvips, numpy' 2>/dev/null; then
   i=0; while read -r value; do PSNR[${TOOLS[$i]}]=$value; i=$((i + 1)); done < <("$PY" "$ROOT/bench/workload-r-quality.py" "$PHOTOS" "${TOOLS[@]/#/$WORK/}")

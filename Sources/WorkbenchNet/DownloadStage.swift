@@ -1,40 +1,49 @@
 import Foundation
 import WorkbenchCore
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum DownloadParameter: String, ParameterName {
-    case authorizationEnv, caFile, connectTimeout, headers, lowSpeedLimit, lowSpeedTime, maxBytes, maxRedirects, memoryLimit, url
-}
-
 /// `download`: fetches the item's http(s) URL; a local path given as the item is read directly.
 struct DownloadStage: AsyncStage {
+    /// The op's parameters, each declared once and bound to its field.
+    struct Parameters: OpParameters {
+        var url: String?
+        var connectTimeout = 10.0
+        var maxBytes = 64 << 20
+        var maxRedirects = 5
+        var lowSpeedLimit = 1
+        var lowSpeedTime = 15.0
+        var memoryLimit = 8 << 20
+        var caFile: String?
+        var headers: [(name: String, value: String)] = []
+        var authorizationEnv: String?
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .string("url", \.url,
+                    "Fetch this http, https or s3 URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
+            .double("connectTimeout", \.connectTimeout, 0.001...3_600, "Seconds to connect."),
+            .int("maxBytes", \.maxBytes, 1...Int(Int32.max), "Abort bodies larger than this many bytes."),
+            .int("maxRedirects", \.maxRedirects, 0...50, "Redirects to follow."),
+            .int("lowSpeedLimit", \.lowSpeedLimit, 0...Int(Int32.max), "Bytes a second below which a transfer counts as stalled."),
+            .double("lowSpeedTime", \.lowSpeedTime, 1...3_600,
+                    "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
+            .int("memoryLimit", \.memoryLimit, 0...Int(Int32.max),
+                 "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
+            .string("caFile", \.caFile,
+                    "A PEM file of certificate authorities to trust instead of the system's, for servers with a private CA (relative to the preset's folder). Certificates are always verified.", type: .presetFile(builtins: [])),
+            .stringMap("headers", \.headers, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
+            .string("authorizationEnv", \.authorizationEnv,
+                    "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
+        ]
+    }
+
     static let spec = OpSpec(
         name: "download", summary: "Fetches the item's URL over http or https, or its object from an S3 bucket (s3://bucket/key).",
         input: nil, output: .bytes, defaultQueue: "net", execution: .io,
-        parameters: [
-            ParameterSpec(DownloadParameter.url, .string,
-                          "Fetch this http, https or s3 URL instead of the item (needed with \"scope\": \"run\"); a relative path reads a file inside the preset's folder."),
-            ParameterSpec(DownloadParameter.connectTimeout, .double(0.001...3_600), default: .double(10), "Seconds to connect."),
-            ParameterSpec(DownloadParameter.maxBytes, .int(1...Int(Int32.max)), default: .int(64 << 20),
-                          "Abort bodies larger than this many bytes."),
-            ParameterSpec(DownloadParameter.maxRedirects, .int(0...50), default: .int(5), "Redirects to follow."),
-            ParameterSpec(DownloadParameter.lowSpeedLimit, .int(0...Int(Int32.max)), default: .int(1),
-                          "Bytes a second below which a transfer counts as stalled."),
-            ParameterSpec(DownloadParameter.lowSpeedTime, .double(1...3_600), default: .double(15),
-                          "Seconds a transfer may stay stalled before it is dropped (and retried, if the node has retries)."),
-            ParameterSpec(DownloadParameter.memoryLimit, .int(0...Int(Int32.max)), default: .int(8 << 20),
-                          "Bodies larger than this many bytes are written to a temporary file (mapped, and removed at once) instead of held in memory."),
-            ParameterSpec(DownloadParameter.caFile, .presetFile(builtins: []),
-                          "A PEM file of certificate authorities to trust instead of the system's, for servers with a private CA (relative to the preset's folder). Certificates are always verified."),
-            ParameterSpec(DownloadParameter.headers, .stringMap, "Request headers, e.g. {\"User-Agent\": \"MyBot/1.0\"}."),
-            ParameterSpec(DownloadParameter.authorizationEnv, .string,
-                          "An environment variable holding the Authorization header's value (e.g. \"Bearer …\"); it is never logged."),
-        ],
+        parameters: Parameters.specs,
         // The node's `timeout` covers the whole transfer; downloads get one unless the preset says otherwise.
         defaultTimeout: 30, sourceParameter: "url",
-        check: { p in
+        check: { values in
             // A preset's own URL is fetched over the network or names a file in its folder.
-            guard let url = p.string(DownloadParameter.url), !isWeb(url) else { return nil }
+            guard let url = Parameters(values).url, !isWeb(url) else { return nil }
             return PresetFolder.problem(with: url).map { "url: \($0)" }
         })
 
@@ -43,17 +52,13 @@ struct DownloadStage: AsyncStage {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("s3://")
     }
 
-    static let definition = OpDefinition(spec) { p in
-        let headers = (p.list(DownloadParameter.headers) ?? []).compactMap { pair -> String? in
-            guard case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] else { return nil }
-            return "\(name): \(value)"
-        }
-        return DownloadStage(url: p.string(DownloadParameter.url), limits: Transfer.Limits(
-            timeout: nil, connectTimeout: p.number(DownloadParameter.connectTimeout),
-            maxBytes: p.integer(DownloadParameter.maxBytes), maxRedirects: p.integer(DownloadParameter.maxRedirects),
-            lowSpeedLimit: p.integer(DownloadParameter.lowSpeedLimit), lowSpeedTime: p.number(DownloadParameter.lowSpeedTime),
-            headers: headers, memoryLimit: p.integer(DownloadParameter.memoryLimit), caFile: p.string(DownloadParameter.caFile)),
-            authorizationEnv: p.string(DownloadParameter.authorizationEnv))
+    static let definition = OpDefinition(spec) { values in
+        let p = Parameters(values)
+        return DownloadStage(url: p.url, limits: Transfer.Limits(
+            timeout: nil, connectTimeout: p.connectTimeout, maxBytes: p.maxBytes, maxRedirects: p.maxRedirects,
+            lowSpeedLimit: p.lowSpeedLimit, lowSpeedTime: p.lowSpeedTime, headers: p.headers.map { "\($0.name): \($0.value)" },
+            memoryLimit: p.memoryLimit, caFile: p.caFile),
+            authorizationEnv: p.authorizationEnv)
     }
 
     let url: String?

@@ -218,9 +218,17 @@ import WorkbenchTestSupport
     }
 }
 
-/// The names `download` reads are the ones it declares (`ParameterName`).
+/// `download`'s parameters reach its stage through their fields, defaults from the fields.
 @Suite struct DownloadParameterTests {
-    @Test func everyNameIsDeclared() {
-        #expect(DownloadStage.definition.spec.undeclared(DownloadParameter.self).isEmpty)
+    @Test func givenValuesAndDefaultsReachTheStage() throws {
+        let spec = DownloadStage.definition.spec
+        #expect(spec.parameters.first { $0.name == "connectTimeout" }?.defaultValue == .double(10))
+        #expect(spec.parameters.first { $0.name == "url" }?.defaultValue == nil)
+        let values = ParameterValues(["headers": .list([.list([.string("User-Agent"), .string("Bot/1")]), .list([.string("X-A"), .string("b")])]),
+                                      "maxRedirects": .int(2), "url": .string("https://example.invalid/a.jpg")])
+        let stage = try #require(DownloadStage.definition.makeStage(values, NodeFacts()) as? DownloadStage)
+        #expect(stage.limits.headers == ["User-Agent: Bot/1", "X-A: b"])
+        #expect(stage.limits.maxRedirects == 2 && stage.limits.connectTimeout == 10 && stage.limits.maxBytes == 64 << 20)
+        #expect(stage.url == "https://example.invalid/a.jpg")
     }
 }

@@ -1,3 +1,11 @@
+/// What stages said of an item while it ran, for its report.
+public struct ItemNotes: Sendable {
+    /// "node: text" for damage a decoder worked around (`StageContext.warn`).
+    public var warnings: [String] = []
+    /// "node: how" for each decode of the item's pixels (`StageContext.recordDecode`).
+    public var decodes: [String] = []
+}
+
 /// How one item ended.
 public struct ItemReport: Sendable {
     public enum Status: String, Sendable {
@@ -20,10 +28,13 @@ public struct ItemReport: Sendable {
     public let warnings: [String]
     /// What the input was when it was read, for incremental runs.
     public let identity: InputIdentity?
+    /// Each decode of the item's pixels, as "node: how" (`StageContext.recordDecode`).
+    public let decodes: [String]
 
     public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
                 failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
-                identity: InputIdentity? = nil) {
+                identity: InputIdentity? = nil, decodes: [String] = []) {
+        self.decodes = decodes
         self.item = item
         self.status = status
         self.files = files
@@ -41,7 +52,7 @@ public struct ItemReport: Sendable {
     /// The same report with more warnings (found after the item ended, e.g. by the manifest).
     func adding(warnings more: [String]) -> ItemReport {
         ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
-                   failure: failure, duration: duration, warnings: warnings + more, identity: identity)
+                   failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes)
     }
 }
 

@@ -10,25 +10,25 @@ public struct StageContext: Sendable {
         let baseDirectory: String
         /// Where progress goes (the run's event stream), or nil when nobody listens.
         let progress: (@Sendable (ProgressEvent) -> Void)?
-        /// Warnings stages reported, by item index, until the item's report takes them; one
-        /// store for the run, shared by the workers' copies of this context.
-        let warnings: WarningStore
+        /// Warnings and decodes stages reported, by item index, until the item's report takes
+        /// them; one store for the run, shared by the workers' copies of this context.
+        let notes: NoteStore
         /// On an incremental run, what earlier runs recorded of the inputs they read.
         let inputHistory: (any InputHistory)?
         /// Inserted before the extension of files run-scope nodes write (per-shard sheets).
         let runFileSuffix: String?
 
-        final class WarningStore: Sendable {
-            let entries = Mutex<[Int: [String]]>([:])
+        final class NoteStore: Sendable {
+            let entries = Mutex<[Int: ItemNotes]>([:])
         }
 
-        func takeWarnings(of item: Int) -> [String] {
-            warnings.entries.withLock { $0.removeValue(forKey: item) ?? [] }
+        func takeNotes(of item: Int) -> ItemNotes {
+            notes.entries.withLock { $0.removeValue(forKey: item) ?? ItemNotes() }
         }
 
         init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil,
              inputHistory: (any InputHistory)? = nil, runFileSuffix: String? = nil, sharing other: Shared? = nil) {
-            self.warnings = other?.warnings ?? WarningStore()
+            self.notes = other?.notes ?? NoteStore()
             self.inputHistory = inputHistory ?? other?.inputHistory
             self.runFileSuffix = runFileSuffix ?? other?.runFileSuffix
             self.output = output
@@ -61,7 +61,15 @@ public struct StageContext: Sendable {
     public func warn(_ message: String, node: String? = nil) {
         let node = node ?? nodeID
         shared.logger.debug("\(item.name): \(node): \(message)")
-        shared.warnings.entries.withLock { $0[item.index, default: []].append("\(node): \(message)") }
+        shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].warnings.append("\(node): \(message)") }
+    }
+
+    /// Records that this node decoded the item's pixels, in the words `--verbose` prints (which
+    /// decoder, at what scale, to what size): the item's report lists each (`decodes`), so what
+    /// a plan promised — one decode an item — can be counted.
+    public func recordDecode(_ words: String) {
+        shared.logger.debug("\(item.name): \(words)")
+        shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].decodes.append("\(nodeID): \(words)") }
     }
 
     /// On an incremental run, the stage that read the item's input records what it read: its

@@ -40,6 +40,6 @@ extension RunEngine {
     /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,
     /// once no other thread touches the run, so a stop never walks nodes while holding it.
     func reportLeftovers(_ rest: (slots: [ItemWindow.Slot], instances: [NodeInstance])) {
-        events.leftovers(rest, runBase: runInstance(0), time: now, warnings: shared.takeWarnings(of:))
+        events.leftovers(rest, runBase: runInstance(0), time: now, notes: shared.takeNotes(of:))
     }
 }

@@ -167,8 +167,7 @@ extension RunEngine {
         // allocate a new one for every item.
         let status = window.slots[s].status
         tally.count(status, bytes: window.slots[s].bytes)
-        let warnings = shared.takeWarnings(of: item.index)
-        events.itemFinished(window.slots[s], as: status, time: now, warnings: warnings)
+        events.itemFinished(window.slots[s], as: status, time: now, notes: shared.takeNotes(of: item.index))
         window.release(s)
         // Instances keep their terminal state until the next item overwrites them (no stale heap
         // entry can match a terminal instance); payloads are let go now.

@@ -1,29 +1,32 @@
 import Foundation
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum WriteParameter: String, ParameterName {
-    case cacheControl, metadata, path
-}
-
 /// `write`: puts encoded bytes at a templated path under the output root, atomically.
 struct WriteStage: Stage, ClaimsOutput {
+    /// The op's parameters, each declared once and bound to its field.
+    struct Parameters: OpParameters {
+        var path: String?
+        var cacheControl: String?
+        var metadata: [(name: String, value: String)] = []
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .string("path", \.path,
+                    "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a \"foreach\" on this node or upstream ({w}).", type: .pathTemplate, .init(required: true)),
+            .string("cacheControl", \.cacheControl,
+                    "With an s3:// output: the objects' Cache-Control header, e.g. \"public, max-age=31536000, immutable\"."),
+            .stringMap("metadata", \.metadata,
+                       "With an s3:// output: user metadata stored with each object (x-amz-meta-NAME), e.g. {\"source\": \"catalogue-2024\"}."),
+        ]
+    }
+
     static let spec = OpSpec(
         name: "write", summary: "Writes the bytes atomically to a path under the output root.",
         input: .bytes, output: .file, defaultQueue: "disk", execution: .io,
-        parameters: [
-            ParameterSpec(WriteParameter.path, .pathTemplate, required: true,
-                          "Destination relative to the output root; may use {name} {stem} {ext} {index} {hash} {dir} and the variables of a \"foreach\" on this node or upstream ({w})."),
-            ParameterSpec(WriteParameter.cacheControl, .string,
-                          "With an s3:// output: the objects' Cache-Control header, e.g. \"public, max-age=31536000, immutable\"."),
-            ParameterSpec(WriteParameter.metadata, .stringMap,
-                          "With an s3:// output: user metadata stored with each object (x-amz-meta-NAME), e.g. {\"source\": \"catalogue-2024\"}."),
-        ])
+        parameters: Parameters.specs)
 
-    static let definition = OpDefinition(spec) { p in
-        let metadata = (p.list(WriteParameter.metadata) ?? []).reduce(into: [String: String]()) { all, pair in
-            if case .list(let parts) = pair, parts.count == 2, case .string(let name) = parts[0], case .string(let value) = parts[1] { all[name] = value }
-        }
-        return WriteStage(template: p.string(WriteParameter.path) ?? "{name}", cacheControl: p.string(WriteParameter.cacheControl), metadata: metadata)
+    static let definition = OpDefinition(spec) { values in
+        let p = Parameters(values)
+        let metadata = p.metadata.reduce(into: [String: String]()) { all, pair in all[pair.name] = pair.value }
+        return WriteStage(template: p.path ?? "{name}", cacheControl: p.cacheControl, metadata: metadata)
     }
 
     let template: String

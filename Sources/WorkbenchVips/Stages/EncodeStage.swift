@@ -5,10 +5,19 @@ import WorkbenchDirect
 /// `encode`: evaluates the image pipeline and encodes it with the chosen format's libvips saver.
 /// Every option of every saver is available by libvips' name, checked against the chosen format.
 struct EncodeStage: Stage {
-    /// The op's own parameters, named once; the rest are the savers' options, named by
-    /// libvips' introspection (`Q`, `effort`, …).
-    enum Parameter: String, ParameterName {
-        case format, metadata
+    /// The op's own parameters, each declared once and bound to its field; the rest are the
+    /// savers' options, named by libvips' introspection (`Q`, `effort`, …).
+    struct Parameters: OpParameters {
+        var format: String?
+        var metadata = ParameterValue.string("strip")
+
+        static let bindings: [ParameterBinding<Self>] = [
+            // Every known format: one this libvips cannot write is refused by `check`, which says why.
+            .string("format", \.format, "Output format.", type: .choice(EncodeFormat.known.map(\.name)), .init(required: true)),
+            .value("metadata", \.metadata,
+                   "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep.",
+                   type: .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))])),
+        ]
     }
 
     /// The op as the savers loaded now declare it: HEIF's options join when its module does.
@@ -28,23 +37,18 @@ struct EncodeStage: Stage {
         let spec = OpSpec(
             name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF).",
             input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
-            parameters: [
-                // Every known format: one this libvips cannot write is refused by `check`, which says why.
-                ParameterSpec(Parameter.format, .choice(EncodeFormat.known.map(\.name)), required: true, "Output format."),
-                ParameterSpec(Parameter.metadata, .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))]),
-                              default: .string("strip"),
-                              "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep."),
-            ] + saverOptions(of: EncodeFormat.loaded),
+            parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded),
             readsSequentially: true,
             directForm: { p in
                 // Exactly what libvips' own settings would write: nothing but a quality.
-                guard p.string(Parameter.format) == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]),
-                      p[Parameter.metadata] == nil || p[Parameter.metadata] == .string("strip") else { return nil }
+                let own = Parameters(p)
+                guard own.format == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]), own.metadata == .string("strip") else { return nil }
                 return .jpegEncode(quality: p.int("Q") ?? jpegDefaultQuality)
             },
             check: check)
         return OpDefinition(spec) { p in
-            let format = EncodeFormat.named(p.word(Parameter.format)) ?? EncodeFormat.known[0]
+            let own = Parameters(p)
+            let format = own.format.flatMap(EncodeFormat.named) ?? EncodeFormat.known[0]
             var options: [String: VipsArgumentValue] = [:]
             // `metadata` decides what the file keeps; libvips' `strip` would take the ICC profile too.
             for argument in format.options where argument.name != "strip" {
@@ -52,7 +56,7 @@ struct EncodeStage: Stage {
                     options[argument.name] = converted
                 }
             }
-            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(p[Parameter.metadata]))
+            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata))
         }
     }
 
@@ -135,10 +139,11 @@ struct EncodeStage: Stage {
 
     /// Holds every option to the chosen format's saver, and the format to what this libvips can write.
     private static func check(_ values: ParameterValues) -> String? {
-        guard let name = values.string(Parameter.format), let format = EncodeFormat.named(name) else { return nil }
+        guard let name = Parameters(values).format, let format = EncodeFormat.named(name) else { return nil }
         if let reason = format.unavailableReason() { return reason }
         let options = format.options
-        for given in values.names where given != "format" && given != "metadata" {
+        let own = Set(Parameters.bindings.map(\.spec.name))
+        for given in values.names where !own.contains(given) {
             guard let argument = options.first(where: { $0.name == given }),
                   let parameter = VipsOperationOps.parameter(for: argument, as: fileType(given)) else {
                 return "\"\(given)\" is not an option of \(name) (\(format.saver)); its options: "

@@ -13,9 +13,47 @@ struct ResizeStage: Stage {
         case fill
     }
 
-    /// The op's parameters, named once.
-    enum Parameter: String, ParameterName {
-        case width, height, fit, crop, upscale, scale, fastShrink
+    /// Of fit "cover": what the crop keeps (libvips' `interesting`).
+    enum Crop: String, CaseIterable, Sendable {
+        case centre, attention, entropy
+    }
+
+    /// The op's parameters, each declared once and bound to its field.
+    struct Parameters: OpParameters {
+        var width: Int?
+        var height: Int?
+        var fit = Fit.contain
+        var crop = Crop.centre
+        var upscale = false
+        var scale: Double?
+        var fastShrink = false
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .int("width", \.width, 1...unbounded, "Target width in pixels."),
+            .int("height", \.height, 1...unbounded, "Target height in pixels."),
+            .choice("fit", \.fit, "\"contain\" fits inside width × height, \"cover\" fills it and crops, \"fill\" stretches to it."),
+            .choice("crop", \.crop, "With fit \"cover\": what to keep; \"attention\" and \"entropy\" find the interesting part (smart crop)."),
+            .bool("upscale", \.upscale, "Enlarge images smaller than the target."),
+            .double("scale", \.scale, 0.0001...100, "Scale factor for both axes, instead of width and height."),
+            .bool("fastShrink", \.fastShrink,
+                  "Decode JPEGs at the smallest DCT scale that covers the target, not libvips' twice the target (faster: about 0.6× the CPU on large photos; about 0.5 dB PSNR less)."),
+        ]
+
+        /// Only a box fitted inside, never enlarged: one such result is the image a smaller box
+        /// would start from, less what it already shrank; and what the direct path resizes.
+        var fitBox: FitBox? {
+            guard scale == nil, fit == .contain, !upscale, width != nil || height != nil else { return nil }
+            return FitBox(width: width, height: height, headroom: fastShrink ? 1 : 2)
+        }
+
+        /// What is wrong with this combination, or nil.
+        var problem: String? {
+            let sized = width != nil || height != nil
+            if scale != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
+            if !sized { return "give \"width\", \"height\" or both (or \"scale\")" }
+            if fit != .contain && (width == nil || height == nil) { return "fit \"\(fit.rawValue)\" needs both \"width\" and \"height\"" }
+            return nil
+        }
     }
 
     /// libvips' convention for "no limit" on one axis (pyvips passes the same value).
@@ -26,63 +64,27 @@ struct ResizeStage: Stage {
             name: name, summary: name == "thumbnail" ? "Fits the image to a width and/or height, or scales it by a factor."
                 : "Another name for thumbnail, with the same parameters: fits the image to a width and/or height, or scales it.",
             input: .image, output: .image, defaultQueue: "cpu", execution: .cpu,
-            parameters: [
-                ParameterSpec(Parameter.width, .int(1...unbounded), "Target width in pixels."),
-                ParameterSpec(Parameter.height, .int(1...unbounded), "Target height in pixels."),
-                ParameterSpec(Parameter.fit, .choice(Fit.allCases.map(\.rawValue)), default: .string("contain"),
-                              "\"contain\" fits inside width × height, \"cover\" fills it and crops, \"fill\" stretches to it."),
-                ParameterSpec(Parameter.crop, .choice(["centre", "attention", "entropy"]), default: .string("centre"),
-                              "With fit \"cover\": what to keep; \"attention\" and \"entropy\" find the interesting part (smart crop)."),
-                ParameterSpec(Parameter.upscale, .bool, default: .bool(false), "Enlarge images smaller than the target."),
-                ParameterSpec(Parameter.scale, .double(0.0001...100), "Scale factor for both axes, instead of width and height."),
-                ParameterSpec(Parameter.fastShrink, .bool, default: .bool(false),
-                              "Decode JPEGs at the smallest DCT scale that covers the target, not libvips' twice the target (faster: about 0.6× the CPU on large photos; about 0.5 dB PSNR less)."),
-            ],
+            parameters: Parameters.specs,
             readsSequentially: true,
-            fitBox: fitBox,
-            directForm: { p in fitBox(p).map { .fit($0) } },
-            resizeRequest: { p in
-                ResizeRequest(width: p.int(Parameter.width), height: p.int(Parameter.height), scale: p.double(Parameter.scale),
-                              framed: p.word(Parameter.fit) != Fit.contain.rawValue, upscale: p.bool(Parameter.upscale) == true)
+            fitBox: { Parameters($0).fitBox },
+            directForm: { Parameters($0).fitBox.map { .fit($0) } },
+            resizeRequest: { values in
+                let p = Parameters(values)
+                return ResizeRequest(width: p.width, height: p.height, scale: p.scale, framed: p.fit != .contain, upscale: p.upscale)
             },
-            check: { p in
-                let sized = p.int(Parameter.width) != nil || p.int(Parameter.height) != nil
-                if p.double(Parameter.scale) != nil { return sized ? "give \"scale\" or \"width\"/\"height\", not both" : nil }
-                if !sized { return "give \"width\", \"height\" or both (or \"scale\")" }
-                if p.string(Parameter.fit) != "contain" && (p.int(Parameter.width) == nil || p.int(Parameter.height) == nil) {
-                    return "fit \"\(p.word(Parameter.fit))\" needs both \"width\" and \"height\""
-                }
-                return nil
-            })
-    }
-
-    /// Only a box fitted inside, never enlarged: one such result is the image a smaller box
-    /// would start from, less what it already shrank; and what the direct path resizes.
-    @Sendable static func fitBox(_ p: ParameterValues) -> FitBox? {
-        guard p.double(Parameter.scale) == nil, p.string(Parameter.fit) ?? "contain" == "contain", p.bool(Parameter.upscale) != true,
-              p.int(Parameter.width) != nil || p.int(Parameter.height) != nil else { return nil }
-        return FitBox(width: p.int(Parameter.width), height: p.int(Parameter.height), headroom: p.bool(Parameter.fastShrink) == true ? 1 : 2)
+            check: { Parameters($0).problem })
     }
 
     static let definitions = ["resize", "thumbnail"].map { name in
-        OpDefinition(spec(name: name)) { p, facts in
-            ResizeStage(width: p.int(Parameter.width), height: p.int(Parameter.height), fit: Fit(rawValue: p.word(Parameter.fit)) ?? .contain,
-                        crop: p.word(Parameter.crop), upscale: p.bool(Parameter.upscale) == true, scale: p.double(Parameter.scale),
-                        fastShrink: p.bool(Parameter.fastShrink) != false, outputIsReadOnce: facts.outputIsReadOnce,
-                        keepsResult: facts.keepsResult, madeFromLarger: facts.madeFromLarger)
+        OpDefinition(spec(name: name)) { values, facts in
+            ResizeStage(Parameters(values), outputIsReadOnce: facts.outputIsReadOnce, keepsResult: facts.keepsResult, madeFromLarger: facts.madeFromLarger)
         }
     }
 
     /// A fused result read more than once is kept in memory up to this size; larger ones are not fused.
     static let memoryLimit = 25_000_000
 
-    let width: Int?
-    let height: Int?
-    let fit: Fit
-    let crop: String
-    let upscale: Bool
-    let scale: Double?
-    let fastShrink: Bool
+    let parameters: Parameters
     /// One consumer reads the result once, top to bottom (see `NodeFacts`).
     let outputIsReadOnce: Bool
     /// Several nodes read the result: compute it once and keep it, if it is small enough.
@@ -90,6 +92,10 @@ struct ResizeStage: Stage {
     /// The planner has this resize made from a larger one's result (`GraphPlanner`): its size
     /// is worked out from the full image's, so that rounding twice changes no dimension.
     var madeFromLarger = false
+
+    init(_ parameters: Parameters, outputIsReadOnce: Bool, keepsResult: Bool = false, madeFromLarger: Bool = false) {
+        (self.parameters, self.outputIsReadOnce, self.keepsResult, self.madeFromLarger) = (parameters, outputIsReadOnce, keepsResult, madeFromLarger)
+    }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         guard case .directSource(let source)? = StageImage(inputs.first) else {
@@ -102,8 +108,8 @@ struct ResizeStage: Stage {
             // thumbnail, which takes such files, keeps its twice-the-target headroom.
             let orientation = source.header.orientation
             let turned = orientation >= 5
-            let thumbnail = Thumbnail(width: turned ? height : width, height: turned ? width : height,
-                                      fast: fastShrink && orientation == 1)
+            let thumbnail = Thumbnail(width: turned ? parameters.height : parameters.width, height: turned ? parameters.width : parameters.height,
+                                      fast: parameters.fastShrink && orientation == 1)
             let pixels: DirectImage.Pixels, shrink: Int, loaded: (Int, Int), size: (Int, Int)
             // Planes only when there is a reduce: a photo kept at its size is decoded, turned
             // and encoded exactly as libvips would (the same bytes).
@@ -122,7 +128,7 @@ struct ResizeStage: Stage {
             let reduced = size == loaded ? "nothing to reduce" : "Lanczos-3 to \(image.width)×\(image.height)"
             let planes = planar ? " in YCbCr planes" : ""
             let turn = orientation == 1 ? "" : ", turned upright (EXIF orientation \(orientation))"
-            context.logger.debug("\(context.item.name): direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduced)\(planes)\(turn)")
+            context.recordDecode("direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduced)\(planes)\(turn)")
             return .image(image)
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")
@@ -133,15 +139,15 @@ struct ResizeStage: Stage {
 
     /// The libvips path, for `image` (what `input` carries).
     private func run(_ input: Payload?, image: VipsImage, context: StageContext) throws -> Payload {
-        if let scale {
+        if let scale = parameters.scale {
             return .image(try VipsOperationCall.image("resize", image, ["scale": .double(scale)]))
         }
         var arguments: [String: VipsArgumentValue] = [
-            "width": .int(width ?? Self.unbounded),
-            "height": .int(height ?? Self.unbounded),
-            "size": .string(fit == .fill ? "force" : upscale ? "both" : "down"),
+            "width": .int(parameters.width ?? Self.unbounded),
+            "height": .int(parameters.height ?? Self.unbounded),
+            "size": .string(parameters.fit == .fill ? "force" : parameters.upscale ? "both" : "down"),
         ]
-        if fit == .cover { arguments["crop"] = .string(crop) }
+        if parameters.fit == .cover { arguments["crop"] = .string(parameters.crop.rawValue) }
         if madeFromLarger, let size = sizeFromFullImage(image) {
             arguments = ["width": .int(size.width), "height": .int(size.height), "size": .string("force")]
         }
@@ -150,14 +156,14 @@ struct ResizeStage: Stage {
         let fusedSource: DecodedSource?
         if case .shrinkable(let shrinkable)? = StageImage(input) { fusedSource = shrinkable.source } else { fusedSource = nil }
         if let source = fusedSource, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
-           let fused = try VipsDecoding.thumbnail(source, arguments, box: (width ?? Self.unbounded, height ?? Self.unbounded),
-                                                  headroom: fit == .fill ? nil : fastShrink ? 1 : 2) {
+           let fused = try VipsDecoding.thumbnail(source, arguments, box: (parameters.width ?? Self.unbounded, parameters.height ?? Self.unbounded),
+                                                  headroom: parameters.fit == .fill ? nil : parameters.fastShrink ? 1 : 2) {
             let shrink = (fused.origin?.jpegShrink ?? 1) > 1 ? " (JPEG at 1/\(fused.origin?.jpegShrink ?? 1))" : ""
-            context.logger.debug("\(context.item.name): decode: loading with shrink-on-load for \(image.width)×\(image.height) → fit \(width.map(String.init) ?? "∞")×\(height.map(String.init) ?? "∞")\(shrink)")
+            context.recordDecode("decode: loading with shrink-on-load for \(image.width)×\(image.height) → fit \(parameters.width.map(String.init) ?? "∞")×\(parameters.height.map(String.init) ?? "∞")\(shrink)")
             return .image(outputIsReadOnce ? fused : try kept(fused, context))
         }
         if fusedSource != nil {
-            context.logger.debug("\(context.item.name): decode: loading the whole image (\(image.width)×\(image.height)): shrink-on-load does not apply")
+            context.recordDecode("decode: loading the whole image (\(image.width)×\(image.height)): shrink-on-load does not apply")
         }
         // The decode left the memory check to this step, which decodes the whole image after all.
         if let source = fusedSource { try VipsDecoding.checkMemory(source) }
@@ -179,21 +185,21 @@ struct ResizeStage: Stage {
     /// size), for a resize made from a larger one's result; nil when that result is the full
     /// image itself (nothing was shrunk) or its origin is unknown.
     private func sizeFromFullImage(_ image: VipsImage) -> (width: Int, height: Int)? {
-        guard let origin = image.origin, fit == .contain, scale == nil, !upscale else { return nil }
+        guard let origin = image.origin, parameters.fit == .contain, parameters.scale == nil, !parameters.upscale else { return nil }
         let turned = origin.orientation >= 5
         let full = turned ? (origin.storedHeight, origin.storedWidth) : (origin.storedWidth, origin.storedHeight)
         guard (image.width, image.height) != full else { return nil }
-        let shrink = max(width.map { Double(full.0) / Double($0) } ?? 0, height.map { Double(full.1) / Double($0) } ?? 0)
+        let shrink = max(parameters.width.map { Double(full.0) / Double($0) } ?? 0, parameters.height.map { Double(full.1) / Double($0) } ?? 0)
         guard shrink > 1 else { return nil }
         return (max(1, Int((Double(full.0) / shrink).rounded())), max(1, Int((Double(full.1) / shrink).rounded())))
     }
 
     /// At most how many pixels the result has.
     private func expectedPixels(of image: VipsImage) -> Int {
-        let w = Double(width ?? Self.unbounded), h = Double(height ?? Self.unbounded)
-        let scale = fit == .fill ? 1 : min(w / Double(image.width), h / Double(image.height))
-        let factor = upscale || fit == .fill ? scale : min(scale, 1)
-        if fit == .fill { return Int(min(w * h, 1e15)) }
+        let w = Double(parameters.width ?? Self.unbounded), h = Double(parameters.height ?? Self.unbounded)
+        let scale = parameters.fit == .fill ? 1 : min(w / Double(image.width), h / Double(image.height))
+        let factor = parameters.upscale || parameters.fit == .fill ? scale : min(scale, 1)
+        if parameters.fit == .fill { return Int(min(w * h, 1e15)) }
         return Int(Double(image.width) * factor * Double(image.height) * factor)
     }
 }

@@ -6,15 +6,13 @@ import WorkbenchVips
 /// The plan a preset runs as (`GraphPlanner`): resizes of one image cascade from the largest,
 /// one decode feeds every output, and `workbench explain` says so — real photos, real libvips.
 @Suite struct PlanTests {
-    /// Decodes a run did, by item: the lines `--verbose` writes for each load of a file's pixels.
-    static func decodes(_ stderr: String) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for line in stderr.split(separator: "\n") where line.contains(": decode: loading") || line.contains(": direct path: libjpeg") {
-            guard let end = line.range(of: ": decode: loading") ?? line.range(of: ": direct path: libjpeg"),
-                  let start = line[..<end.lowerBound].range(of: "] ", options: .backwards) else { continue }
-            counts[String(line[start.upperBound..<end.lowerBound]), default: 0] += 1
-        }
-        return counts
+    /// Decodes a run did, by item name: each item's `decodes` in the run's `--report`.
+    static func decodes(report: URL) throws -> [String: [String]] {
+        let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: report)) as? [String: Any]
+        let items = try #require(object?["items"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: try items.map { item in
+            (try #require(item["name"] as? String), try #require(item["decodes"] as? [String]))
+        })
     }
 
     /// Mean absolute difference per sample of two images of one size (the vips tool's own sums).
@@ -47,14 +45,19 @@ import WorkbenchVips
         let photos = Array(Fixtures.samplePhotos.prefix(2))
         for photo in photos { try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent(photo.lastPathComponent)) }
         let out = folder.appendingPathComponent("out")
-        let run = try CLIProcess.run(["run", try Self.srcset(in: folder), "--out", out.path, "--verbose"])
+        let report = folder.appendingPathComponent("report.json")
+        let run = try CLIProcess.run(["run", try Self.srcset(in: folder), "--out", out.path, "--verbose", "--report", report.path])
         #expect(run.status == 0, "\(run.stderr.suffix(2000))")
         #expect(Fixtures.files(in: out).count == photos.count * 6)
         // One decode an item, however many outputs read it: the 800 decodes and shrinks in one
         // step, the 400 is made from the 800 and the 200 from the 400.
-        let counts = Self.decodes(run.stderr)
-        #expect(counts.count == photos.count && counts.values.allSatisfy { $0 == 1 }, "\(counts)")
-        #expect(run.stderr.contains("decode: loading with shrink-on-load"), "\(run.stderr.suffix(2000))")
+        // The report counts them; `--verbose` says the same words.
+        let decodes = try Self.decodes(report: report)
+        #expect(decodes.count == photos.count && decodes.values.allSatisfy { $0.count == 1 }, "\(decodes)")
+        for words in decodes.values.joined() {
+            #expect(words.hasPrefix("resized-800: decode: loading with shrink-on-load for 1600×") && words.contains("→ fit 800×∞"), "\(words)")
+            #expect(run.stderr.contains(words.dropFirst("resized-800: ".count)), "\(run.stderr.suffix(2000))")
+        }
 
         // What the cascade makes is what a thumbnail from the full image makes, to within
         // resampling: the same size to the pixel, and pixels under 3 levels apart on average

@@ -93,9 +93,12 @@ extension OutputRootTests {
     }
 }
 
-/// The names `write` reads are the ones it declares (`ParameterName`).
+/// `write`'s parameters reach its stage through their fields.
 @Suite struct WriteParameterTests {
-    @Test func everyNameIsDeclared() {
-        #expect(WriteStage.definition.spec.undeclared(WriteParameter.self).isEmpty)
+    @Test func metadataPairsAndPathReachTheStage() throws {
+        let values = ParameterValues(["path": .string("{stem}.jpg"), "metadata": .list([.list([.string("source"), .string("cat-24")])])])
+        let stage = try #require(WriteStage.definition.makeStage(values, NodeFacts()) as? WriteStage)
+        #expect(stage.template == "{stem}.jpg" && stage.metadata == ["source": "cat-24"] && stage.cacheControl == nil)
+        #expect(WriteStage.spec.parameters.first { $0.name == "path" }?.isRequired == true)
     }
 }

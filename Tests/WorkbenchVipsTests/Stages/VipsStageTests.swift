@@ -112,7 +112,7 @@ private typealias Image = WorkbenchVips.VipsImage
         let fused = try run(DecodeStage(options: options, fusedWithResize: true), .bytes(sample("Wine.jpg")))
         let plain = try run(DecodeStage(options: options), .bytes(sample("Wine.jpg")))
         guard case .image(let handle) = fused, handle is ShrinkableImage else { throw TestFailure("the fused decode handed no bytes") }
-        let resize = ResizeStage(width: 100, height: nil, fit: .contain, crop: "centre", upscale: false, scale: nil, fastShrink: true, outputIsReadOnce: true)
+        let resize = ResizeStage(.init(width: 100, fastShrink: true), outputIsReadOnce: true)
         let small = try image(run(resize, fused)), resampled = try image(run(resize, plain))
         #expect((small.width, resampled.width) == (100, 100))
         #expect(small.origin?.jpegShrink == 8 && resampled.origin?.jpegShrink == 1)
@@ -122,7 +122,7 @@ private typealias Image = WorkbenchVips.VipsImage
         // Wine.jpg is a 1068×1600 portrait.
         let decoded = Payload.image(try Image.decode(sample("Wine.jpg").data, origin: "Wine.jpg"))
         func fit(_ width: Int?, _ height: Int?, _ fit: ResizeStage.Fit = .contain, upscale: Bool = false) throws -> (Int, Int) {
-            let out = try image(run(ResizeStage(width: width, height: height, fit: fit, crop: "centre", upscale: upscale, scale: nil, fastShrink: true, outputIsReadOnce: true), decoded))
+            let out = try image(run(ResizeStage(.init(width: width, height: height, fit: fit, upscale: upscale, fastShrink: true), outputIsReadOnce: true), decoded))
             return (out.width, out.height)
         }
         #expect(try fit(512, nil) == (512, 767))
@@ -133,7 +133,7 @@ private typealias Image = WorkbenchVips.VipsImage
         // No enlarging unless asked.
         #expect(try fit(4000, nil) == (1068, 1600))
         #expect(try fit(3200, nil, upscale: true) == (3200, 4794))
-        let half = try image(run(ResizeStage(width: nil, height: nil, fit: .contain, crop: "centre", upscale: false, scale: 0.25, fastShrink: true, outputIsReadOnce: true), decoded))
+        let half = try image(run(ResizeStage(.init(scale: 0.25, fastShrink: true), outputIsReadOnce: true), decoded))
         #expect((half.width, half.height) == (267, 400))
     }
 
@@ -187,14 +187,26 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 }
 
-/// Every name a stage reads through its op's `Parameter` enum is a parameter the op declares.
+/// The corridor's ops declare their parameters once, bound to fields; the filters' names are
+/// one enum a file (`ParameterName`).
 @Suite struct ParameterNameTests {
-    @Test func theCorridorsOpsReadOnlyWhatTheyDeclare() {
-        #expect(DecodeStage.spec.undeclared(DecodeStage.Parameter.self).isEmpty)
-        for definition in ResizeStage.definitions {
-            #expect(definition.spec.undeclared(ResizeStage.Parameter.self).isEmpty, "\(definition.spec.name)")
-        }
-        #expect(EncodeStage.definition.spec.undeclared(EncodeStage.Parameter.self).isEmpty)
+    @Test func theCorridorsValuesReachTheirStagesAsFields() throws {
+        // Defaults are the fields' initial values, declared nowhere else.
+        let fastShrink = try #require(ResizeStage.definitions[0].spec.parameters.first { $0.name == "fastShrink" })
+        #expect(fastShrink.defaultValue == .bool(false))
+        #expect(DecodeStage.spec.parameters.first { $0.name == "failOn" }?.defaultValue == .string("truncated"))
+        #expect(DecodeStage.spec.parameters.first { $0.name == "access" }?.type == .choice(["auto", "sequential", "random"]))
+        let resize = try #require(ResizeStage.definitions[1].makeStage(
+            ParameterValues(["width": .int(300), "height": .int(200), "fit": .string("cover"), "crop": .string("attention")]), NodeFacts()) as? ResizeStage)
+        #expect(resize.parameters.width == 300 && resize.parameters.fit == .cover && resize.parameters.crop == .attention)
+        #expect(!resize.parameters.fastShrink && resize.parameters.scale == nil)
+        // A fit other than contain needs both sides; the check reads the same fields.
+        #expect(ResizeStage.spec(name: "thumbnail").check?(ParameterValues(["width": .int(3), "fit": .string("fill")])) != nil)
+        let decode = try #require(DecodeStage.definition.makeStage(
+            ParameterValues(["access": .string("auto"), "failOn": .string("error"), "maxMemory": .int(3), "pages": .string("all")]),
+            NodeFacts(outputIsReadOnce: true)) as? DecodeStage)
+        #expect(decode.options.sequential && decode.options.failOn == .error && decode.options.maxMemory == 3 << 20 && decode.options.pages == -1)
+        #expect(EncodeStage.definition.spec.parameters.first { $0.name == "format" }?.isRequired == true)
     }
 
     /// The filters' names are one enum a file; every case is some op's parameter there.

@@ -35,18 +35,18 @@ struct RunEvents {
                                             time: time, attempt: max(1, attempt), message: message, span: span)))
     }
 
-    func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, warnings: [String]) {
+    func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, notes: ItemNotes) {
         guard items, let item = slot.item else { return }
         pump?.yield(.itemFinished(ItemReport(
             item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
             bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
-            warnings: warnings, identity: slot.identity)))
+            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes)))
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled (or failed, for
     /// items that had failed). `runBase` is the first run-scope instance.
     func leftovers(_ rest: (slots: [ItemWindow.Slot], instances: [NodeInstance]), runBase: Int, time: Double,
-                   warnings: (Int) -> [String]) {
+                   notes: (Int) -> ItemNotes) {
         guard items else { return }
         for (s, slot) in rest.slots.enumerated() {
             guard let item = slot.item else { continue }
@@ -55,7 +55,7 @@ struct RunEvents {
                     node(n, of: item, .cancelled, time: time, attempt: rest.instances[s * plan.nodes.count + n].attempt, message: nil)
                 }
             }
-            itemFinished(slot, as: slot.failure != nil ? .failed : .cancelled, time: time, warnings: warnings(item.index))
+            itemFinished(slot, as: slot.failure != nil ? .failed : .cancelled, time: time, notes: notes(item.index))
         }
         if nodes {
             for n in plan.runNodes where !rest.instances[runBase + n].state.isTerminal {

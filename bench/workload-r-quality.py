@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Output quality for bench/workload-r.sh: PHOTO_DIR DIR... -> per DIR one line of mean PSNR
-(dB) of its JPEG outputs at 480, 960 and 1920 px wide.
+"""Output quality for bench/workload-r.sh: [--ext EXT] PHOTO_DIR DIR... -> per DIR one line of
+mean PSNR (dB) of its outputs at 480, 960 and 1920 px wide: the JPEGs (`jpeg`, the default) or
+another of them (`--ext webp`).
 
 The reference for each photo and width is made the slow, careful way: decoded at full size (no
 DCT reduction), turned upright by EXIF, Lanczos-3 in floating point by libvips' resize. A tool's
-`NAME-WIDTH.jpeg` is compared with it (8-bit RGB; a row or column of difference in rounded
+`NAME-WIDTH.EXT` is compared with it (8-bit RGB; a row or column of difference in rounded
 height is left out), and the PSNRs of the photos are averaged per width.
 """
 import os
@@ -15,7 +16,11 @@ import pyvips
 
 WIDTHS = (480, 960, 1920)
 pyvips.cache_set_max(0)
-photos = sys.argv[1]
+args = sys.argv[1:]
+ext = "jpeg"
+if args[:1] == ["--ext"]:
+    ext, args = args[1], args[2:]
+photos = args[0]
 names = sorted(n for n in os.listdir(photos) if n.lower().endswith((".jpg", ".jpeg")))
 
 
@@ -36,12 +41,12 @@ for name in names:
         small = full.resize(scale, kernel="lanczos3") if scale < 1 else full
         references[(stem, width)] = np.clip(np.rint(rgb(small)), 0, 255)
 
-for folder in sys.argv[2:]:
+for folder in args[1:]:
     means = []
     for width in WIDTHS:
         values = []
         for (stem, w), reference in references.items():
-            path = os.path.join(folder, f"{stem}-{w}.jpeg")
+            path = os.path.join(folder, f"{stem}-{w}.{ext}")
             if w != width or not os.path.exists(path):
                 continue
             out = rgb(pyvips.Image.new_from_file(path))

@@ -4,11 +4,14 @@ public enum DirectError: Error, Sendable, CustomStringConvertible {
     case jpegFailed(String)
     /// libjpeg decoded the file but warned of damage: libvips decides what that means.
     case damaged(String)
+    /// libwebp could not encode the image, with why.
+    case webpFailed(String)
 
     public var description: String {
         switch self {
         case .jpegFailed(let message): return "libjpeg: \(message)"
         case .damaged(let message): return "damaged data (libjpeg: \(message))"
+        case .webpFailed(let message): return "libwebp: \(message)"
         }
     }
 }

@@ -1,25 +1,37 @@
-/// What a node's parameters make of it on the direct path (libjpeg and our own resampler, no
-/// libvips image), for the planner: a decode followed only by a `.fit` and then a
-/// `.jpegEncode` runs as one chain there. Ops give one through `OpSpec.directForm`; nil when
-/// the parameters ask for something the direct path does not do.
+/// What a node's parameters make of it on the direct path (libjpeg, libwebp and our own
+/// resampler, no libvips image), for the planner: a decode read by one `.fit`, whose result
+/// only further `.fit`s (cascaded from it) and encodes with a direct form read, runs there as
+/// one tree. Ops give one through `OpSpec.directForm`; nil when the parameters ask for
+/// something the direct path does not do.
 public enum DirectForm: Sendable, Equatable {
     /// Fits the image inside a box, never enlarging.
     case fit(FitBox)
     /// Encodes to JPEG at a quality, with libvips' other settings and default metadata.
     case jpegEncode(quality: Int)
+    /// Encodes to lossy WebP at a quality, with libvips' other settings and default metadata.
+    case webpEncode(quality: Int)
+
+    /// An encode whose chroma is 4:2:0 (JPEG below quality 90, as libvips writes it; lossy
+    /// WebP always): a YCbCr file's planes can go straight through to it.
+    var encodesSubsampled: Bool? {
+        switch self {
+        case .fit: return nil
+        case .jpegEncode(let quality): return quality < 90
+        case .webpEncode: return true
+        }
+    }
 }
 
-/// The chain after a decode that the direct path can run, as the planner found it.
+/// The nodes after a decode that the direct path can run, as the planner found them: the fit
+/// that reads the decode, and whether every encode in the tree writes 4:2:0.
 public struct DirectChain: Sendable, Equatable {
+    /// The box of the fit that reads the decode (the largest): it sets the DCT scale.
     public let box: FitBox
-    public let quality: Int
+    /// Every encode writes 4:2:0 chroma, so a YCbCr file's planes can go straight through.
+    public let encodesSubsampled: Bool
 
-    public init(box: FitBox, quality: Int) {
+    public init(box: FitBox, encodesSubsampled: Bool) {
         self.box = box
-        self.quality = quality
+        self.encodesSubsampled = encodesSubsampled
     }
-
-    /// Below quality 90 libvips' JPEG encoder writes 4:2:0 chroma: a YCbCr file's planes can go
-    /// straight through.
-    public var encodesSubsampled: Bool { quality < 90 }
 }

@@ -6,7 +6,8 @@
 ///   from the largest down, each made from the nearest larger one that leaves a factor of 2
 ///   (libvips' rule for its own shrink-on-load), so the full image is read by one resize alone;
 /// - shrink-on-load: a decoder read by one resize alone leaves its work to it (`fusedInto`);
-/// - the direct path: a decode → fit → JPEG encode chain (`DirectForm`) runs without libvips;
+/// - the direct path: a decode read by one fit, whose result only fits and JPEG or WebP encodes
+///   read (`DirectForm`), runs without libvips;
 /// - how many nodes read each result, so one read several times is computed once and kept.
 struct GraphPlanner {
     /// Rewrites `from` of the cascaded resizes and returns each node's plan by id.
@@ -51,12 +52,30 @@ struct GraphPlanner {
             guard let only = readers[draft.id], only.count == 1, only[0].definition.spec.fitBox != nil,
                   only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
-            // decode → a fit → a JPEG encode, each read by the next alone: the direct path's chain.
+            // decode → a fit → encodes, and fits made from it, all with direct forms: the direct path's tree.
             guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters),
-                  let next = readers[only[0].id], next.count == 1, next[0].from.first?.id == only[0].id, next[0].scope == draft.scope,
-                  case .jpegEncode(let quality)? = next[0].definition.spec.directForm?(next[0].parameters) else { continue }
-            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, quality: quality)
+                  let subsampled = directTree(from: only[0], readers) else { continue }
+            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: subsampled)
         }
         return plans
+    }
+
+    /// Whether everything that reads `node` (a fit) can run on the direct path: fits made from
+    /// it (and what reads those) and encodes with a direct form, each reading it alone, in its
+    /// scope. Nil when something cannot; else whether every encode writes 4:2:0.
+    private static func directTree(from node: NodeDraft, _ readers: [String: [NodeDraft]]) -> Bool? {
+        guard let next = readers[node.id], !next.isEmpty else { return nil }
+        var subsampled = true
+        for reader in next {
+            guard reader.scope == node.scope, reader.from.count == 1, reader.from[0].id == node.id, reader.references.isEmpty,
+                  let form = reader.definition.spec.directForm?(reader.parameters) else { return nil }
+            if case .fit = form {
+                guard let below = directTree(from: reader, readers) else { return nil }
+                subsampled = subsampled && below
+            } else {
+                subsampled = subsampled && form.encodesSubsampled == true
+            }
+        }
+        return subsampled
     }
 }

@@ -11,8 +11,8 @@ public struct NodePlan: Sendable, Equatable {
     /// For a decoder (`OpSpec.shrinksOnLoad`): the resize that alone reads it, which decodes and
     /// shrinks in one step from the bytes.
     public var fusedInto: String?
-    /// For such a decoder: the chain after it the direct path runs, when every node of it has a
-    /// direct form (`DirectForm`) and reads the one before alone.
+    /// For such a decoder: what the direct path runs after it, when its resize and everything
+    /// that reads it (fits made from it, encodes) has a direct form (`DirectForm`).
     public var direct: DirectChain?
 
     public init() {}

@@ -64,8 +64,8 @@ final class DirectSource: ImageHandle {
     }
 }
 
-/// Pixels the direct path made (a thumbnail), ready for the direct JPEG encode: interleaved
-/// RGB or grey, or a YCbCr file's planes.
+/// Pixels the direct path made (a thumbnail), ready for the direct encodes or a smaller fit:
+/// interleaved RGB or grey, or a YCbCr file's planes. Immutable, so several readers share it.
 final class DirectImage: ImageHandle {
     enum Pixels {
         case interleaved(PixelImage)
@@ -75,10 +75,24 @@ final class DirectImage: ImageHandle {
     let pixels: Pixels
     /// The `decode` node the pixels came from.
     let node: String
+    /// The decoded file's size, upright: a fit made from these pixels is sized from it, as a
+    /// thumbnail of the whole file would be (the planner's cascade).
+    let fullWidth: Int, fullHeight: Int
 
-    init(_ pixels: Pixels, node: String) {
+    init(_ pixels: Pixels, node: String, fullWidth: Int, fullHeight: Int) {
         self.pixels = pixels
         self.node = node
+        self.fullWidth = fullWidth
+        self.fullHeight = fullHeight
+    }
+
+    /// The same image, reduced to `width` × `height` (Lanczos-3, plane by plane for planes).
+    func reduced(width: Int, height: Int) -> DirectImage {
+        let smaller: Pixels = switch pixels {
+        case .interleaved(let image): .interleaved(Resampler.reduce(image, width: width, height: height))
+        case .planes(let image): .planes(image.reduced(width: width, height: height))
+        }
+        return DirectImage(smaller, node: node, fullWidth: fullWidth, fullHeight: fullHeight)
     }
 
     var width: Int {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import WorkbenchCore
 import WorkbenchDirect
@@ -42,8 +43,12 @@ struct EncodeStage: Stage {
             directForm: { p in
                 // Exactly what libvips' own settings would write: nothing but a quality.
                 let own = Parameters(p)
-                guard own.format == "jpeg", Set(p.names).isSubset(of: ["format", "Q", "metadata"]), own.metadata == .string("strip") else { return nil }
-                return .jpegEncode(quality: p.int("Q") ?? jpegDefaultQuality)
+                guard Set(p.names).isSubset(of: ["format", qualityName, "metadata"]), own.metadata == .string("strip") else { return nil }
+                switch own.format {
+                case "jpeg": return .jpegEncode(quality: p.int(qualityName) ?? defaultQuality)
+                case "webp": return .webpEncode(quality: p.int(qualityName) ?? defaultQuality)
+                default: return nil
+                }
             },
             check: check)
         return OpDefinition(spec) { p in
@@ -161,7 +166,7 @@ struct EncodeStage: Stage {
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        if case .direct(let direct)? = StageImage(inputs.first), format.name == "jpeg" {
+        if case .direct(let direct)? = StageImage(inputs.first) {
             return try encodeDirect(direct, context: context)
         }
         let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))
@@ -179,19 +184,26 @@ struct EncodeStage: Stage {
                             image: EncodedImage(width: image.width, height: image.height, format: format.name)))
     }
 
-    /// libvips' jpegsave quality when none is given.
-    static let jpegDefaultQuality = 75
+    /// libvips' name for its savers' quality, and their default (jpegsave's and webpsave's).
+    static let qualityName = "Q", defaultQuality = 75
 
-    /// The direct path's JPEG (the plan's `DirectChain`): libjpeg with libvips' settings, and the
-    /// EXIF block libvips writes for stripped metadata, so the file is what the libvips path
-    /// would write.
+    /// The direct path's JPEG or WebP (the plan's `DirectChain`), with libvips' settings: for
+    /// JPEG, libjpeg and the EXIF block libvips writes for stripped metadata, so the file is what
+    /// the libvips path would write; for WebP, libwebp (no metadata, as libvips writes it here).
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
-        var quality = Self.jpegDefaultQuality
-        if case .int(let q)? = options["Q"] { quality = q }
-        let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
-        let data = switch direct.pixels {
-        case .interleaved(let image): try JPEGCodec.encode(image, quality: quality, exif: exif)
-        case .planes(let image): try JPEGCodec.encode(image, quality: quality, exif: exif)
+        var quality = Self.defaultQuality
+        if case .int(let q)? = options[Self.qualityName] { quality = q }
+        let data: Data
+        switch (format.name, direct.pixels) {
+        case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality)
+        case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality)
+        case ("jpeg", .interleaved(let image)):
+            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+        case ("jpeg", .planes(let image)):
+            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+        default:
+            // The planner gives the direct path's pixels only to encodes with a direct form.
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP)")
         }
         return .bytes(Bytes(data, origin: context.item.source,
                             image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))

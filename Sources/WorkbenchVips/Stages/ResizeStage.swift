@@ -98,8 +98,11 @@ struct ResizeStage: Stage {
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        guard case .directSource(let source)? = StageImage(inputs.first) else {
-            return try run(inputs.first, image: try inputs.image(context), context: context)
+        let source: DirectSource
+        switch StageImage(inputs.first) {
+        case .directSource(let file)?: source = file
+        case .direct(let image)?: return .image(try reduced(image, context: context))
+        default: return try run(inputs.first, image: try inputs.image(context), context: context)
         }
         // The decode chose the direct path for this chain; a file it cannot finish goes to libvips
         // as if the decode had never chosen it.
@@ -123,7 +126,8 @@ struct ResizeStage: Stage {
                 (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
                 pixels = .interleaved(made.image.upright(from: orientation))
             }
-            let image = DirectImage(pixels, node: source.node)
+            let (width, height) = (source.header.width, source.header.height)
+            let image = DirectImage(pixels, node: source.node, fullWidth: turned ? height : width, fullHeight: turned ? width : height)
             // Sizes as stored, then the upright result's.
             let reduced = size == loaded ? "nothing to reduce" : "Lanczos-3 to \(image.width)×\(image.height)"
             let planes = planar ? " in YCbCr planes" : ""
@@ -135,6 +139,21 @@ struct ResizeStage: Stage {
         }
         let decoded = try source.decodedByLibvips()
         return try run(.image(decoded), image: try decoded.image.shallow(context), context: context)
+    }
+
+    /// A larger fit's pixels on the direct path (the planner's cascade, or a fit written after
+    /// another), made smaller: sized from the whole file when cascaded, as libvips' thumbnail
+    /// of the file would be, else from these pixels.
+    private func reduced(_ image: DirectImage, context: StageContext) throws -> DirectImage {
+        guard parameters.fitBox != nil else {
+            // The planner gives the direct path's pixels only to fits.
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path only fits)")
+        }
+        let from = madeFromLarger ? (image.fullWidth, image.fullHeight) : (image.width, image.height)
+        guard let size = fittedSize(of: from), size.width < image.width || size.height < image.height else { return image }
+        let planes = if case .planes = image.pixels { " in YCbCr planes" } else { "" }
+        context.logger.debug("\(context.item.name): direct path: Lanczos-3 from \(image.width)×\(image.height) to \(size.width)×\(size.height)\(planes)")
+        return image.reduced(width: min(size.width, image.width), height: min(size.height, image.height))
     }
 
     /// The libvips path, for `image` (what `input` carries).
@@ -189,6 +208,12 @@ struct ResizeStage: Stage {
         let turned = origin.orientation >= 5
         let full = turned ? (origin.storedHeight, origin.storedWidth) : (origin.storedWidth, origin.storedHeight)
         guard (image.width, image.height) != full else { return nil }
+        return fittedSize(of: full)
+    }
+
+    /// The size libvips' thumbnail gives an image of size `full` in this fit's box (one
+    /// rounding, from that size); nil when it would not shrink it.
+    private func fittedSize(of full: (Int, Int)) -> (width: Int, height: Int)? {
         let shrink = max(parameters.width.map { Double(full.0) / Double($0) } ?? 0, parameters.height.map { Double(full.1) / Double($0) } ?? 0)
         guard shrink > 1 else { return nil }
         return (max(1, Int((Double(full.0) / shrink).rounded())), max(1, Int((Double(full.1) / shrink).rounded())))

@@ -30,32 +30,40 @@ import WorkbenchVips
     }
 
     /// A srcset of three widths over real photos 1600 px wide, so that every width shrinks.
-    static func srcset(in folder: URL, widths: [Int] = [200, 400, 800]) throws -> String {
+    static func srcset(in folder: URL, widths: [Int] = [200, 400, 800], engine: String = "auto") throws -> String {
         try Fixtures.writePreset("""
             { "version": 1, "inputs": { "glob": "*.jpg" },
-              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+              "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode", "engine": "\(engine)" },
                          { "id": "resized", "op": "thumbnail", "width": "{w}", "foreach": { "w": \(widths) } },
                          { "id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "foreach": { "fmt": ["webp", "jpeg"] } },
                          { "id": "save", "op": "write", "path": "{name}-{w}.{fmt}" } ] }
-            """, in: folder, name: "srcset-\(widths.map(String.init).joined(separator: "-")).json")
+            """, in: folder, name: "srcset-\(widths.map(String.init).joined(separator: "-"))-\(engine).json")
     }
 
-    @Test func aSrcsetDecodesEachPhotoOnceAndMakesSmallerSizesFromLargerOnes() throws {
-        let folder = try Fixtures.temporaryDirectory("plan-srcset")
+    /// On both engines: libvips, and the direct path (the default here: JPEGs, and fits and
+    /// encodes it writes).
+    @Test(arguments: ["libvips", "auto"])
+    func aSrcsetDecodesEachPhotoOnceAndMakesSmallerSizesFromLargerOnes(engine: String) throws {
+        let folder = try Fixtures.temporaryDirectory("plan-srcset-\(engine)")
         let photos = Array(Fixtures.samplePhotos.prefix(2))
         for photo in photos { try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent(photo.lastPathComponent)) }
         let out = folder.appendingPathComponent("out")
         let report = folder.appendingPathComponent("report.json")
-        let run = try CLIProcess.run(["run", try Self.srcset(in: folder), "--out", out.path, "--verbose", "--report", report.path])
+        let run = try CLIProcess.run(["run", try Self.srcset(in: folder, engine: engine), "--out", out.path, "--verbose", "--report", report.path])
         #expect(run.status == 0, "\(run.stderr.suffix(2000))")
         #expect(Fixtures.files(in: out).count == photos.count * 6)
         // One decode an item, however many outputs read it: the 800 decodes and shrinks in one
-        // step, the 400 is made from the 800 and the 200 from the 400.
+        // step (libvips' shrink-on-load, or libjpeg and our Lanczos-3 on the direct path), the
+        // 400 is made from the 800 and the 200 from the 400.
         // The report counts them; `--verbose` says the same words.
         let decodes = try Self.decodes(report: report)
         #expect(decodes.count == photos.count && decodes.values.allSatisfy { $0.count == 1 }, "\(decodes)")
         for words in decodes.values.joined() {
-            #expect(words.hasPrefix("resized-800: decode: loading with shrink-on-load for 1600×") && words.contains("→ fit 800×∞"), "\(words)")
+            if engine == "libvips" {
+                #expect(words.hasPrefix("resized-800: decode: loading with shrink-on-load for 1600×") && words.contains("→ fit 800×∞"), "\(words)")
+            } else {
+                #expect(words.hasPrefix("resized-800: direct path: libjpeg at 1/1 (1600×") && words.contains("Lanczos-3 to 800×"), "\(words)")
+            }
             #expect(run.stderr.contains(words.dropFirst("resized-800: ".count)), "\(run.stderr.suffix(2000))")
         }
 
@@ -80,7 +88,7 @@ import WorkbenchVips
 
     @Test func explainShowsTheCascadeAndHowAFileWouldBeDecoded() throws {
         let folder = try Fixtures.temporaryDirectory("plan-explain")
-        let plan = try CLIProcess.run(["explain", try Self.srcset(in: folder), Fixtures.samplePhotos[0].path])
+        let plan = try CLIProcess.run(["explain", try Self.srcset(in: folder, engine: "libvips"), Fixtures.samplePhotos[0].path])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("resized-200 (thumbnail)") && plan.stdout.contains("made from resized-400, 2× its size, not from image as written"),
                 "\(plan.stdout)")
@@ -90,8 +98,14 @@ import WorkbenchVips
                 "\(plan.stdout)")
         #expect(plan.stdout.contains("JPEG, 1600×900") && plan.stdout.contains("image: decoded by resized-800 in one step — JPEG at full size: 800 wide is 2.00× smaller"),
                 "\(plan.stdout)")
-        let small = try CLIProcess.run(["explain", try Self.srcset(in: folder, widths: [100, 200, 400]), Fixtures.samplePhotos[0].path])
+        let small = try CLIProcess.run(["explain", try Self.srcset(in: folder, widths: [100, 200, 400], engine: "libvips"), Fixtures.samplePhotos[0].path])
         #expect(small.stdout.contains("JPEG at 1/2 (800×450), leaving at least twice the target"), "\(small.stdout)")
+
+        // With the engine left to choose, the whole tree runs on the direct path.
+        let direct = try CLIProcess.run(["explain", try Self.srcset(in: folder), Fixtures.samplePhotos[0].path])
+        #expect(direct.stdout.contains("with the fits and encodes after it, the direct path where the file allows")
+                && direct.stdout.contains("image: the direct path (libjpeg and our own resampler, no libvips image) — JPEG at full size: 800 wide is 2.00× smaller"),
+                "\(direct.stdout)")
 
         let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
         // The same as JSON; and --set changes the plan as it changes a run.
@@ -115,16 +129,16 @@ import WorkbenchVips
         #expect(notImage.status == 1 && notImage.stdout.contains("cannot be decoded, so its item would fail"), "\(notImage.stdout)")
 
         // A chain the direct path runs says so, with the scale; a file it declines, why.
-        let direct = try Fixtures.writePreset("""
+        let chain = try Fixtures.writePreset("""
             { "version": 1, "inputs": { "glob": "*.jpg" },
               "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
                          { "id": "thumb", "op": "thumbnail", "width": 160 }, { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 80 },
                          { "id": "save", "op": "write", "path": "{name}.jpg" } ] }
             """, in: folder, name: "direct.json")
-        let wine = try CLIProcess.run(["explain", direct, Fixtures.samples.appendingPathComponent("Wine.jpg").path])
+        let wine = try CLIProcess.run(["explain", chain, Fixtures.samples.appendingPathComponent("Wine.jpg").path])
         #expect(wine.stdout.contains("the direct path where the file allows") && wine.stdout.contains("image: the direct path")
                 && wine.stdout.contains("JPEG at 1/2 (534×800)"), "\(wine.stdout)")
-        let cups = try CLIProcess.run(["explain", direct, Fixtures.cameraPhoto.path])
+        let cups = try CLIProcess.run(["explain", chain, Fixtures.cameraPhoto.path])
         #expect(cups.stdout.contains("the direct path declines an ICC profile"), "\(cups.stdout)")
     }
 
@@ -163,5 +177,40 @@ import WorkbenchVips
         #expect(run.status == 0, "\(run.stderr)")
         let small = try VipsImage.decode(try Data(contentsOf: folder.appendingPathComponent("out/cups-6.jpg")), origin: "cups-6.jpg")
         #expect(small.width == 250 && small.height == 156, "\(small.width)×\(small.height)")
+    }
+
+    /// The direct path takes a tree only when every node after the decode has a direct form:
+    /// a filter after a fit, or an encoder option libvips alone knows, leaves it to libvips.
+    @Test func theDirectTreeStopsAtWhatOnlyLibvipsDoes() throws {
+        let folder = try Fixtures.temporaryDirectory("plan-direct-tree")
+        func preset(_ name: String, sharpened: Bool = false, webp: String = "") throws -> String {
+            let sharpen = sharpened ? #", { "id": "sharp", "op": "sharpen", "from": "big" }, { "id": "e3", "op": "encode", "from": "sharp", "format": "jpeg" }, { "id": "w3", "op": "write", "path": "{name}-3.jpg" }"# : ""
+            return try Fixtures.writePreset("""
+                { "version": 1, "inputs": { "glob": "*.jpg" },
+                  "graph": [ { "id": "source", "op": "read" }, { "id": "image", "op": "decode" },
+                             { "id": "big", "op": "thumbnail", "width": 800 }, { "id": "small", "op": "thumbnail", "from": "big", "width": 300 },
+                             { "id": "e1", "op": "encode", "from": "big", "format": "jpeg", "Q": 95 }, { "id": "w1", "op": "write", "path": "{name}-1.jpg" },
+                             { "id": "e2", "op": "encode", "from": "small", "format": "webp"\(webp) }, { "id": "w2", "op": "write", "path": "{name}-2.webp" }\(sharpen) ] }
+                """, in: folder, name: "\(name).json")
+        }
+        let note = "the direct path where the file allows"
+        let filtered = try CLIProcess.run(["explain", try preset("filtered", sharpened: true)])
+        #expect(filtered.status == 0 && !filtered.stdout.contains(note), "\(filtered.stdout)\(filtered.stderr)")
+        // A WebP option only libvips' saver takes: libvips runs the tree.
+        let effort = try CLIProcess.run(["explain", try preset("effort", webp: #", "effort": 6"#)])
+        #expect(effort.status == 0 && !effort.stdout.contains(note), "\(effort.stdout)\(effort.stderr)")
+        // Fits and plain encodes only: direct, a JPEG at 95 (4:4:4, from RGB) included.
+        let plain = try preset("plain")
+        let direct = try CLIProcess.run(["explain", plain])
+        #expect(direct.status == 0 && direct.stdout.contains(note), "\(direct.stdout)\(direct.stderr)")
+        try FileManager.default.copyItem(at: Fixtures.samplePhotos[0], to: folder.appendingPathComponent("photo.jpg"))
+        let report = folder.appendingPathComponent("report.json")
+        let run = try CLIProcess.run(["run", plain, "--out", folder.appendingPathComponent("out").path, "-q", "--report", report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let decodes = try Self.decodes(report: report)
+        #expect(decodes["photo"]?.count == 1 && decodes["photo"]?[0].contains("direct path: libjpeg") == true, "\(decodes)")
+        let webp = try VipsImage.decode(try Data(contentsOf: folder.appendingPathComponent("out/photo-2.webp")), origin: "photo-2.webp")
+        let jpeg = try VipsImage.decode(try Data(contentsOf: folder.appendingPathComponent("out/photo-1.jpg")), origin: "photo-1.jpg")
+        #expect(webp.width == 300 && jpeg.width == 800, "\(webp.width) \(jpeg.width)")
     }
 }

@@ -125,4 +125,57 @@ import WorkbenchTestSupport
             #expect(mean <= 4 && psnr >= 33, "\(name): mean \(mean), PSNR \(psnr)")
         }
     }
+
+    /// A srcset on the direct path: one fit reads the decode, a smaller one is made from it,
+    /// each encoded as WebP and JPEG.
+    static func srcset(engine: String) -> String {
+        """
+        {"version": 1, "graph": [{"id": "in", "op": "read"}, {"id": "image", "op": "decode", "engine": "\(engine)"},
+          {"id": "small", "op": "thumbnail", "width": "{w}", "foreach": {"w": [300, 120]}},
+          {"id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "foreach": {"fmt": ["webp", "jpeg"]}},
+          {"id": "save", "op": "write", "path": "{name}-{w}.{fmt}"}]}
+        """
+    }
+
+    /// The pixels of an encoded file (any format libvips reads), 8-bit.
+    static func decoded(_ data: Data) throws -> (values: [UInt8], width: Int, height: Int, bands: Int) {
+        let image = try VipsImage.decode(data, origin: "output")
+        var size = 0
+        let memory = try #require(vips_image_write_to_memory(image.pointer, &size))
+        defer { g_free(memory) }
+        return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height, image.bands)
+    }
+
+    @Test func aSrcsetRunsAsOneDirectTreeWithinTheGoldenTolerance() async throws {
+        let harness = try PresetHarness("direct-srcset")
+        let inputs = try Self.inputs(in: harness.folder)
+        let (directSummary, direct) = try await harness.run(Self.srcset(engine: "auto"), inputs: [inputs.path], output: "direct")
+        let (vipsSummary, vips) = try await harness.run(Self.srcset(engine: "libvips"), inputs: [inputs.path], output: "vips")
+        #expect(directSummary.items == vipsSummary.items && directSummary.failed == vipsSummary.failed && directSummary.failed >= 1)
+        let byName = Dictionary(vips.map { ($0.item.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var tookTheDirectPath = 0
+        for report in direct where report.status == .succeeded {
+            let name = report.item.name
+            #expect(byName[name]?.status == .succeeded, "\(name)")
+            // One decode an item either way; the report says which decoder made it.
+            #expect(report.decodes.count == 1 && byName[name]?.decodes.count == 1, "\(name): \(report.decodes)")
+            let onDirectPath = report.decodes.first?.contains("direct path: libjpeg") == true
+            if onDirectPath { tookTheDirectPath += 1 }
+            #expect(onDirectPath == !["camera-cups", "cmyk", "corrupt"].contains(name), "\(name): \(report.decodes)")
+            for file in ["\(name)-300.webp", "\(name)-300.jpeg", "\(name)-120.webp", "\(name)-120.jpeg"] {
+                let (p, q) = (try Self.decoded(try Data(contentsOf: harness.folder.appendingPathComponent("direct/\(file)"))),
+                              try Self.decoded(try Data(contentsOf: harness.folder.appendingPathComponent("vips/\(file)"))))
+                #expect((p.width, p.height, p.bands) == (q.width, q.height, q.bands), "\(file)")
+                guard p.values.count == q.values.count else { continue }
+                let differences = zip(p.values, q.values).map { abs(Int($0) - Int($1)) }
+                let mean = Double(differences.reduce(0, +)) / Double(max(1, differences.count))
+                let squares = differences.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, differences.count))
+                let psnr = squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares)
+                // As for one thumbnail (above); WebP's planes go in as the decode's, rescaled to
+                // WebP's range, where libvips' WebP is made from RGB by libwebp.
+                #expect(mean <= 4 && psnr >= 33, "\(file): mean \(mean), PSNR \(psnr)")
+            }
+        }
+        #expect(tookTheDirectPath >= 20, "\(tookTheDirectPath)")
+    }
 }

@@ -14,8 +14,8 @@
 # (thumbnail per width, copy_memory, two saves); pillow = bench/workload-r-pillow.py (draft,
 # LANCZOS, reducing_gap 2). Every tool uses both cores; libvips tools get VIPS_CONCURRENCY=1.
 # Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process,
-# decodes per photo (workbench: from --report), and mean PSNR of the JPEG outputs at each
-# width against a careful reference (bench/workload-r-quality.py).
+# decodes per photo (workbench: from --report), and mean PSNR of the JPEG and the WebP outputs
+# at each width against a careful reference (bench/workload-r-quality.py).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PHOTOS=$(cd "${1:?usage: bench/workload-r.sh PHOTO_DIR [RUNS] [PYTHON]}" && pwd)
@@ -58,21 +58,22 @@ decodes() {
   "$1" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/count" --quiet --report "$WORK/count.json" >/dev/null
   python3 -c 'import json, sys; print(sum(len(i["decodes"]) for i in json.load(open(sys.argv[1]))["items"]))' "$WORK/count.json"
 }
-declare -A PSNR DECODES
+declare -A PSNR WEBP DECODES
 DECODES[workbench]=$(printf "%.2f" "$(echo "$(decodes "$WORKBENCH") / $COUNT" | bc -l)")
 DECODES[before]=-  # (its report does not say)
 DECODES[pyvips]=3; DECODES[pillow]=3
 if "$PY" -c 'import pyvips, numpy' 2>/dev/null; then
   i=0; while read -r value; do PSNR[${TOOLS[$i]}]=$value; i=$((i + 1)); done < <("$PY" "$ROOT/bench/workload-r-quality.py" "$PHOTOS" "${TOOLS[@]/#/$WORK/}")
+  i=0; while read -r value; do WEBP[${TOOLS[$i]}]=$value; i=$((i + 1)); done < <("$PY" "$ROOT/bench/workload-r-quality.py" --ext webp "$PHOTOS" "${TOOLS[@]/#/$WORK/}")
 fi
 printf 'workload R: %d photos in %s, 6 files each, %d runs per tool after a warm-up, %d cores\n' "$COUNT" "$PHOTOS" "$RUNS" "$(nproc)"
-printf '| tool | wall s (min–max) | CPU s | peak RSS MiB | decodes / photo | PSNR dB at 480 / 960 / 1920 |\n|---|---|---|---|---|---|\n'
+printf '| tool | wall s (min–max) | CPU s | peak RSS MiB | decodes / photo | JPEG PSNR dB at 480 / 960 / 1920 | WebP PSNR dB |\n|---|---|---|---|---|---|---|\n'
 for tool in "${TOOLS[@]}"; do
   wall=$(column_of "$tool" 1 | median); cpu=$(column_of "$tool" 2 | median)
   lo=$(column_of "$tool" 1 | sort -g | head -1); hi=$(column_of "$tool" 1 | sort -g | tail -1)
   rss=$(column_of "$tool" 3 | sort -g | tail -1)
-  printf '| %s | %.2f (%.2f–%.2f) | %.2f | %.0f | %s | %s |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
-    "${DECODES[$tool]}" "${PSNR[$tool]:--}"
+  printf '| %s | %.2f (%.2f–%.2f) | %.2f | %.0f | %s | %s | %s |\n' "$tool" "$wall" "$lo" "$hi" "$cpu" "$(echo "$rss / 1024" | bc -l)" \
+    "${DECODES[$tool]}" "${PSNR[$tool]:--}" "${WEBP[$tool]:--}"
 done
 
 # Issue 47's targets, from the medians above.

@@ -35,7 +35,7 @@ struct DecodeStage: Stage {
             .choice("colourspace", \.colourspace,
                     "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored.", .init(aliases: ["colorspace"])),
             .choice("engine", \.engine,
-                    "\"auto\": a JPEG followed only by a thumbnail and a JPEG encode takes the direct path (libjpeg and our own resampler, no libvips object per image) when the file allows; \"libvips\": always libvips. `--verbose` says which ran.", .init(recipeOmitsDefault: true)),
+                    "\"auto\": a JPEG followed only by thumbnails (one, or several made from one another) and plain JPEG or WebP encodes takes the direct path (libjpeg, libwebp and our own resampler, no libvips object per image) when the file allows; \"libvips\": always libvips. `--verbose` and the report's `decodes` say which ran.", .init(recipeOmitsDefault: true)),
         ]
 
         /// What libvips is asked for; `readOnce`: the plan found one reader, reading top to bottom.

@@ -10,7 +10,8 @@
 #              Peers whose package is missing are skipped, and said so.
 # Set BEFORE=/path/to/an/older/workbench to add it as a row (before/after a change).
 #
-# Tools: workbench = bench/workload-r.json (default settings); pyvips = bench/workload-r-pyvips.py
+# Tools: workbench = bench/workload-r.json (default settings: the direct path); libvips = the same
+# with "engine": "libvips" on its decode; pyvips = bench/workload-r-pyvips.py
 # (thumbnail per width, copy_memory, two saves); pillow = bench/workload-r-pillow.py (draft,
 # LANCZOS, reducing_gap 2). Every tool uses both cores; libvips tools get VIPS_CONCURRENCY=1.
 # Reported: median wall and CPU seconds (user + system), the largest peak RSS of one process,
@@ -30,15 +31,16 @@ export VIPS_CONCURRENCY=1
 COUNT=$(find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' | wc -l)
 
 workbench() { rm -rf "$WORK/workbench"; "$WORKBENCH" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/workbench" --quiet >/dev/null; }
+libvips() { rm -rf "$WORK/libvips"; "$WORKBENCH" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/libvips" --quiet --set image.engine=libvips >/dev/null; }
 before() { rm -rf "$WORK/before"; "$BEFORE" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/before" --quiet >/dev/null; }
 pyvips() { rm -rf "$WORK/pyvips"; "$PY" "$ROOT/bench/workload-r-pyvips.py" "$PHOTOS" "$WORK/pyvips"; }
 pillow() { rm -rf "$WORK/pillow"; "$PY" "$ROOT/bench/workload-r-pillow.py" "$PHOTOS" "$WORK/pillow"; }
 
-TOOLS=(workbench)
+TOOLS=(workbench libvips)
 [ -n "${BEFORE:-}" ] && TOOLS+=(before)
 if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS+=(pyvips); else echo "pyvips not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import PIL' 2>/dev/null; then TOOLS+=(pillow); else echo "Pillow not found for $PY: skipped" >&2; fi
-export -f workbench before pyvips pillow
+export -f workbench libvips before pyvips pillow
 export PHOTOS WORK WORKBENCH BEFORE ROOT PY
 
 measure() { # tool -> "wall cpu rss_kib"
@@ -55,11 +57,13 @@ column_of() { awk -v c="$2" '{ print $c }' "$WORK/$1.results"; }
 # Decodes per photo: the "decodes" of each item in the run's --report (one per decode of a file's pixels).
 decodes() {
   rm -rf "$WORK/count"
-  "$1" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/count" --quiet --report "$WORK/count.json" >/dev/null
+  "$1" run "$ROOT/bench/workload-r.json" "$PHOTOS" --out "$WORK/count" --quiet --report "$WORK/count.json" "${@:2}" >/dev/null
   python3 -c 'import json, sys; print(sum(len(i["decodes"]) for i in json.load(open(sys.argv[1]))["items"]))' "$WORK/count.json"
 }
 declare -A PSNR WEBP DECODES
 DECODES[workbench]=$(printf "%.2f" "$(echo "$(decodes "$WORKBENCH") / $COUNT" | bc -l)")
+DECODES_LIBVIPS=$(printf "%.2f" "$(echo "$(decodes "$WORKBENCH" --set image.engine=libvips) / $COUNT" | bc -l)")
+DECODES[libvips]=$DECODES_LIBVIPS
 DECODES[before]=-  # (its report does not say)
 DECODES[pyvips]=3; DECODES[pillow]=3
 if "$PY" -c 'import pyvips, numpy' 2>/dev/null; then

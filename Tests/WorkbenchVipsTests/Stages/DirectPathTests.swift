@@ -76,6 +76,14 @@ import WorkbenchTestSupport
         return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height, image.bands)
     }
 
+    /// Mean absolute difference and PSNR of two images' samples (of one size).
+    static func difference(_ a: [UInt8], _ b: [UInt8]) -> (mean: Double, psnr: Double) {
+        let differences = zip(a, b).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(max(1, differences.count))
+        let squares = differences.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, differences.count))
+        return (mean, squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares))
+    }
+
     @Test(arguments: [(64, true), (300, true), (64, false)])
     func theDirectPathWritesWhatLibvipsWritesWithinTheGoldenTolerance(width: Int, fast: Bool) async throws {
         let harness = try PresetHarness("direct-\(width)-\(fast)")
@@ -111,10 +119,7 @@ import WorkbenchTestSupport
             let (p, q) = (try Self.pixels(ours), try Self.pixels(theirs))
             #expect((p.width, p.height, p.bands) == (q.width, q.height, q.bands), "\(name)")
             guard p.values.count == q.values.count else { continue }
-            let differences = zip(p.values, q.values).map { abs(Int($0) - Int($1)) }
-            let mean = Double(differences.reduce(0, +)) / Double(max(1, differences.count))
-            let squares = differences.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, differences.count))
-            let psnr = squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares)
+            let (mean, psnr) = Self.difference(p.values, q.values)
             // The same decode and encoder settings; the reduce differs (both Lanczos-3 in 12-bit
             // fixed point, placed and rounded differently), and below quality 90 the direct path
             // reduces a YCbCr file's chroma from its stored planes where libvips upsamples it,
@@ -167,10 +172,7 @@ import WorkbenchTestSupport
                               try Self.decoded(try Data(contentsOf: harness.folder.appendingPathComponent("vips/\(file)"))))
                 #expect((p.width, p.height, p.bands) == (q.width, q.height, q.bands), "\(file)")
                 guard p.values.count == q.values.count else { continue }
-                let differences = zip(p.values, q.values).map { abs(Int($0) - Int($1)) }
-                let mean = Double(differences.reduce(0, +)) / Double(max(1, differences.count))
-                let squares = differences.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, differences.count))
-                let psnr = squares == 0 ? Double.infinity : 10 * log10(255 * 255 / squares)
+                let (mean, psnr) = Self.difference(p.values, q.values)
                 // As for one thumbnail (above); WebP's planes go in as the decode's, rescaled to
                 // WebP's range, where libvips' WebP is made from RGB by libwebp.
                 #expect(mean <= 4 && psnr >= 33, "\(file): mean \(mean), PSNR \(psnr)")

@@ -138,11 +138,25 @@ struct JPEGEntropyReader {
         return category > 0 && value < 1 &<< (category &- 1) ? value &- (1 &<< category) &+ 1 : value
     }
 
+    /// The first of the whole bytes left before the marker at `marker` that no symbol read, if
+    /// any: libjpeg discards them with a warning ("extraneous bytes before marker"). Bits short
+    /// of a byte are the encoder's padding, and 0xFF fill bytes before a marker are allowed.
+    func firstUnreadByte(before marker: Int) -> Int? {
+        let buffered = (count - padding) / 8
+        if buffered > 0 { return position - buffered }
+        var at = position
+        while at < marker {
+            if data[at] != JPEGMarker.prefix { return at }
+            at += 1
+        }
+        return nil
+    }
+
     /// Steps over the marker RST`number` (0…7) at a restart interval's end: false when the
-    /// interval was short of bits or another marker is there (damage).
+    /// interval was short of bits, left whole bytes unread, or another marker is there (damage).
     @inline(always)
     mutating func restart(number: Int) -> Bool {
-        guard !readPastEnd, position + 1 < data.count, data[position] == JPEGMarker.prefix,
+        guard !readPastEnd, count - padding < 8, position + 1 < data.count, data[position] == JPEGMarker.prefix,
               data[position + 1] == JPEGMarker.restarts.lowerBound + UInt8(number & 7) else { return false }
         bits = 0
         count = 0

@@ -106,6 +106,9 @@ struct ProgressiveScan {
             let what = reader.readPastEnd || reader.position > until ? "its data ends early" : "its data is corrupt"
             throw .damaged("corrupt-data", "scan \(number): \(what)", at: min(reader.position, until))
         }
+        if let unread = reader.firstUnreadByte(before: until) {
+            throw .damaged("extraneous-bytes", "scan \(number): \(until - unread) bytes after its last block, before the next marker (libjpeg warns of extraneous data)", at: unread)
+        }
     }
 
     /// Where a DC scan's blocks are: each member's blocks of one MCU as offsets into its values

@@ -38,6 +38,12 @@ struct DecodeOptions: Sendable {
     /// The most memory, in bytes, one JPEG decode may take for its coefficients: libjpeg holds
     /// every coefficient of a progressive JPEG, our decoder those its scale needs.
     var maxMemory = ProgressiveJPEG.defaultMemoryLimit
+    /// The most scans a JPEG may have (each is a pass over the image for any decoder).
+    var maxScans = DecodeOptions.defaultMaxScans
+
+    /// A progressive JPEG from a camera, an editor or jpegtran has about 10 scans; a valid file
+    /// can have thousands, each a pass over the whole image. 500 leaves room for any encoder.
+    static let defaultMaxScans = 500
 }
 
 /// The bytes and settings an image was decoded from.
@@ -170,6 +176,13 @@ enum VipsDecoding {
         guard needed <= source.options.maxMemory else {
             throw .tooMuchMemory(origin: source.bytes.origin, width: header.width, height: header.height, needed: needed, limit: source.options.maxMemory)
         }
+    }
+
+    /// Fails a JPEG of more scans than the decode allows, before any decoder reads it.
+    static func checkScans(_ bytes: Bytes, _ options: DecodeOptions) throws(VipsError) {
+        guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else { return }
+        let scans = bytes.data.withUnsafeBytes { JPEGScanCount.count(in: $0, upTo: options.maxScans) }
+        guard scans <= options.maxScans else { throw .tooManyScans(origin: bytes.origin, limit: options.maxScans) }
     }
 
     /// `deferMemoryCheck`: a resize fused with this decode decodes from the bytes itself and

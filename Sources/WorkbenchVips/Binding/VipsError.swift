@@ -10,6 +10,8 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     case decodeFailed(origin: String, message: String)
     /// The image is larger than the decode stage's pixel limit.
     case tooManyPixels(origin: String, width: Int, height: Int, limit: Int)
+    /// A JPEG has more scans than the decode stage allows (`maxScans`): each is a pass over the image.
+    case tooManyScans(origin: String, limit: Int)
     /// Decoding the image would take more memory than the decode stage's budget (`maxMemory`).
     case tooMuchMemory(origin: String, width: Int, height: Int, needed: Int, limit: Int)
     /// An operation on the image failed.
@@ -38,6 +40,8 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
             return "Cannot decode \"\(origin)\": \(message). The file may be damaged or not an image."
         case .tooManyPixels(let origin, let width, let height, let limit):
             return "\"\(origin)\" is \(width)×\(height) (\(width * height / 1_000_000) MP), more than the limit of \(limit / 1_000_000) MP; raise the decode node's \"maxPixels\" if the image is trusted."
+        case .tooManyScans(let origin, let limit):
+            return "\"\(origin)\" is a JPEG of more than \(limit) scans, each a pass over the whole image (a progressive JPEG from a camera or an editor has about 10); raise the decode node's \"maxScans\" if the file is trusted."
         case .tooMuchMemory(let origin, let width, let height, let needed, let limit):
             return "\"\(origin)\" (\(width)×\(height), a progressive JPEG) needs \(needed >> 20) MiB to decode, more than the limit of \(limit >> 20) MiB; raise the decode node's \"maxMemory\" if the image is trusted."
         case .operationFailed(let operation, let message):

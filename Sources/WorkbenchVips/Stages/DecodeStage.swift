@@ -15,6 +15,7 @@ struct DecodeStage: Stage {
         var access = Access.auto
         var maxPixels = 100_000_000
         var maxMemory = ProgressiveJPEG.defaultMemoryLimit >> 20
+        var maxScans = DecodeOptions.defaultMaxScans
         var pages = Pages.first
         var autorotate = true
         var colourspace = Colourspace.srgb
@@ -29,6 +30,9 @@ struct DecodeStage: Stage {
                  "Refuse images with more pixels than this (decompression bombs; all pages count); checked from the header."),
             .int("maxMemory", \.maxMemory, 1...1_048_576,
                  "Refuse a JPEG whose decode would hold more than this many MiB (libjpeg keeps every coefficient of a progressive JPEG: 2 bytes a sample); checked from the header, before any memory is taken.", .init(recipeOmitsDefault: true)),
+            .int("maxScans", \.maxScans, 1...100_000,
+                 "Refuse a JPEG of more scans than this (a progressive JPEG from a camera or an editor has about 10; a crafted one can have thousands, each a pass over the whole image); counted from its markers before it is decoded.",
+                 .init(recipeOmitsDefault: true)),
             .choice("pages", \.pages,
                     "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
             .bool("autorotate", \.autorotate, "Turn the image upright by its EXIF orientation."),
@@ -41,7 +45,8 @@ struct DecodeStage: Stage {
         /// What libvips is asked for; `readOnce`: the plan found one reader, reading top to bottom.
         func decodeOptions(readOnce: Bool) -> DecodeOptions {
             DecodeOptions(failOn: failOn, sequential: access == .sequential || (access == .auto && readOnce), maxPixels: maxPixels,
-                          pages: pages == .all ? -1 : 1, autorotate: autorotate, toSRGB: colourspace == .srgb, maxMemory: maxMemory << 20)
+                          pages: pages == .all ? -1 : 1, autorotate: autorotate, toSRGB: colourspace == .srgb, maxMemory: maxMemory << 20,
+                          maxScans: maxScans)
         }
     }
 
@@ -75,6 +80,7 @@ struct DecodeStage: Stage {
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }
+        try VipsDecoding.checkScans(bytes, options)
         if direct {
             guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else {
                 context.logger.debug("\(context.item.name): libvips decodes it (not a JPEG)")

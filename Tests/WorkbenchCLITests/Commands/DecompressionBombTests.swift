@@ -71,6 +71,37 @@ extension DecompressionBombTests {
         #expect(result.lines.contains { $0.hasPrefix("FAILED  bomb-square: decode: ") && $0.contains("the progressive JPEG is cut short: scan 1 has 64 bytes of data for 4687500 blocks") },
                 "\(result.lines)")
     }
+
+    /// A valid progressive JPEG of 97 scans (every band of two coefficients of every component
+    /// in a scan of its own), made by jpegtran from a scan script: each scan is a pass over the
+    /// image for any decoder, so a decode allowed fewer refuses the file before decoding it,
+    /// naming the limit to raise; under the default (500) it is written.
+    @Test func aFileOfMoreScansThanTheLimitIsRefusedBeforeItIsDecoded() throws {
+        let folder = try Fixtures.temporaryDirectory("scans")
+        var script = "0,1,2: 0 0 0 0;\n"
+        for component in 0..<3 {
+            for k in stride(from: 1, through: 63, by: 2) { script += "\(component): \(k) \(min(k + 1, 63)) 0 0;\n" }
+        }
+        try script.write(to: folder.appendingPathComponent("scans.txt"), atomically: true, encoding: .utf8)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "jpegtran -scans scans.txt \"$0\" > many-scans.jpg", Fixtures.samples.appendingPathComponent("Bridge.jpg").path]
+        shell.currentDirectoryURL = folder
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0)
+        let preset = try Fixtures.writePreset(Self.preset, in: folder)
+        let file = folder.appendingPathComponent("many-scans.jpg").path
+        let refused = try CLIProcess.run(["run", preset, file, "--out", folder.appendingPathComponent("out").path, "--progress", "plain",
+                                          "--set", "decode.maxScans=50"])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.lines.contains { $0.hasPrefix("FAILED  many-scans: ") && $0.contains("is a JPEG of more than 50 scans") && $0.contains("raise the decode node's \"maxScans\"") },
+                "\(refused.stdout)\n\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/many-scans.jpg").path))
+        let allowed = try CLIProcess.run(["run", preset, file, "--out", folder.appendingPathComponent("allowed").path, "-q"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("allowed/many-scans.jpg").path))
+    }
 }
 
 /// When our progressive decoder leaves a file to libjpeg, `--verbose` says why.

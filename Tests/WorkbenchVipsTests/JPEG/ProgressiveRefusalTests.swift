@@ -18,6 +18,27 @@ import WorkbenchTestSupport
         return nil
     }
 
+    /// A fuzzed file without the bytes it leaves between a scan's data and the next marker, which
+    /// libjpeg warns of and skips ("extraneous bytes before marker"): the same image, so the
+    /// damage the fuzzer found it for is what the decoder meets first.
+    private func withoutExtraneousBytes(_ data: Data) -> Data {
+        var data = data
+        while let refusal = refusal(data, shrink: 2), refusal.reason == "extraneous-bytes", let start = refusal.offset {
+            let bytes = [UInt8](data)
+            guard let marker = (start..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] != 0 && bytes[$0 + 1] != 0xFF }) else { break }
+            data = data.prefix(start) + data.dropFirst(marker)
+        }
+        return data
+    }
+
+    private func fuzzed(_ name: String) throws -> Data {
+        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/\(name).jpg"))
+        // What libjpeg warns of first (djpeg: "7 extraneous bytes before marker 0xc4") is what
+        // the decoder leaves the file to it for.
+        #expect(refusal(found, shrink: 2)?.reason == "extraneous-bytes", "\(name)")
+        return withoutExtraneousBytes(found)
+    }
+
     /// libjpeg (through libvips, failing on truncation as `decode` does) refuses it.
     private func libjpegRefuses(_ data: Data, shrink: Int) -> Bool {
         (try? VipsImage.libjpegPixels(data, shrink: shrink)) == nil
@@ -119,7 +140,7 @@ import WorkbenchTestSupport
         damaged[first.body + 3] = data[first.body + 1]
         #expect(refusal(damaged, shrink: 2)?.reason == "component-order")
         #expect(libjpegRefuses(damaged, shrink: 2))
-        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-component-order.jpg"))
+        let found = try fuzzed("regression-component-order")
         #expect(libjpegRefuses(found, shrink: 4))
         for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "component-order") }
     }
@@ -134,6 +155,34 @@ import WorkbenchTestSupport
             #expect(refusal(damaged, shrink: shrink)?.reason == "mcu-too-large")
             #expect(libjpegRefuses(damaged, shrink: shrink))
         }
+    }
+
+    /// Bytes between a scan's last block and the next marker, or before a restart marker:
+    /// libjpeg discards them with a warning ("extraneous bytes before marker") and decodes on;
+    /// the decoder leaves such a file to it at every scale.
+    @Test func extraneousBytesBeforeAMarker() throws {
+        let data = try sound()
+        // Right after the first scan's data: before the marker that follows it.
+        let first = try #require(JPEGSegments(data).scans.first)
+        let next = try #require(JPEGSegments(data).segments.first { $0.at > first.at })
+        let padded = data.prefix(next.at) + Data(repeating: 0x55, count: 10) + data.dropFirst(next.at)
+        for shrink in [2, 4, 8] {
+            let found = refusal(padded, shrink: shrink)
+            #expect(found?.reason == "extraneous-bytes" && found?.offset == next.at, "at 1/\(shrink): \(String(describing: found))")
+        }
+        // Between two markers, not after a scan's data: libjpeg skips them with the same warning.
+        let second = try #require(JPEGSegments(data).scans.dropFirst().first)
+        let stray = data.prefix(second.at) + Data(repeating: 0x55, count: 10) + data.dropFirst(second.at)
+        #expect(refusal(stray, shrink: 2)?.kind == .damaged)
+        // With a restart marker after every MCU row: ten bytes before the first one.
+        let restarted = try ProgressiveFiles.cjpeg(try ProgressiveFiles.photo(width: 203, height: 157),
+                                                   ["-progressive", "-quality", "85", "-sample", "1x1", "-restart", "1"])
+        #expect(refusal(restarted, shrink: 2) == nil)
+        let scan = try #require(JPEGSegments(restarted).scans.first)
+        let bytes = [UInt8](restarted)
+        let rst = try #require((scan.body..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) })
+        let beforeRestart = restarted.prefix(rst) + Data(repeating: 0x55, count: 10) + restarted.dropFirst(rst)
+        for shrink in [2, 8] { #expect(refusal(beforeRestart, shrink: shrink)?.kind == .damaged, "at 1/\(shrink)") }
     }
 
     @Test func cutShortIsRefusedAsLibjpegRefusesIt() throws {
@@ -181,7 +230,7 @@ import WorkbenchTestSupport
     /// the block stays in range it decodes as libjpeg does. (fuzz-jpeg-libvips found this file:
     /// 16 dB against libjpeg at 1/2 before.)
     @Test func samplesLibjpegWrapsAreLeftToIt() throws {
-        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-wrapped-samples.jpg"))
+        let found = try fuzzed("regression-wrapped-samples")
         #expect(refusal(found, shrink: 2)?.reason == "out-of-range")
         let ours = try found.progressive(shrink: 4).get()
         #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 4)) >= 40)
@@ -193,7 +242,7 @@ import WorkbenchTestSupport
     /// transform is plain C) the pixels are libjpeg's. (fuzz-jpeg-libvips found this file:
     /// 15 dB against libvips at 1/4 before.)
     @Test func coefficientsLibjpegTurbosSIMDWrapsAreLeftToIt() throws {
-        let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-simd-overflow.jpg"))
+        let found = try fuzzed("regression-simd-overflow")
         // At 1/2 a sample also lies where libjpeg's range limit wraps: that is said first.
         #expect(["coefficient-range", "out-of-range"].contains(refusal(found, shrink: 2)?.reason))
         #expect(refusal(found, shrink: 4)?.reason == "coefficient-range")

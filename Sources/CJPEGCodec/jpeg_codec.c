@@ -113,8 +113,34 @@ int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *p
     return g.warnings > 0 ? 1 : 0;
 }
 
+int wb_jpeg_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, char *error, size_t error_size) {
+    struct jpeg_decompress_struct info;
+    guard g;
+    arm(&g, error, error_size);
+    info.err = &g.manager;
+    *icc = NULL;
+    *icc_size = 0;
+    if (setjmp(g.jump)) {
+        jpeg_destroy_decompress(&info);
+        return -1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, (unsigned long)size);
+    jpeg_save_markers(&info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&info, TRUE);
+    JOCTET *profile = NULL;
+    unsigned int length = 0;
+    if (jpeg_read_icc_profile(&info, &profile, &length)) {
+        *icc = profile;
+        *icc_size = length;
+    }
+    jpeg_destroy_decompress(&info);
+    return 0;
+}
+
 int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+                   const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
+                   uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     struct jpeg_compress_struct info;
     guard g;
     unsigned char *volatile result = NULL;
@@ -144,6 +170,7 @@ int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components,
     info.write_JFIF_header = FALSE;
     jpeg_start_compress(&info, TRUE);
     if (app1 && app1_size > 0) jpeg_write_marker(&info, JPEG_APP0 + 1, app1, (unsigned)app1_size);
+    if (icc && icc_size > 0) jpeg_write_icc_profile(&info, icc, (unsigned)icc_size);
     size_t stride = (size_t)width * (size_t)components;
     while (info.next_scanline < info.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + stride * info.next_scanline);

@@ -88,8 +88,8 @@ int wb_jpeg_decode_planes(const uint8_t *data, size_t size, int scale_denom, wb_
 }
 
 int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], const int heights[3], int width, int height,
-                          int quality, const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size,
-                          char *error, size_t error_size) {
+                          int quality, const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     struct jpeg_compress_struct info;
     guard g;
     unsigned char *volatile result = NULL;
@@ -156,6 +156,7 @@ int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], c
         }
     }
     if (app1 && app1_size > 0) jpeg_write_marker(&info, JPEG_APP0 + 1, app1, (unsigned)app1_size);
+    if (icc && icc_size > 0) jpeg_write_icc_profile(&info, icc, (unsigned)icc_size);
     JSAMPROW rows[3][4 * DCTSIZE];
     JSAMPARRAY image[3] = { rows[0], rows[1], rows[2] };
     for (int row = 0; info.next_scanline < info.image_height; row++) {

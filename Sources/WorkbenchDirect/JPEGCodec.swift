@@ -31,6 +31,20 @@ public enum JPEGCodec {
                           hasEXIF: raw.has_exif != 0, orientation: Int(raw.orientation))
     }
 
+    /// The file's ICC profile (its APP2 segments joined), or nil when it has none libjpeg can
+    /// put together.
+    public static func iccProfile(_ data: Data) -> [UInt8]? {
+        var icc: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var error = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { bytes in
+            wb_jpeg_read_icc(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &icc, &size, &error, error.count)
+        }
+        guard status == 0, let icc else { return nil }
+        defer { free(icc) }
+        return Array(UnsafeBufferPointer(start: icc, count: size))
+    }
+
     /// The pixels at 1/`shrink` (1, 2, 4 or 8) of a file with this header, RGB for colour files
     /// and grey for grey ones, decoded straight into the image's storage. Throws `.damaged` when
     /// libjpeg warned (its guess at the pixels is not used).
@@ -78,7 +92,7 @@ public enum JPEGCodec {
     }
 
     /// The image as a 4:2:0 JPEG at `quality` (below 90) from its planes, as `encode` writes it.
-    public static func encode(_ image: YCbCrImage, quality: Int, exif: [UInt8]?) throws(DirectError) -> Data {
+    public static func encode(_ image: YCbCrImage, quality: Int, exif: [UInt8]?, icc: [UInt8]? = nil) throws(DirectError) -> Data {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 200)
@@ -88,9 +102,11 @@ public enum JPEGCodec {
             image.cb.pixels.withUnsafeBufferPointer { cb in
                 image.cr.pixels.withUnsafeBufferPointer { cr in
                     (exif ?? []).withUnsafeBufferPointer { exif in
-                        let planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                        return wb_jpeg_encode_planes(planes, widths, heights, Int32(image.width), Int32(image.height), Int32(quality),
-                                                     exif.baseAddress, exif.count, &out, &size, &error, error.count)
+                        (icc ?? []).withUnsafeBufferPointer { icc in
+                            let planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+                            return wb_jpeg_encode_planes(planes, widths, heights, Int32(image.width), Int32(image.height), Int32(quality),
+                                                         exif.baseAddress, exif.count, icc.baseAddress, icc.count, &out, &size, &error, error.count)
+                        }
                     }
                 }
             }
@@ -100,14 +116,16 @@ public enum JPEGCodec {
 
     /// The image as a JPEG at `quality`, with `exif` (an APP1 body) if given, as libvips'
     /// jpegsave writes it: no JFIF segment, 4:2:0 below quality 90, baseline Huffman tables.
-    public static func encode(_ image: PixelImage, quality: Int, exif: [UInt8]?) throws(DirectError) -> Data {
+    public static func encode(_ image: PixelImage, quality: Int, exif: [UInt8]?, icc: [UInt8]? = nil) throws(DirectError) -> Data {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 200)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
             (exif ?? []).withUnsafeBufferPointer { exif in
-                wb_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands), Int32(quality),
-                               exif.baseAddress, exif.count, &out, &size, &error, error.count)
+                (icc ?? []).withUnsafeBufferPointer { icc in
+                    wb_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands), Int32(quality),
+                                   exif.baseAddress, exif.count, icc.baseAddress, icc.count, &out, &size, &error, error.count)
+                }
             }
         }
         return try takeEncoded(status, out, size, error)

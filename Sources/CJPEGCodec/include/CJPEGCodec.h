@@ -35,11 +35,18 @@ int wb_jpeg_read_header(const uint8_t *data, size_t size, wb_jpeg_header *header
 int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *pixels, size_t capacity,
                    int width, int height, int components, char *error, size_t error_size);
 
+/// The file's ICC profile, its APP2 segments joined (libjpeg's jpeg_read_icc_profile): `*icc`
+/// malloc'd (free it), or NULL when the file has none or its segments do not make one.
+/// Returns 0, or -1 with `error` set.
+int wb_jpeg_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, char *error, size_t error_size);
+
 /// Encodes 8-bit RGB or grey at `quality` (libjpeg's scale; 4:2:0 below 90, 4:4:4 from 90, as
-/// libvips' jpegsave), with no JFIF segment and the given APP1 (EXIF) segment body if any.
+/// libvips' jpegsave), with no JFIF segment, the given APP1 (EXIF) segment body if any, then the
+/// ICC profile if any (in APP2 segments, as libvips writes it).
 /// `*out` is malloc'd (free it). Returns 0, or -1 with `error` set.
 int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+                   const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
+                   uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 /// A YCbCr JPEG's three planes as stored (Y, Cb, Cr): each `width` × `height` bytes, rows
 /// packed, malloc'd (free with `wb_jpeg_free_planes`). `h_factor`/`v_factor`: the component's
@@ -62,7 +69,7 @@ void wb_jpeg_free_planes(wb_jpeg_planes *planes);
 /// writes 4:2:0): the Y plane `width` × `height`, chroma ceil(width / 2) × ceil(height / 2).
 /// Otherwise as `wb_jpeg_encode`.
 int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], const int heights[3], int width, int height,
-                          int quality, const uint8_t *app1, size_t app1_size, uint8_t **out, size_t *out_size,
-                          char *error, size_t error_size);
+                          int quality, const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 #endif

@@ -14,13 +14,16 @@ final class DirectSource: ImageHandle {
     let node: String
     /// A YCbCr file whose encode writes 4:2:0: its planes go through as stored (`YCbCrImage`).
     let keepsPlanes: Bool
+    /// The file's sRGB profile, which its JPEGs carry as libvips' would (nil: it has none).
+    let profile: [UInt8]?
 
-    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String, keepsPlanes: Bool = false) {
+    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String, keepsPlanes: Bool = false, profile: [UInt8]? = nil) {
         self.bytes = bytes
         self.options = options
         self.header = header
         self.node = node
         self.keepsPlanes = keepsPlanes
+        self.profile = profile
     }
 
     /// Upright, as the libvips path's decode would be.
@@ -39,12 +42,20 @@ final class DirectSource: ImageHandle {
 
     /// Why the direct path leaves this file to libvips, or nil when it decodes it as libvips
     /// would: an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF orientation, without an ICC
-    /// profile (libvips would convert through it to sRGB), within the decode's limits. Every
-    /// failure or warning later goes to libvips too.
-    static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> String? {
+    /// profile or with an sRGB one (converting through it to sRGB, as libvips does, changes
+    /// nothing), within the decode's limits. `writesWebP`: the tree has a WebP encode, which the
+    /// direct path writes without a profile. Every failure or warning later goes to libvips too.
+    static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions, writesWebP: Bool) -> String? {
         if !options.toSRGB { return "colours kept as stored" }
         if options.pages != 1 { return "all pages" }
-        if header.hasICCProfile { return "an ICC profile, which libvips converts through to sRGB" }
+        if header.hasICCProfile {
+            let profile = JPEGCodec.iccProfile(bytes.data).map(ICCProfile.init)
+            guard let profile, profile.isSRGB else {
+                let name = profile?.description.map { " (\($0))" } ?? ""
+                return "an ICC profile\(name), which libvips converts through to sRGB"
+            }
+            if writesWebP { return "an sRGB profile, which its WebP would carry (the direct path's WebP carries none)" }
+        }
         // Turned upright by the direct path as libvips turns it; kept as stored, the file would
         // carry the orientation, which the direct path's EXIF does not say.
         if header.orientation != 1 && (!options.autorotate || !(2...8).contains(header.orientation)) {
@@ -78,12 +89,15 @@ final class DirectImage: ImageHandle {
     /// The decoded file's size, upright: a fit made from these pixels is sized from it, as a
     /// thumbnail of the whole file would be (the planner's cascade).
     let fullWidth: Int, fullHeight: Int
+    /// The file's sRGB profile, for the encodes to carry (`DirectSource.profile`).
+    let profile: [UInt8]?
 
-    init(_ pixels: Pixels, node: String, fullWidth: Int, fullHeight: Int) {
+    init(_ pixels: Pixels, node: String, fullWidth: Int, fullHeight: Int, profile: [UInt8]? = nil) {
         self.pixels = pixels
         self.node = node
         self.fullWidth = fullWidth
         self.fullHeight = fullHeight
+        self.profile = profile
     }
 
     /// The same image, reduced to `width` × `height` (Lanczos-3, plane by plane for planes).
@@ -92,7 +106,7 @@ final class DirectImage: ImageHandle {
         case .interleaved(let image): .interleaved(Resampler.reduce(image, width: width, height: height))
         case .planes(let image): .planes(image.reduced(width: width, height: height))
         }
-        return DirectImage(smaller, node: node, fullWidth: fullWidth, fullHeight: fullHeight)
+        return DirectImage(smaller, node: node, fullWidth: fullWidth, fullHeight: fullHeight, profile: profile)
     }
 
     var width: Int {

@@ -198,9 +198,9 @@ struct EncodeStage: Stage {
         case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality)
         case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality)
         case ("jpeg", .interleaved(let image)):
-            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height), icc: direct.profile)
         case ("jpeg", .planes(let image)):
-            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height))
+            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height), icc: direct.profile)
         default:
             // The planner gives the direct path's pixels only to encodes with a direct form.
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP)")

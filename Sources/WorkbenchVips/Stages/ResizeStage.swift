@@ -127,7 +127,8 @@ struct ResizeStage: Stage {
                 pixels = .interleaved(made.image.upright(from: orientation))
             }
             let (width, height) = (source.header.width, source.header.height)
-            let image = DirectImage(pixels, node: source.node, fullWidth: turned ? height : width, fullHeight: turned ? width : height)
+            let image = DirectImage(pixels, node: source.node, fullWidth: turned ? height : width, fullHeight: turned ? width : height,
+                                    profile: source.profile)
             // Sizes as stored, then the upright result's.
             let reduced = size == loaded ? "nothing to reduce" : "Lanczos-3 to \(image.width)×\(image.height)"
             let planes = planar ? " in YCbCr planes" : ""

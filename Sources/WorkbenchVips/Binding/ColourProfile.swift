@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import WorkbenchDirect
 
 /// What an embedded ICC profile says about itself.
 ///
@@ -7,36 +8,20 @@ import Foundation
 /// inversion per image); a profile that only says "this is sRGB" changes nothing for an image
 /// that is already sRGB, so `decode` skips it.
 enum ColourProfile {
-    /// Whether the profile's description names sRGB ("sRGB IEC61966-2.1", "sRGB built-in", …).
+    /// Whether the profile is sRGB (`ICCProfile.isSRGB`: named sRGB, with sRGB's primaries).
     static func describesSRGB(_ profile: Data) -> Bool {
-        description(of: profile)?.hasPrefix("sRGB") ?? false
+        ICCProfile([UInt8](profile)).isSRGB
     }
 
-    /// The `desc` tag: ASCII in version 2 profiles ('desc' type), UTF-16 in version 4 ('mluc').
-    static func description(of profile: Data) -> String? {
-        let bytes = [UInt8](profile)
-        func u32(_ at: Int) -> Int? {
-            guard at >= 0, at + 4 <= bytes.count else { return nil }
-            return Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-        }
-        guard let count = u32(128), count < 1000 else { return nil }
-        for index in 0..<count {
-            let entry = 132 + 12 * index
-            guard let offset = u32(entry + 4), let size = u32(entry + 8), offset + size <= bytes.count, size >= 12 else { return nil }
-            guard String(decoding: bytes[entry..<entry + 4], as: UTF8.self) == "desc" else { continue }
-            let type = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            if type == "desc", let length = u32(offset + 8), offset + 12 + length <= bytes.count {
-                return String(decoding: bytes[(offset + 12)..<(offset + 12 + length)].prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if type == "mluc", let records = u32(offset + 8), records > 0, let length = u32(offset + 20), let start = u32(offset + 24),
-               offset + start + length <= bytes.count {
-                let utf16 = stride(from: offset + start, to: offset + start + length - 1, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
-                return String(decoding: utf16, as: UTF16.self)
-            }
-            return nil
-        }
-        return nil
-    }
+    /// libvips' own sRGB profile: what `icc_transform` to "srgb" attaches, so what a converted
+    /// image's files carry. Read once from libvips; nil if it cannot give it (then files with
+    /// another profile are left to libvips, which converts them itself).
+    static let libvipsSRGB: [UInt8]? = {
+        guard let info = VipsIntrospection.operation("profile_load"),
+              let name = info.arguments.first(where: { $0.name == "name" && $0.isInput }),
+              let outputs = try? VipsOperationCall.run(info, [(name, .string("srgb"))], cancellation: nil) else { return nil }
+        return outputs.blobs["profile"].map { [UInt8]($0) }
+    }()
 
     /// The image's embedded profile, if it has one.
     static func embedded(in image: VipsImage) -> Data? {

@@ -14,16 +14,37 @@ final class DirectSource: ImageHandle {
     let node: String
     /// A YCbCr file whose encode writes 4:2:0: its planes go through as stored (`YCbCrImage`).
     let keepsPlanes: Bool
-    /// The file's sRGB profile, which its JPEGs carry as libvips' would (nil: it has none).
+    /// The profile its JPEGs carry, as libvips' would: the file's own sRGB profile, or
+    /// libvips' sRGB after a conversion (nil: none).
     let profile: [UInt8]?
+    /// The conversion from the file's profile to sRGB, made after the resize (nil: none needed).
+    let transform: ColourTransform?
 
-    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String, keepsPlanes: Bool = false, profile: [UInt8]? = nil) {
+    init(bytes: Bytes, options: DecodeOptions, header: JPEGHeader, node: String, keepsPlanes: Bool = false,
+         colour: Colour = Colour(profile: nil, transform: nil)) {
         self.bytes = bytes
         self.options = options
         self.header = header
         self.node = node
-        self.keepsPlanes = keepsPlanes
-        self.profile = profile
+        self.keepsPlanes = keepsPlanes && colour.transform == nil
+        self.profile = colour.profile
+        self.transform = colour.transform
+    }
+
+    /// What the direct path does with a file's colours: nothing (no profile, or sRGB's), or a
+    /// conversion to sRGB; and the profile its JPEGs carry.
+    struct Colour {
+        let profile: [UInt8]?
+        let transform: ColourTransform?
+
+        /// For a file the direct path takes (`refusal` said nil): its profile as it is if it is
+        /// sRGB, else the conversion to libvips' sRGB and that profile.
+        static func of(_ bytes: Bytes, _ header: JPEGHeader) -> Colour {
+            guard header.hasICCProfile, let profile = JPEGCodec.iccProfile(bytes.data) else { return Colour(profile: nil, transform: nil) }
+            if ICCProfile(profile).isSRGB { return Colour(profile: profile, transform: nil) }
+            guard let srgb = ColourProfile.libvipsSRGB else { return Colour(profile: nil, transform: nil) }
+            return Colour(profile: srgb, transform: ColourTransform.from(profile, to: srgb))
+        }
     }
 
     /// Upright, as the libvips path's decode would be.
@@ -49,12 +70,17 @@ final class DirectSource: ImageHandle {
         if !options.toSRGB { return "colours kept as stored" }
         if options.pages != 1 { return "all pages" }
         if header.hasICCProfile {
-            let profile = JPEGCodec.iccProfile(bytes.data).map(ICCProfile.init)
-            guard let profile, profile.isSRGB else {
+            let bytes = JPEGCodec.iccProfile(bytes.data)
+            let profile = bytes.map(ICCProfile.init)
+            if writesWebP { return "an ICC profile, which its WebP would carry (the direct path's WebP carries none)" }
+            if profile?.isSRGB != true {
+                // Another RGB profile is converted to sRGB by lcms2, as libvips converts it.
                 let name = profile?.description.map { " (\($0))" } ?? ""
-                return "an ICC profile\(name), which libvips converts through to sRGB"
+                guard header.components == 3, let bytes, let srgb = ColourProfile.libvipsSRGB,
+                      ColourTransform.from(bytes, to: srgb) != nil else {
+                    return "an ICC profile\(name) lcms2 cannot convert from here, which libvips converts through to sRGB"
+                }
             }
-            if writesWebP { return "an sRGB profile, which its WebP would carry (the direct path's WebP carries none)" }
         }
         // Turned upright by the direct path as libvips turns it; kept as stored, the file would
         // carry the orientation, which the direct path's EXIF does not say.

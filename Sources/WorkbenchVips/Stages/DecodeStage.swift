@@ -99,7 +99,7 @@ struct DecodeStage: Stage {
             }
             return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID,
                                        keepsPlanes: encodesSubsampled && header.components == 3,
-                                       profile: header.hasICCProfile ? JPEGCodec.iccProfile(bytes.data) : nil))
+                                       colour: DirectSource.Colour.of(bytes, header)))
         }
         return .image(try decodedByLibvips(bytes, context))
     }

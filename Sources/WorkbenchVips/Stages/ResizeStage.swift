@@ -122,8 +122,10 @@ struct ResizeStage: Stage {
                 (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
                 pixels = .planes(made.image.upright(from: orientation))
             } else {
-                let made = try thumbnail.make(from: source.bytes.data, header: source.header)
+                var made = try thumbnail.make(from: source.bytes.data, header: source.header)
                 (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
+                // Colours converted after the resize, as libvips' thumbnail converts them.
+                source.transform?.apply(to: &made.image)
                 pixels = .interleaved(made.image.upright(from: orientation))
             }
             let (width, height) = (source.header.width, source.header.height)
@@ -133,7 +135,8 @@ struct ResizeStage: Stage {
             let reduced = size == loaded ? "nothing to reduce" : "Lanczos-3 to \(image.width)×\(image.height)"
             let planes = planar ? " in YCbCr planes" : ""
             let turn = orientation == 1 ? "" : ", turned upright (EXIF orientation \(orientation))"
-            context.recordDecode("direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduced)\(planes)\(turn)")
+            let colour = source.transform == nil ? "" : ", converted to sRGB through its ICC profile"
+            context.recordDecode("direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduced)\(planes)\(turn)\(colour)")
             return .image(image)
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")

@@ -204,9 +204,11 @@ import WorkbenchTestSupport
         // thread that had to bring the page: once it came, the run stalled for good.
         try server.command(["cmd": "fault", "kind": "LIST", "hold": true, "skip": 1, "count": 1])
         let run = try CLIProcess(["run", preset, "-q"], environment: server.environment)
-        // Events, not a clock: the page held, then the first page's downloads all answered.
+        // Events, not a clock: the page held, then the first page's downloads all answered (a
+        // busy gateway may answer a GET with SlowDown and the run try it again: at least 1,000).
         try server.waitUntilHeld()
-        #expect(try server.command(["cmd": "waitanswered", "kind": "GET object", "count": 1_000])["answered"] as? Int == 1_000)
+        let answered = try server.command(["cmd": "waitanswered", "kind": "GET object", "count": 1_000])["answered"] as? Int ?? 0
+        #expect(answered >= 1_000, "\(answered) downloads answered while the page was held")
         try server.command(["cmd": "release"])
         // A stall is a hang: the watchdog only stops one, it never decides a slow run.
         let result = run.wait(watchdog: 600)

@@ -1,6 +1,7 @@
 import CVips
 import Foundation
 import Testing
+import WorkbenchDirect
 import WorkbenchCore
 import WorkbenchTestSupport
 @testable import WorkbenchVips
@@ -69,11 +70,13 @@ import WorkbenchTestSupport
         let original = try base()
         let tagged = try VipsOperationCall.image("icc_transform", original, ["output_profile": .string("srgb")])
         let srgb = try #require(ColourProfile.embedded(in: tagged))
-        #expect(ColourProfile.describesSRGB(srgb), "\(ColourProfile.description(of: srgb) ?? "no description")")
+        #expect(ColourProfile.describesSRGB(srgb), "\(ICCProfile([UInt8](srgb)).description ?? "no description")")
+        // libvips' own sRGB profile is what a conversion attaches.
+        #expect(ColourProfile.libvipsSRGB == [UInt8](srgb))
         let cmyk = try #require(ColourProfile.embedded(in: VipsOperationCall.image("icc_transform", original, ["output_profile": .string("cmyk")])))
         #expect(!ColourProfile.describesSRGB(cmyk))
-        #expect(ColourProfile.description(of: cmyk)?.isEmpty == false)
-        #expect(ColourProfile.description(of: Data([1, 2, 3])) == nil)
+        #expect(ICCProfile([UInt8](cmyk)).description?.isEmpty == false)
+        #expect(ICCProfile([1, 2, 3]).description == nil)
     }
 
     @Test func greyAndAlphaAreKept() throws {

@@ -108,8 +108,9 @@ import WorkbenchTestSupport
             let theirs = try Data(contentsOf: harness.folder.appendingPathComponent("vips/\(name).jpg"))
             // Which path ran shows in the bytes: the libvips path's files are the same both ways;
             // a direct path's differ (its reduce rounds differently) though their metadata does not
-            // — an sRGB profile (camera-cups has one) included, as the libvips path writes it back.
-            let leftToLibvips = ["profiled-prophoto", "cmyk", "corrupt"].contains(name)
+            // — a profile included: camera-cups' sRGB one as it is, ProPhoto's converted to sRGB and
+            // libvips' sRGB profile written, as the libvips path writes it.
+            let leftToLibvips = ["cmyk", "corrupt"].contains(name)
             // One pixel, or one flat colour: any reduce gives the same values; and a photo no
             // wider than the target is not reduced at all (libjpeg's decode, turned, encoded).
             let input = try Data(contentsOf: inputs.appendingPathComponent("\(name).jpg"))
@@ -174,7 +175,7 @@ import WorkbenchTestSupport
             #expect(report.decodes.count == 1 && byName[name]?.decodes.count == 1, "\(name): \(report.decodes)")
             let onDirectPath = report.decodes.first?.contains("direct path: libjpeg") == true
             if onDirectPath { tookTheDirectPath += 1 }
-            // A file with an sRGB profile is left to libvips here: its WebP would carry the profile.
+            // A file with a profile is left to libvips here: its WebP would carry the profile.
             #expect(onDirectPath == !["camera-cups", "profiled-srgb", "profiled-prophoto", "cmyk", "corrupt"].contains(name), "\(name): \(report.decodes)")
             for file in ["\(name)-300.webp", "\(name)-300.jpeg", "\(name)-120.webp", "\(name)-120.jpeg"] {
                 let (p, q) = (try Self.decoded(try Data(contentsOf: harness.folder.appendingPathComponent("direct/\(file)"))),
@@ -212,5 +213,42 @@ import WorkbenchTestSupport
         }
         #expect(ICCProfile(renamed).description?.contains("sRGB") == true && !ICCProfile(renamed).isSRGB)
         #expect(!ICCProfile([]).isSRGB && !ICCProfile(Array(repeating: 0, count: 200)).isSRGB)
+    }
+}
+
+/// The direct path's conversion of an embedded profile to sRGB (lcms2) against libvips' own
+/// (`icc_transform`, as `decode` runs it), pixel for pixel at full size: ProPhoto, Adobe RGB
+/// (1998) and Display P3 profiles on a real photo.
+@Suite struct ColourTransformTests {
+    @Test(arguments: ["prophoto", "adobe", "p3"])
+    func aProfileIsConvertedAsLibvipsConvertsIt(_ kind: String) throws {
+        let folder = try Fixtures.temporaryDirectory("colour-\(kind)")
+        let profile = kind == "prophoto" ? ROMMProfile.data : kind == "adobe" ? TestProfiles.adobeRGB : TestProfiles.displayP3
+        try profile.write(to: folder.appendingPathComponent("profile.icc"))
+        try DirectPathTests.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -icc profile.icc base.ppm > photo.jpg",
+                               in: folder)
+        let data = try Data(contentsOf: folder.appendingPathComponent("photo.jpg"))
+        let options = DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+        let theirs = try VipsDecoding.decode(Bytes(data, origin: "photo.jpg"), options)
+        #expect(theirs.origin?.colourManaged == true)
+        var size = 0
+        let memory = try #require(vips_image_write_to_memory(theirs.pointer, &size))
+        defer { g_free(memory) }
+        let expected = Array(UnsafeRawBufferPointer(start: memory, count: size))
+        let header = try #require(JPEGCodec.header(data))
+        var ours = try JPEGCodec.decode(data, header: header, shrink: 1)
+        let srgb = try #require(ColourProfile.libvipsSRGB)
+        let embedded = try #require(JPEGCodec.iccProfile(data))
+        let transform = try #require(ColourTransform.from(embedded, to: srgb))
+        transform.apply(to: &ours)
+        #expect(ours.pixels.count == expected.count)
+        let (mean, psnr) = DirectPathTests.difference(ours.pixels, expected)
+        // Each channel's average within a level of libvips'.
+        for channel in 0..<3 {
+            let a = stride(from: channel, to: expected.count, by: 3).reduce(0) { $0 + Int(ours.pixels[$1]) }
+            let b = stride(from: channel, to: expected.count, by: 3).reduce(0) { $0 + Int(expected[$1]) }
+            #expect(abs(Double(a - b)) / Double(expected.count / 3) <= 1, "\(kind) channel \(channel)")
+        }
+        #expect(psnr >= 45, "\(kind): mean \(mean), PSNR \(psnr)")
     }
 }

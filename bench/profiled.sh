@@ -55,7 +55,9 @@ PY
           0) vips crop "$p" "$name[Q=90]" "$x" "$y" 1024 600 2>/dev/null ;;
           1) vips crop "$p" "$name[Q=90,profile=srgb]" "$x" "$y" 1024 600 2>/dev/null ;;
           2) vips crop "$p" "$D/crop.v" "$x" "$y" 1024 600 2>/dev/null
-             vips icc_transform "$D/crop.v" "$name[Q=90]" "$D/adobe.icc" --input-profile srgb 2>/dev/null ;;
+             # A grey photo has no RGB to convert: it stays plain.
+             vips icc_transform "$D/crop.v" "$name[Q=90]" "$D/adobe.icc" --input-profile srgb 2>/dev/null \
+               || vips crop "$p" "$name[Q=90]" "$x" "$y" 1024 600 2>/dev/null ;;
         esac
       else
         if [ $((i % 6)) -eq 0 ]; then options="[Q=90,profile=srgb]"; else options="[Q=90]"; fi

@@ -52,7 +52,7 @@ let package = Package(
         // lcms2 (libvips' colour library) for the direct path's conversion of an embedded profile to sRGB.
         .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // libwebp for the direct path's WebP (planes or pixels in, lossy WebP out).
-        .target(name: "CWebPCodec", linkerSettings: [.linkedLibrary("webp")]),
+        .target(name: "CWebPCodec", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),

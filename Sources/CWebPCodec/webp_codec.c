@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <webp/encode.h>
+#include <webp/mux.h>
 
 static void say(char *error, size_t error_size, const char *what, int code) {
     if (error && error_size) snprintf(error, error_size, "%s (libwebp error %d)", what, code);
@@ -24,7 +25,32 @@ static int configure(WebPConfig *config, int quality, int method, char *error, s
     return 0;
 }
 
-static int finish(const WebPConfig *config, WebPPicture *picture, uint8_t **out, size_t *size, char *error, size_t error_size) {
+// The encoded image with ICCP and EXIF chunks (an extended file, assembled by libwebp's mux in
+// the order the format sets, as libvips' webpsave writes it).
+static int with_metadata(uint8_t **out, size_t *size, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                         char *error, size_t error_size) {
+    WebPData image = { *out, *size }, profile = { icc, icc_size }, block = { exif, exif_size }, assembled = { NULL, 0 };
+    WebPMux *mux = WebPMuxCreate(&image, 1);
+    int ok = mux != NULL;
+    if (ok && icc_size > 0) ok = WebPMuxSetChunk(mux, "ICCP", &profile, 1) == WEBP_MUX_OK;
+    if (ok && exif_size > 0) ok = WebPMuxSetChunk(mux, "EXIF", &block, 1) == WEBP_MUX_OK;
+    if (ok) ok = WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+    WebPMuxDelete(mux);
+    WebPFree(*out);
+    *out = NULL;
+    *size = 0;
+    if (!ok) {
+        WebPDataClear(&assembled);
+        say(error, error_size, "libwebp's mux could not add the metadata", 0);
+        return -1;
+    }
+    *out = (uint8_t *)assembled.bytes;
+    *size = assembled.size;
+    return 0;
+}
+
+static int finish(const WebPConfig *config, WebPPicture *picture, const uint8_t *icc, size_t icc_size,
+                  const uint8_t *exif, size_t exif_size, uint8_t **out, size_t *size, char *error, size_t error_size) {
     WebPMemoryWriter writer;
     WebPMemoryWriterInit(&writer);
     picture->writer = WebPMemoryWrite;
@@ -39,11 +65,13 @@ static int finish(const WebPConfig *config, WebPPicture *picture, uint8_t **out,
     }
     *out = writer.mem;
     *size = writer.size;
+    if ((icc && icc_size > 0) || (exif && exif_size > 0)) return with_metadata(out, size, icc, icc ? icc_size : 0, exif, exif ? exif_size : 0, error, error_size);
     return 0;
 }
 
 int wb_webp_encode_planes(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int width, int height,
-                          int quality, int method, uint8_t **out, size_t *size, char *error, size_t error_size) {
+                          int quality, int method, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                          uint8_t **out, size_t *size, char *error, size_t error_size) {
     WebPConfig config;
     if (configure(&config, quality, method, error, error_size)) return -1;
     WebPPicture picture;
@@ -71,11 +99,12 @@ int wb_webp_encode_planes(const uint8_t *y, const uint8_t *cb, const uint8_t *cr
         uint8_t *u = picture.u + (size_t)row * picture.uv_stride, *v = picture.v + (size_t)row * picture.uv_stride;
         for (int x = 0; x < cw; x++) { u[x] = chroma[b[x]]; v[x] = chroma[r[x]]; }
     }
-    return finish(&config, &picture, out, size, error, error_size);
+    return finish(&config, &picture, icc, icc_size, exif, exif_size, out, size, error, error_size);
 }
 
 int wb_webp_encode_pixels(const uint8_t *pixels, int width, int height, int bands,
-                          int quality, int method, uint8_t **out, size_t *size, char *error, size_t error_size) {
+                          int quality, int method, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                          uint8_t **out, size_t *size, char *error, size_t error_size) {
     WebPConfig config;
     if (configure(&config, quality, method, error, error_size)) return -1;
     WebPPicture picture;
@@ -93,7 +122,7 @@ int wb_webp_encode_pixels(const uint8_t *pixels, int width, int height, int band
         free(rgb);
     }
     if (!ok) { WebPPictureFree(&picture); say(error, error_size, "out of memory", VP8_ENC_ERROR_OUT_OF_MEMORY); return -1; }
-    return finish(&config, &picture, out, size, error, error_size);
+    return finish(&config, &picture, icc, icc_size, exif, exif_size, out, size, error, error_size);
 }
 
 void wb_webp_free(uint8_t *data) { WebPFree(data); }

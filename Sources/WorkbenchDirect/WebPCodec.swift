@@ -9,28 +9,41 @@ public enum WebPCodec {
     /// libvips' `effort` default: libwebp's `method`.
     public static let defaultMethod = 4
 
-    public static func encode(_ image: YCbCrImage, quality: Int, method: Int = defaultMethod) throws(DirectError) -> Data {
+    /// `icc`, `exif`: a profile and an EXIF block (as `ExifBlock` makes it) for the file to carry.
+    public static func encode(_ image: YCbCrImage, quality: Int, method: Int = defaultMethod, icc: [UInt8]? = nil,
+                              exif: [UInt8]? = nil) throws(DirectError) -> Data {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 200)
         let status = image.y.pixels.withUnsafeBufferPointer { y in
             image.cb.pixels.withUnsafeBufferPointer { cb in
                 image.cr.pixels.withUnsafeBufferPointer { cr in
-                    wb_webp_encode_planes(y.baseAddress, cb.baseAddress, cr.baseAddress, Int32(image.width), Int32(image.height),
-                                          Int32(quality), Int32(method), &out, &size, &error, error.count)
+                    (icc ?? []).withUnsafeBufferPointer { icc in
+                        (exif ?? []).withUnsafeBufferPointer { exif in
+                            wb_webp_encode_planes(y.baseAddress, cb.baseAddress, cr.baseAddress, Int32(image.width), Int32(image.height),
+                                                  Int32(quality), Int32(method), icc.baseAddress, icc.count, exif.baseAddress, exif.count,
+                                                  &out, &size, &error, error.count)
+                        }
+                    }
                 }
             }
         }
         return try taken(status, out, size, error)
     }
 
-    public static func encode(_ image: PixelImage, quality: Int, method: Int = defaultMethod) throws(DirectError) -> Data {
+    public static func encode(_ image: PixelImage, quality: Int, method: Int = defaultMethod, icc: [UInt8]? = nil,
+                              exif: [UInt8]? = nil) throws(DirectError) -> Data {
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 200)
         let status = image.pixels.withUnsafeBufferPointer { pixels in
-            wb_webp_encode_pixels(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
-                                  Int32(quality), Int32(method), &out, &size, &error, error.count)
+            (icc ?? []).withUnsafeBufferPointer { icc in
+                (exif ?? []).withUnsafeBufferPointer { exif in
+                    wb_webp_encode_pixels(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
+                                          Int32(quality), Int32(method), icc.baseAddress, icc.count, exif.baseAddress, exif.count,
+                                          &out, &size, &error, error.count)
+                }
+            }
         }
         return try taken(status, out, size, error)
     }

@@ -29,12 +29,9 @@ public struct DirectChain: Sendable, Equatable {
     public let box: FitBox
     /// Every encode writes 4:2:0 chroma, so a YCbCr file's planes can go straight through.
     public let encodesSubsampled: Bool
-    /// Some encode writes WebP (which the direct path writes without an ICC profile).
-    public let writesWebP: Bool
 
-    public init(box: FitBox, encodesSubsampled: Bool, writesWebP: Bool = false) {
+    public init(box: FitBox, encodesSubsampled: Bool) {
         self.box = box
         self.encodesSubsampled = encodesSubsampled
-        self.writesWebP = writesWebP
     }
 }

@@ -54,32 +54,28 @@ struct GraphPlanner {
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
             // decode → a fit → encodes, and fits made from it, all with direct forms: the direct path's tree.
             guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters),
-                  let tree = directTree(from: only[0], readers) else { continue }
-            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: tree.subsampled, writesWebP: tree.webp)
+                  let subsampled = directTree(from: only[0], readers) else { continue }
+            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: subsampled)
         }
         return plans
     }
 
     /// Whether everything that reads `node` (a fit) can run on the direct path: fits made from
     /// it (and what reads those) and encodes with a direct form, each reading it alone, in its
-    /// scope. Nil when something cannot; else whether every encode writes 4:2:0, and whether
-    /// one writes WebP.
-    private static func directTree(from node: NodeDraft, _ readers: [String: [NodeDraft]]) -> (subsampled: Bool, webp: Bool)? {
+    /// scope. Nil when something cannot; else whether every encode writes 4:2:0.
+    private static func directTree(from node: NodeDraft, _ readers: [String: [NodeDraft]]) -> Bool? {
         guard let next = readers[node.id], !next.isEmpty else { return nil }
-        var tree = (subsampled: true, webp: false)
+        var subsampled = true
         for reader in next {
             guard reader.scope == node.scope, reader.from.count == 1, reader.from[0].id == node.id, reader.references.isEmpty,
                   let form = reader.definition.spec.directForm?(reader.parameters) else { return nil }
-            switch form {
-            case .fit:
+            if case .fit = form {
                 guard let below = directTree(from: reader, readers) else { return nil }
-                tree = (tree.subsampled && below.subsampled, tree.webp || below.webp)
-            case .webpEncode:
-                tree.webp = true
-            case .jpegEncode:
-                tree.subsampled = tree.subsampled && form.encodesSubsampled == true
+                subsampled = subsampled && below
+            } else {
+                subsampled = subsampled && form.encodesSubsampled == true
             }
         }
-        return tree
+        return subsampled
     }
 }

@@ -64,15 +64,14 @@ final class DirectSource: ImageHandle {
     /// Why the direct path leaves this file to libvips, or nil when it decodes it as libvips
     /// would: an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF orientation, without an ICC
     /// profile or with an sRGB one (converting through it to sRGB, as libvips does, changes
-    /// nothing), within the decode's limits. `writesWebP`: the tree has a WebP encode, which the
-    /// direct path writes without a profile. Every failure or warning later goes to libvips too.
-    static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions, writesWebP: Bool) -> String? {
+    /// nothing) or another RGB profile lcms2 converts from, within the decode's limits. Every
+    /// failure or warning later goes to libvips too.
+    static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> String? {
         if !options.toSRGB { return "colours kept as stored" }
         if options.pages != 1 { return "all pages" }
         if header.hasICCProfile {
             let bytes = JPEGCodec.iccProfile(bytes.data)
             let profile = bytes.map(ICCProfile.init)
-            if writesWebP { return "an ICC profile, which its WebP would carry (the direct path's WebP carries none)" }
             if profile?.isSRGB != true {
                 // Another RGB profile is converted to sRGB by lcms2, as libvips converts it.
                 let name = profile?.description.map { " (\($0))" } ?? ""

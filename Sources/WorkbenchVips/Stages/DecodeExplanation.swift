@@ -29,7 +29,7 @@ public enum DecodeExplanation {
             let resize = node.plan.fusedInto.flatMap { id in preset.nodes.first { $0.id == id } }
             let box = resize.flatMap { $0.op.fitBox?($0.parameters) }
             if stage.direct {
-                var line = "\(node.id): " + directPath(bytes, stage.options, writesWebP: stage.writesWebP)
+                var line = "\(node.id): " + directPath(bytes, stage.options)
                 if line.hasSuffix("no libvips image)"), let box {
                     line += " — " + scale(header, loader: loader, orientation: orientation, box: box)
                 }
@@ -66,10 +66,10 @@ public enum DecodeExplanation {
         return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(box.description)"
     }
 
-    private static func directPath(_ bytes: Bytes, _ options: DecodeOptions, writesWebP: Bool) -> String {
+    private static func directPath(_ bytes: Bytes, _ options: DecodeOptions) -> String {
         guard FormatSniffer.loader(for: bytes.data) == "jpegload_buffer" else { return "libvips decodes it (the direct path takes JPEGs only)" }
         guard let header = JPEGCodec.header(bytes.data) else { return "libvips decodes it (libjpeg cannot read its header)" }
-        if let reason = DirectSource.refusal(header, bytes, options, writesWebP: writesWebP) { return "libvips decodes it: the direct path declines \(reason)" }
+        if let reason = DirectSource.refusal(header, bytes, options) { return "libvips decodes it: the direct path declines \(reason)" }
         return "the direct path (libjpeg and our own resampler, no libvips image)"
     }
 }

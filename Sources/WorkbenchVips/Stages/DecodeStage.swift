@@ -61,8 +61,7 @@ struct DecodeStage: Stage {
         return DecodeStage(options: parameters.decodeOptions(readOnce: facts.outputIsReadOnce),
                            fusedWithResize: facts.decodedByResize,
                            direct: parameters.engine == .auto && facts.direct != nil,
-                           encodesSubsampled: facts.direct?.encodesSubsampled == true,
-                           writesWebP: facts.direct?.writesWebP == true)
+                           encodesSubsampled: facts.direct?.encodesSubsampled == true)
     }
 
     let options: DecodeOptions
@@ -72,8 +71,6 @@ struct DecodeStage: Stage {
     var direct = false
     /// That chain's encode writes 4:2:0, so a YCbCr file's planes can go straight through.
     var encodesSubsampled = false
-    /// That tree has a WebP encode (which the direct path writes without an ICC profile).
-    var writesWebP = false
 
     var planNotes: [String] {
         direct ? ["with the fits and encodes after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3, libjpeg's or libwebp's encoder (no libvips image)"] : []
@@ -93,7 +90,7 @@ struct DecodeStage: Stage {
                 context.logger.debug("\(context.item.name): libvips decodes it (libjpeg cannot read its header)")
                 return .image(try decodedByLibvips(bytes, context))
             }
-            if let reason = DirectSource.refusal(header, bytes, options, writesWebP: writesWebP) {
+            if let reason = DirectSource.refusal(header, bytes, options) {
                 context.logger.debug("\(context.item.name): libvips decodes it (\(reason))")
                 return .image(try decodedByLibvips(bytes, context))
             }

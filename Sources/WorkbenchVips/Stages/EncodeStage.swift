@@ -189,18 +189,18 @@ struct EncodeStage: Stage {
 
     /// The direct path's JPEG or WebP (the plan's `DirectChain`), with libvips' settings: for
     /// JPEG, libjpeg and the EXIF block libvips writes for stripped metadata, so the file is what
-    /// the libvips path would write; for WebP, libwebp (no metadata, as libvips writes it here).
+    /// the libvips path would write; for WebP, libwebp with the same EXIF block and profile.
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
         var quality = Self.defaultQuality
         if case .int(let q)? = options[Self.qualityName] { quality = q }
         let data: Data
+        // The EXIF block libvips writes for stripped metadata, in a JPEG's APP1 or a WebP's EXIF chunk.
+        let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
         switch (format.name, direct.pixels) {
-        case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality)
-        case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality)
-        case ("jpeg", .interleaved(let image)):
-            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height), icc: direct.profile)
-        case ("jpeg", .planes(let image)):
-            data = try JPEGCodec.encode(image, quality: quality, exif: ExifBlock.stripped(width: direct.width, height: direct.height), icc: direct.profile)
+        case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
+        case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
+        case ("jpeg", .interleaved(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
+        case ("jpeg", .planes(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
         default:
             // The planner gives the direct path's pixels only to encodes with a direct form.
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP)")

@@ -10,8 +10,10 @@ static void say(char *error, size_t error_size, const char *what, int code) {
     if (error && error_size) snprintf(error, error_size, "%s (libwebp error %d)", what, code);
 }
 
-static int configure(WebPConfig *config, int quality, int method, char *error, size_t error_size) {
-    if (!WebPConfigPreset(config, WEBP_PRESET_DEFAULT, (float)quality)) {
+// The encoder's settings and an empty picture of `width` × `height`, or -1 with `error` set.
+static int start(WebPConfig *config, WebPPicture *picture, int width, int height, int quality, int method,
+                 char *error, size_t error_size) {
+    if (!WebPConfigPreset(config, WEBP_PRESET_DEFAULT, (float)quality) || !WebPPictureInit(picture)) {
         say(error, error_size, "libwebp's version does not match its header", 0);
         return -1;
     }
@@ -22,6 +24,8 @@ static int configure(WebPConfig *config, int quality, int method, char *error, s
         say(error, error_size, "quality or method out of range", 0);
         return -1;
     }
+    picture->width = width;
+    picture->height = height;
     return 0;
 }
 
@@ -73,13 +77,10 @@ int wb_webp_encode_planes(const uint8_t *y, const uint8_t *cb, const uint8_t *cr
                           int quality, int method, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
                           uint8_t **out, size_t *size, char *error, size_t error_size) {
     WebPConfig config;
-    if (configure(&config, quality, method, error, error_size)) return -1;
     WebPPicture picture;
-    if (!WebPPictureInit(&picture)) { say(error, error_size, "libwebp's version does not match its header", 0); return -1; }
+    if (start(&config, &picture, width, height, quality, method, error, error_size)) return -1;
     picture.use_argb = 0;
     picture.colorspace = WEBP_YUV420;
-    picture.width = width;
-    picture.height = height;
     if (!WebPPictureAlloc(&picture)) { say(error, error_size, "out of memory", VP8_ENC_ERROR_OUT_OF_MEMORY); return -1; }
     // Full range to WebP's: luma 0–255 → 16–235, chroma about 128 scaled by 224/255, rounded.
     uint8_t luma[256], chroma[256];
@@ -106,11 +107,8 @@ int wb_webp_encode_pixels(const uint8_t *pixels, int width, int height, int band
                           int quality, int method, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
                           uint8_t **out, size_t *size, char *error, size_t error_size) {
     WebPConfig config;
-    if (configure(&config, quality, method, error, error_size)) return -1;
     WebPPicture picture;
-    if (!WebPPictureInit(&picture)) { say(error, error_size, "libwebp's version does not match its header", 0); return -1; }
-    picture.width = width;
-    picture.height = height;
+    if (start(&config, &picture, width, height, quality, method, error, error_size)) return -1;
     int ok;
     if (bands == 3) {
         ok = WebPPictureImportRGB(&picture, pixels, width * 3);

@@ -25,10 +25,13 @@ enum DamageCheck {
     }
 
     /// The warnings an evaluation of an image made from `origin` may report as its own: all of
-    /// them when no other call ran beside it, else what decoding the source alone gives.
+    /// them when no other call ran beside it, else what decoding the source alone gives — each
+    /// once: decoding the whole file alone can repeat a warning the evaluation gave once, so the
+    /// report would depend on whether another item happened to run beside it.
     static func warnings(_ logged: [String], clean: Bool, origin: DecodedSource?) -> [String] {
-        guard !logged.isEmpty, !clean else { return logged }
-        return origin.map { inspect($0).warnings } ?? []
+        let found = !logged.isEmpty && !clean ? origin.map { inspect($0).warnings } ?? [] : logged
+        var seen = Set<String>()
+        return found.filter { seen.insert($0).inserted }
     }
 
     static func inspect(_ source: DecodedSource) -> Finding {

@@ -32,19 +32,10 @@ final class DirectSource: ImageHandle {
     }
 
     /// What the direct path does with a file's colours: nothing (no profile, or sRGB's), or a
-    /// conversion to sRGB; and the profile its JPEGs carry.
+    /// conversion to sRGB; and the profile its files carry.
     struct Colour {
         let profile: [UInt8]?
         let transform: ColourTransform?
-
-        /// For a file the direct path takes (`refusal` said nil): its profile as it is if it is
-        /// sRGB, else the conversion to libvips' sRGB and that profile.
-        static func of(_ bytes: Bytes, _ header: JPEGHeader) -> Colour {
-            guard header.hasICCProfile, let profile = JPEGCodec.iccProfile(bytes.data) else { return Colour(profile: nil, transform: nil) }
-            if ICCProfile(profile).isSRGB { return Colour(profile: profile, transform: nil) }
-            guard let srgb = ColourProfile.libvipsSRGB else { return Colour(profile: nil, transform: nil) }
-            return Colour(profile: srgb, transform: ColourTransform.from(profile, to: srgb))
-        }
     }
 
     /// Upright, as the libvips path's decode would be.
@@ -61,42 +52,59 @@ final class DirectSource: ImageHandle {
             storedWidth: image.width, storedHeight: image.height, node: node))
     }
 
+    /// What the direct path makes of a file: it takes it, with what it does to its colours, or
+    /// declines it, saying why.
+    enum Admission {
+        case taken(Colour)
+        case declined(String)
+    }
+
     /// Why the direct path leaves this file to libvips, or nil when it decodes it as libvips
-    /// would: an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF orientation, without an ICC
-    /// profile or with an sRGB one (converting through it to sRGB, as libvips does, changes
-    /// nothing) or another RGB profile lcms2 converts from, within the decode's limits. Every
-    /// failure or warning later goes to libvips too.
+    /// would (`admission`).
     static func refusal(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> String? {
-        if !options.toSRGB { return "colours kept as stored" }
-        if options.pages != 1 { return "all pages" }
+        if case .declined(let reason) = admission(header, bytes, options) { return reason }
+        return nil
+    }
+
+    /// The direct path takes an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF
+    /// orientation, without an ICC profile, with an sRGB one (converting through it to sRGB, as
+    /// libvips does, changes nothing) or with another RGB profile lcms2 converts from, within
+    /// the decode's limits. Every failure or warning later goes to libvips too.
+    static func admission(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> Admission {
+        if !options.toSRGB { return .declined("colours kept as stored") }
+        if options.pages != 1 { return .declined("all pages") }
+        var colour = Colour(profile: nil, transform: nil)
         if header.hasICCProfile {
-            let bytes = JPEGCodec.iccProfile(bytes.data)
-            let profile = bytes.map(ICCProfile.init)
-            if profile?.isSRGB != true {
+            let embedded = JPEGCodec.iccProfile(bytes.data)
+            let profile = embedded.map(ICCProfile.init)
+            if let embedded, profile?.isSRGB == true {
+                colour = Colour(profile: embedded, transform: nil)
+            } else {
                 // Another RGB profile is converted to sRGB by lcms2, as libvips converts it.
                 let name = profile?.description.map { " (\($0))" } ?? ""
-                guard header.components == 3, let bytes, let srgb = ColourProfile.libvipsSRGB,
-                      ColourTransform.from(bytes, to: srgb) != nil else {
-                    return "an ICC profile\(name) lcms2 cannot convert from here, which libvips converts through to sRGB"
+                guard header.components == 3, let embedded, let srgb = ColourProfile.libvipsSRGB,
+                      let transform = ColourTransform.from(embedded, to: srgb) else {
+                    return .declined("an ICC profile\(name) lcms2 cannot convert from here, which libvips converts through to sRGB")
                 }
+                colour = Colour(profile: srgb, transform: transform)
             }
         }
         // Turned upright by the direct path as libvips turns it; kept as stored, the file would
         // carry the orientation, which the direct path's EXIF does not say.
         if header.orientation != 1 && (!options.autorotate || !(2...8).contains(header.orientation)) {
-            return "EXIF orientation \(header.orientation) kept"
+            return .declined("EXIF orientation \(header.orientation) kept")
         }
         guard (header.components == 3 && header.colourSpace == 3) || (header.components == 1 && header.colourSpace == 1) else {
-            return "\(header.components) components in colour space \(header.colourSpace) (CMYK, YCCK or RGB)"
+            return .declined("\(header.components) components in colour space \(header.colourSpace) (CMYK, YCCK or RGB)")
         }
-        if header.width * header.height > options.maxPixels { return "more pixels than maxPixels" }
+        if header.width * header.height > options.maxPixels { return .declined("more pixels than maxPixels") }
         // libjpeg holds every coefficient of a progressive file; the libvips path refuses one over
         // the decode's memory limit, so such a file is left to say so.
         if header.isProgressive {
             let needed = bytes.data.withUnsafeBytes { JPEGFrameHeader($0)?.libjpegCoefficientBytes } ?? Int.max
-            if needed > options.maxMemory { return "a progressive JPEG over maxMemory" }
+            if needed > options.maxMemory { return .declined("a progressive JPEG over maxMemory") }
         }
-        return nil
+        return .taken(colour)
     }
 }
 

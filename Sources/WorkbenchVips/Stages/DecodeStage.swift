@@ -90,13 +90,14 @@ struct DecodeStage: Stage {
                 context.logger.debug("\(context.item.name): libvips decodes it (libjpeg cannot read its header)")
                 return .image(try decodedByLibvips(bytes, context))
             }
-            if let reason = DirectSource.refusal(header, bytes, options) {
+            switch DirectSource.admission(header, bytes, options) {
+            case .declined(let reason):
                 context.logger.debug("\(context.item.name): libvips decodes it (\(reason))")
                 return .image(try decodedByLibvips(bytes, context))
+            case .taken(let colour):
+                return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID,
+                                           keepsPlanes: encodesSubsampled && header.components == 3, colour: colour))
             }
-            return .image(DirectSource(bytes: bytes, options: options, header: header, node: context.nodeID,
-                                       keepsPlanes: encodesSubsampled && header.components == 3,
-                                       colour: DirectSource.Colour.of(bytes, header)))
         }
         return .image(try decodedByLibvips(bytes, context))
     }

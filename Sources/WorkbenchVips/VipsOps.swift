@@ -44,6 +44,10 @@ public enum VipsOps {
         },
         everything: { VipsModules.loadAll() })
 
+    /// Why libvips modules tried so far did not load ("libvips module heif did not load: …");
+    /// empty when all did. A listing of ops made without one lacks its formats.
+    public static var moduleFailures: [String] { VipsModules.failures }
+
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }
 }

@@ -142,14 +142,27 @@ class Proxy(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def send_response(self, code, message=None):
+        # A request stops counting as in flight when its answer starts, not once it is written:
+        # the client may send its next request as soon as it has read this one's.
+        self.leave_flight()
+        super().send_response(code, message)
+
+    def leave_flight(self):
+        with LOCK:
+            kind = getattr(self, "flying", None)
+            if kind:
+                IN_FLIGHT[kind] -= 1
+                self.flying = None
+
     def handle_any(self):
         kind = None
         try:
             kind = self.serve()
         finally:
+            self.leave_flight()
             with LOCK:
                 if kind:
-                    IN_FLIGHT[kind] -= 1
                     ANSWERED[kind] = ANSWERED.get(kind, 0) + 1
                     if kind == "PUT object":
                         PUT_PATHS.append(unquote(urlparse(self.path).path))
@@ -163,6 +176,7 @@ class Proxy(BaseHTTPRequestHandler):
         with LOCK:
             COUNTS[kind] = COUNTS.get(kind, 0) + 1
             IN_FLIGHT[kind] = IN_FLIGHT.get(kind, 0) + 1
+            self.flying = kind
             MOST_IN_FLIGHT[kind] = max(MOST_IN_FLIGHT.get(kind, 0), IN_FLIGHT[kind])
             fault = next((f for f in FAULTS if f["kind"] == kind and f["count"] > 0), None)
             if fault and fault.get("skip", 0) > 0:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import WorkbenchCore
 import WorkbenchPlugins
+import WorkbenchVips
 
 /// `workbench filters`: every op a preset can name, or one op's parameters.
 struct FiltersCommand: ParsableCommand {
@@ -30,6 +31,8 @@ struct FiltersCommand: ParsableCommand {
     var preset: String?
 
     func run() throws {
+        // A module that did not load leaves its formats out of what is listed: say so.
+        defer { for failure in VipsOps.moduleFailures { Terminal.error("warning: \(failure)") } }
         var registry = BuiltinOps.registry(plugins: plugins.catalogue())
         if let preset {
             do {

@@ -25,12 +25,18 @@ enum VipsModules {
         /// Bumped whenever a module adds operations, so what was read of libvips' operations
         /// (the savers `encode` offers) can be read again.
         var generation = 0
+        /// What each module that did not load said, in the order they were tried.
+        var failures: [String] = []
     }
 
     private static let state = Mutex(State())
 
     /// How many times modules have added operations; 0 until one has.
     static var generation: Int { state.withLock { $0.generation } }
+
+    /// "libvips module NAME did not load: REASON" for each module that failed: a listing of
+    /// operations lacks theirs, so commands that list say so.
+    static var failures: [String] { state.withLock { $0.failures } }
 
     /// Whether every module has been tried.
     static var allTried: Bool { state.withLock { $0.all } }
@@ -72,8 +78,9 @@ enum VipsModules {
                 return false
             default:
                 // libvips itself only warns when a module fails to load, and goes on.
-                let text = message.map { String(cString: $0) } ?? "no reason given"
-                VipsRuntime.warnings.withLock { $0 }?.warning("libvips module \(name) did not load: \(text)")
+                let text = "libvips module \(name) did not load: " + (message.map { String(cString: $0) } ?? "no reason given")
+                state.failures.append(text)
+                VipsRuntime.warnings.withLock { $0 }?.warning("\(text)")
                 return false
             }
         }

@@ -74,14 +74,17 @@ import WorkbenchTestSupport
         let result = try CLIProcess.run(["filters", "--markdown"])
         #expect(result.status == 0)
         let shipped = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/ops.md"), encoding: .utf8)
-        #expect(result.stdout == shipped, "docs/ops.md is stale: run `swift run workbench filters --markdown > docs/ops.md`")
+        // The difference and the command's warnings (a libvips module that did not load drops its savers' options).
+        #expect(LineDifference.first(result.stdout, shipped) == nil,
+                "docs/ops.md is stale: run `swift run workbench filters --markdown > docs/ops.md`; stderr: \(result.stderr.prefix(2000))")
     }
 
     @Test func theShippedSchemaIsCurrent() throws {
         let result = try CLIProcess.run(["schema"])
         #expect(result.status == 0)
         let shipped = try String(contentsOf: Fixtures.presets.appendingPathComponent("schema/preset.schema.json"), encoding: .utf8)
-        #expect(result.stdout == shipped, "Presets/schema/preset.schema.json is stale: run `swift run workbench schema > Presets/schema/preset.schema.json`")
+        #expect(LineDifference.first(result.stdout, shipped) == nil,
+                "Presets/schema/preset.schema.json is stale: run `swift run workbench schema > Presets/schema/preset.schema.json`; stderr: \(result.stderr.prefix(2000))")
     }
 
     @Test func everyOpAndItsParametersAreInTheSchema() throws {

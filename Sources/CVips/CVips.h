@@ -19,6 +19,14 @@ static inline int cvips_set_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// Gives the pages of free heap memory back to the system once more than `bytes` are free
+// (glibc's malloc_trim, which also releases whole free pages inside the heap, not only at its
+// top); 1 when it released some.
+static inline int cvips_release_free_heap(size_t bytes) {
+    struct mallinfo2 info = mallinfo2();
+    return info.fordblks > bytes ? malloc_trim(0) : 0;
+}
+
 // The stack size of threads created from now on with default attributes (GLib's, libdispatch's,
 // libcurl's, ours). A GNU extension, so not in Swift's view of pthread.h.
 int pthread_setattr_default_np(const pthread_attr_t *attr);

@@ -3,7 +3,7 @@
 /// a bit to each coefficient already nonzero and places the newly nonzero ones (±1).
 extension ProgressiveScan {
     func decodeAC(_ reader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> Bool {
-        guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByScale[component.scale] else { return false }
+        guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByShape[component.shape] else { return false }
         return table.lookup.withUnsafeBufferPointer { lookup in
             slots.withUnsafeBufferPointer { slots in
                 let keptMask = slots.enumerated().reduce(UInt64(0)) { $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 }

@@ -13,8 +13,12 @@ struct ProgressiveFrame {
         /// The size of libjpeg's inverse DCT for this component at this scale (its
         /// `DCT_scaled_size`: 8 / shrink, larger for chroma sampled coarser), 1, 2, 4 or 8.
         let scale: Int
-        /// Frequencies kept a side: those an inverse DCT of `scale` points depends on.
+        /// Frequencies kept a side: those an inverse DCT of `scale` points depends on (below 4
+        /// only, for a low-pass decode).
         let kept: Int
+        /// The component's inverse DCT.
+        var shape: ScaledIDCT.Shape { ScaledIDCT.Shape(points: scale, lowPass: lowPass) }
+        let lowPass: Bool
         /// The samples that are image, across and down, at this scale (libjpeg's `downsampled_width`).
         let downsampledWidth: Int, downsampledHeight: Int
         /// How the samples reach the output grid.
@@ -41,7 +45,7 @@ struct ProgressiveFrame {
     /// Bytes of memory the whole decode takes, computed from the header before anything is made.
     let workingSet: Int
 
-    init(_ data: UnsafeRawBufferPointer, body: Int, length: Int, shrink: Int) throws(ProgressiveRefusal) {
+    init(_ data: UnsafeRawBufferPointer, body: Int, length: Int, shrink: Int, lowPass: Bool = false) throws(ProgressiveRefusal) {
         guard length >= 8 else { throw .damaged("bad-length", "a frame header of \(length) bytes", at: body - 2) }
         guard data[body] == 8 else {
             throw .unsupported("precision", "\(data[body])-bit samples (this decoder reads 8-bit)", at: body)
@@ -80,7 +84,9 @@ struct ProgressiveFrame {
         var memory = 0
         for s in sampling {
             var scale = smallest
-            while scale < 8, (maxH * smallest) % (s.h * scale * 2) == 0, (maxV * smallest) % (s.v * scale * 2) == 0 { scale *= 2 }
+            // A low-pass decode keeps chroma at the smallest scale too and upsamples it: its
+            // frequencies below 4 make no more detail at 8 points than at 4, for 4× the work.
+            while !lowPass, scale < 8, (maxH * smallest) % (s.h * scale * 2) == 0, (maxV * smallest) % (s.v * scale * 2) == 0 { scale *= 2 }
             let samplesWide = (width * s.h + maxH - 1) / maxH, samplesHigh = (height * s.v + maxV - 1) / maxV
             let downsampledWidth = (width * s.h * scale + maxH * 8 - 1) / (maxH * 8)
             let downsampledHeight = (height * s.v * scale + maxV * 8 - 1) / (maxV * 8)
@@ -91,8 +97,8 @@ struct ProgressiveFrame {
             }
             let component = Component(id: s.id, h: s.h, v: s.v, quantTable: s.q, stride: mcusWide * s.h, rows: mcusHigh * s.v,
                                       blocksWide: (samplesWide + 7) / 8, blocksHigh: (samplesHigh + 7) / 8, scale: scale,
-                                      kept: ScaledIDCT.kept(for: scale), downsampledWidth: downsampledWidth,
-                                      downsampledHeight: downsampledHeight, upsampling: upsampling)
+                                      kept: ScaledIDCT.kept(for: ScaledIDCT.Shape(points: scale, lowPass: lowPass)), lowPass: lowPass,
+                                      downsampledWidth: downsampledWidth, downsampledHeight: downsampledHeight, upsampling: upsampling)
             memory += CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)
                 + component.blocksWide * scale * component.blocksHigh * scale
             components.append(component)

@@ -42,13 +42,15 @@ public struct ProgressiveJPEG {
     /// 1/`shrink` (2, 4 or 8). `keeping`: only the top left part of this size (libvips' size at
     /// that scale). `memoryLimit`: refuse a decode that would take more bytes than this, before
     /// taking any. Memory is taken only once the file's data shows the blocks are there: a header
-    /// that claims a huge image over a few bytes costs nothing.
+    /// that claims a huge image over a few bytes costs nothing. `lowPass`: keep only frequencies
+    /// below 4 of each block (`ScaledIDCT.Shape`), for an image that will be reduced by at least
+    /// 2× more — a third of the memory at 1/2, and pixels no longer libjpeg's.
     public static func decode(_ data: UnsafeRawBufferPointer, shrink: Int, keeping size: (width: Int, height: Int)? = nil,
-                              memoryLimit: Int = defaultMemoryLimit) throws(ProgressiveRefusal) -> ProgressiveJPEG {
+                              memoryLimit: Int = defaultMemoryLimit, lowPass: Bool = false) throws(ProgressiveRefusal) -> ProgressiveJPEG {
         guard ProcessorSupport.runsDecoder else { throw .unsupported("processor", "this processor has no POPCNT instruction") }
         guard [2, 4, 8].contains(shrink) else { throw .unsupported("scale", "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
         guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
-        var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true)
+        var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true, lowPass: lowPass)
         var frame = try walk.run()
         return try frame.render(keeping: size)
     }
@@ -73,6 +75,8 @@ private struct MarkerWalk {
     let shrink: Int
     let memoryLimit: Int
     let decodes: Bool
+    /// Keep only the frequencies below 4 (`ScaledIDCT.Shape.lowPass`).
+    let lowPass: Bool
     var quant = [[Int]?](repeating: nil, count: 4)
     var dcTables = [JPEGHuffmanTable?](repeating: nil, count: 4)
     var acTables = [JPEGHuffmanTable?](repeating: nil, count: 4)
@@ -82,8 +86,9 @@ private struct MarkerWalk {
     var adobeTransform: Int?
     var scans = 0
 
-    init(data: UnsafeRawBufferPointer, shrink: Int, memoryLimit: Int, decodes: Bool) {
+    init(data: UnsafeRawBufferPointer, shrink: Int, memoryLimit: Int, decodes: Bool, lowPass: Bool = false) {
         self.data = data
+        self.lowPass = lowPass
         self.shrink = shrink
         self.memoryLimit = memoryLimit
         self.decodes = decodes
@@ -112,7 +117,7 @@ private struct MarkerWalk {
             case JPEGMarker.huffmanTables: try readHuffman(body, end)
             case JPEGMarker.progressiveHuffman:
                 guard frame == nil, scans == 0 else { throw .damaged("duplicate-frame", "a second frame header", at: at) }
-                let parsed = try ProgressiveFrame(data, body: body, length: length, shrink: shrink)
+                let parsed = try ProgressiveFrame(data, body: body, length: length, shrink: shrink, lowPass: lowPass)
                 guard parsed.workingSet <= memoryLimit else {
                     throw ProgressiveRefusal(.memory, "memory", "decoding \(parsed.width)×\(parsed.height) at 1/\(shrink) needs \(Self.megabytes(parsed.workingSet)), over the limit of \(Self.megabytes(memoryLimit))")
                 }

@@ -12,49 +12,68 @@ enum ScaledIDCT {
     /// The frequencies (per axis) an n-point output depends on.
     static let frequencies: [Int: [Int]] = [1: [0], 2: [0, 1, 3, 5, 7], 4: [0, 1, 2, 3, 5, 6, 7], 8: Array(0..<8)]
 
-    /// How many frequencies a side a block keeps for an n-point output.
-    static func kept(for n: Int) -> Int { frequencies[n]?.count ?? 8 }
+    /// An inverse DCT: its output size a side, and which of the frequencies that size depends on
+    /// it keeps — all of them (libjpeg's pixels) or, `lowPass`, only those below 4.
+    ///
+    /// Before a further reduction of at least 2× (a thumbnail decoded at twice its size), the
+    /// frequencies from 4 up lie above the final image's Nyquist limit, which the reduction's
+    /// filter takes out; leaving them out first changes the thumbnail by a fraction of a level
+    /// and keeps 16 coefficients a block where libjpeg's 1/2 scale keeps 49 (64 for chroma).
+    struct Shape: Hashable, Sendable {
+        let points: Int
+        let lowPass: Bool
 
-    /// Per n: weights[x × m + j] = ½ a(u) × the mean of cos((2s+1)uπ/16) over output x's span, u = frequencies[n][j].
-    private static let weights: [Int: [Double]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
-        let used = frequencies[n] ?? [], span = 8 / n
+        /// The frequencies kept a side.
+        var frequencies: [Int] {
+            let all = ScaledIDCT.frequencies[points] ?? []
+            return lowPass ? all.filter { $0 < 4 } : all
+        }
+
+        static let all: [Shape] = [1, 2, 4, 8].flatMap { [Shape(points: $0, lowPass: false), Shape(points: $0, lowPass: true)] }
+    }
+
+    /// How many frequencies a side a block keeps for this inverse DCT.
+    static func kept(for shape: Shape) -> Int { shape.frequencies.count }
+
+    /// Per shape: weights[x × m + j] = ½ a(u) × the mean of cos((2s+1)uπ/16) over output x's span, u = its frequencies[j].
+    private static let weights: [Shape: [Double]] = Dictionary(uniqueKeysWithValues: Shape.all.map { shape in
+        let n = shape.points, used = shape.frequencies, span = 8 / n
         let table = (0..<n).flatMap { x in
             used.map { u -> Double in
                 let mean = (x * span..<(x + 1) * span).reduce(0.0) { $0 + cos(Double(2 * $1 + 1) * Double(u) * Double.pi / 16) } / Double(span)
                 return 0.5 * (u == 0 ? 1 / 2.0.squareRoot() : 1) * mean
             }
         }
-        return (n, table)
+        return (shape, table)
     })
 
-    /// Where zigzag position k sits among a block's kept values for an n-point output, or -1.
-    static func slots(for n: Int) -> [Int] {
-        let used = frequencies[n] ?? [], m = used.count
+    /// Where zigzag position k sits among a block's kept values for this inverse DCT, or -1.
+    static func slots(for shape: Shape) -> [Int] {
+        let used = shape.frequencies, m = used.count
         return JPEGZigzag.natural.map { natural in
             guard let row = used.firstIndex(of: natural / 8), let column = used.firstIndex(of: natural % 8) else { return -1 }
             return row * m + column
         }
     }
 
-    /// `slots(for:)` for each IDCT size, made once.
-    static let slotsByScale: [Int: [Int]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { ($0, slots(for: $0)) })
+    /// `slots(for:)` for each shape, made once.
+    static let slotsByShape: [Shape: [Int]] = Dictionary(uniqueKeysWithValues: Shape.all.map { ($0, slots(for: $0)) })
 
-    /// Per n, for each zigzag position k: where its weights start in `products[n]` (k × n²), or
-    /// -1 when the position is not kept; and the zigzag positions kept, as a mask (DC left out).
-    private static let keptAC: [Int: UInt64] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
-        (n, slots(for: n).enumerated().reduce(UInt64(0)) { $1.offset > 0 && $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 })
+    /// Per shape, the zigzag positions kept, as a mask (DC left out).
+    private static let keptAC: [Shape: UInt64] = Dictionary(uniqueKeysWithValues: Shape.all.map { shape in
+        (shape, slots(for: shape).enumerated().reduce(UInt64(0)) { $1.offset > 0 && $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 })
     })
 
-    /// Per n: products[k × n² + y × n + x] = w(y, v) w(x, u) for zigzag position k at (v, u):
+    /// Per shape: products[k × n² + y × n + x] = w(y, v) w(x, u) for zigzag position k at (v, u):
     /// what one unit of that coefficient adds to each sample (0 where k is not kept).
-    private static let products: [Int: [Float]] = Dictionary(uniqueKeysWithValues: [1, 2, 4, 8].map { n in
-        let used = frequencies[n] ?? [], m = used.count, w = weights[n] ?? []
+    private static let products: [Shape: [Float]] = Dictionary(uniqueKeysWithValues: Shape.all.map { shape in
+        let n = shape.points, used = shape.frequencies, m = used.count, w = weights[shape] ?? []
         var table = [Float](repeating: 0, count: 64 * n * n)
         for (k, natural) in JPEGZigzag.natural.enumerated() {
             guard let v = used.firstIndex(of: natural / 8), let u = used.firstIndex(of: natural % 8) else { continue }
             for y in 0..<n { for x in 0..<n { table[k * n * n + y * n + x] = Float(w[y * m + v] * w[x * m + u]) } }
         }
-        return (n, table)
+        return (shape, table)
     })
 
     /// The component's samples over the blocks that hold image (padding blocks included), row by
@@ -64,7 +83,7 @@ enum ScaledIDCT {
     static func samples(of component: ProgressiveFrame.Component, store: CoefficientStore) throws(ProgressiveRefusal) -> PixelBuffer {
         let n = component.scale, m = component.kept
         let wide = component.blocksWide * n, high = component.blocksHigh * n
-        guard let quant = component.quant, let products = products[n], let kept = keptAC[n] else {
+        guard let quant = component.quant, let products = products[component.shape], let kept = keptAC[component.shape] else {
             throw .damaged("missing-component", "component \(component.id) has no quantisation table")
         }
         guard let plane = PixelBuffer(count: wide * high) else {
@@ -78,7 +97,7 @@ enum ScaledIDCT {
         // alone (fuzz-jpeg-libvips found one at 638).
         var outOfRange = false
         var overflowsSIMD = false
-        guard let slots = slotsByScale[n] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
+        guard let slots = slotsByShape[component.shape] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
         let dcQuant = quant[0]
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }

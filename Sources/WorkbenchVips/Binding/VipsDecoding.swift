@@ -107,9 +107,17 @@ enum VipsDecoding {
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
         ])
-        // At 1/2 our decoder keeps 49 of 64 coefficients and its sparse inverse DCT costs more
-        // than libjpeg's (W at libvips' headroom: 2.1 s of CPU against 1.45 s); from 1/4 it wins.
-        if shrink >= 4, let scaled = try progressive(source, shrink: shrink, header: loaded) { loaded = scaled } else { try checkMemory(source) }
+        // From 1/4 our decoder keeps less than libjpeg and is faster. At 1/2 it would keep 49 of
+        // 64 coefficients (chroma all 64) and cost more CPU (W: 2.1 s against 1.45 s), unless
+        // the reduction that follows is 2× or more: then only the frequencies below 4 matter
+        // (`lowPass`, 16 a block), a third of libjpeg's memory — a 10 MP progressive photo
+        // held 30 MB of coefficients in libjpeg, and W's peak was two of them at once.
+        let lowPass = factor / Double(shrink) >= 2
+        if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass) {
+            loaded = scaled
+        } else {
+            try checkMemory(source)
+        }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         var origin = source
@@ -124,11 +132,14 @@ enum VipsDecoding {
     /// do at these settings: the decoder refuses what libjpeg would warn of. A file the decoder
     /// finds cut short fails here, unless the decode accepts damage (`failOn` "none"): libjpeg
     /// would make up the missing blocks, all of them for a huge header over a few bytes.
-    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage) throws(VipsError) -> VipsImage? {
+    /// `lowPass`: only the frequencies below 4 (`ProgressiveJPEG.decode`), for an image reduced
+    /// by 2× or more after.
+    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false) throws(VipsError) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
         let outcome = source.bytes.data.withUnsafeBytes { bytes in
             Result { () throws(ProgressiveRefusal) in
-                try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: (header.width, header.height), memoryLimit: source.options.maxMemory)
+                try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: (header.width, header.height), memoryLimit: source.options.maxMemory,
+                                           lowPass: lowPass)
             }
         }
         let scaled: ProgressiveJPEG

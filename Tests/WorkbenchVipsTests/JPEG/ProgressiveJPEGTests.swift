@@ -71,6 +71,53 @@ import WorkbenchTestSupport
         }
     }
 
+    /// A 2×2 box average of interleaved samples (a reduction by 2 after the decode, as a
+    /// thumbnail decoded at twice its size gets), over the even part.
+    private func halved(_ pixels: [UInt8], width: Int, height: Int, bands: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for y in stride(from: 0, to: height - 1, by: 2) {
+            for x in stride(from: 0, to: width - 1, by: 2) {
+                for band in 0..<bands {
+                    let at = { (dx: Int, dy: Int) in Int(pixels[((y + dy) * width + x + dx) * bands + band]) }
+                    out.append(UInt8((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) / 4))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Low-pass (`lowPass`, for a thumbnail reduced 2× or more after its decode): the
+    /// frequencies from 4 up left out, chroma at the smallest scale. It fits in a memory limit
+    /// the full decode is refused under (16 coefficients a block at 1/2 where libjpeg's scale
+    /// needs 49, and 64 for chroma), and once halved its pixels are libjpeg's within what those
+    /// frequencies add.
+    @Test(arguments: [("4:2:0", false), ("4:4:4", true)])
+    func aLowPassDecodeTakesLessMemoryForTheSameThumbnail(_ variant: String, _ full: Bool) throws {
+        var options: [String: VipsArgumentValue] = ["interlace": .bool(true), "Q": .int(85)]
+        if full { options["subsample_mode"] = .string("off") }
+        let data = try progressive(options)
+        // Between what the two decodes need (4:4:4 low-pass: 4.6 MiB).
+        let limit = (full ? 6 : 4) << 20
+        let refused = data.withUnsafeBytes { bytes in
+            Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.decode(bytes, shrink: 2, memoryLimit: limit) }
+        }
+        #expect(throws: ProgressiveRefusal.self) { try refused.get() }
+        for shrink in [2, 4] {
+            let lowPass = try data.withUnsafeBytes { bytes in
+                try ProgressiveJPEG.decode(bytes, shrink: shrink, memoryLimit: limit, lowPass: true)
+            }
+            let theirs = try libjpeg(data, shrink: shrink)
+            let ours = lowPass.cropped(width: theirs.width, height: theirs.height)
+            let a = halved(ours, width: theirs.width, height: theirs.height, bands: 3)
+            let b = halved(theirs.pixels, width: theirs.width, height: theirs.height, bands: 3)
+            let mean = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(a.count)
+            let decibels = 10 * log10(255 * 255 / mean)
+            #expect(decibels >= 40, "\(variant) at 1/\(shrink), halved: \(decibels) dB")
+            // Not libjpeg's pixels before the reduction: the test would pass without the option.
+            #expect(psnr(lowPass, theirs) < decibels, "\(variant) at 1/\(shrink)")
+        }
+    }
+
     @Test func greyKeepsOneBand() throws {
         let data = try progressive(["interlace": .bool(true), "Q": .int(85)], grey: true)
         for shrink in [2, 4, 8] {

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""The small-image workloads with a peer tool, for bench/small.sh: TOOL IN_DIR OUT_DIR WIDTH.
+"""The small-image workloads with a peer tool, for bench/small.sh: TOOL IN_DIR OUT_DIR WIDTH [FORMAT].
 
 TOOL is opencv, pillow or pyvips. Two worker processes, each library on one thread; per file:
 decode (at a reduced DCT scale where the library offers one and the photo is at least twice the
-target), resize to WIDTH px wide, JPEG quality 80.
+target), resize to WIDTH px wide, JPEG quality 80. FORMAT (pyvips only, for bench/formats.sh):
+jpg (default), webp (quality 80) or png (libvips' default compression); inputs are the folder's
+.jpg and .png files.
 """
 import os
 import sys
 from multiprocessing import Pool
 
 TOOL, SRC, DST, WIDTH = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+FORMAT = sys.argv[5] if len(sys.argv) > 5 else "jpg"
+OPTIONS = "" if FORMAT == "png" else "[Q=80]"
 
 
 def setup():
@@ -41,7 +45,8 @@ def setup():
         pyvips.cache_set_max(0)
 
         def work(name):
-            pyvips.Image.thumbnail(os.path.join(SRC, name), WIDTH).write_to_file(os.path.join(DST, name) + "[Q=80]")
+            out = os.path.splitext(name)[0] + "." + FORMAT
+            pyvips.Image.thumbnail(os.path.join(SRC, name), WIDTH).write_to_file(os.path.join(DST, out) + OPTIONS)
     else:
         sys.exit(f"unknown tool {TOOL}")
 
@@ -52,7 +57,7 @@ def run(name):
 
 if __name__ == "__main__":
     os.makedirs(DST, exist_ok=True)
-    names = sorted(n for n in os.listdir(SRC) if n.endswith(".jpg"))
+    names = sorted(n for n in os.listdir(SRC) if n.endswith((".jpg", ".png")))
     with Pool(2, initializer=setup) as pool:
         for _ in pool.imap_unordered(run, names, chunksize=64):
             pass

@@ -72,7 +72,7 @@ public final class CLIProcess {
     }()
 
     /// The home folder the tests' `workbench` processes see.
-    public static let home = FileManager.default.temporaryDirectory.appendingPathComponent("workbench-tests-home-\(getpid())").path
+    public static let home = URL(fileURLWithPath: Fixtures.testsFolder).appendingPathComponent("home").path
 
     /// Runs `workbench` with `arguments` to the end.
     public static func run(_ arguments: [String], in directory: URL? = nil, launcher: [String] = [],

@@ -38,9 +38,17 @@ public enum Fixtures {
         return url
     }
 
+    /// One folder of `name` for the whole process, inside `testsFolder` (a cache several tests
+    /// share, such as photos made once).
+    public static func processFolder(_ name: String) throws -> URL {
+        let url = URL(fileURLWithPath: testsFolder).appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// Where this process's temporary folders go; removed when it exits. Each folder used to stay
     /// behind: thousands per run of the suite, with copies of photos, until a disk filled up.
-    private static let testsFolder: String = {
+    static let testsFolder: String = {
         // Short: paths inside it appear in lines some tests measure against a terminal's width.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wbt-\(getpid())").path
         atexit { try? FileManager.default.removeItem(atPath: Fixtures.testsFolder) }

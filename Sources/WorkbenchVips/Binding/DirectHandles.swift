@@ -68,8 +68,8 @@ final class DirectSource: ImageHandle {
 
     /// The direct path takes an 8-bit JPEG in YCbCr or grey, upright or turned by its EXIF
     /// orientation, without an ICC profile, with an sRGB one (converting through it to sRGB, as
-    /// libvips does, changes nothing) or with another RGB profile lcms2 converts from, within
-    /// the decode's limits. Every failure or warning later goes to libvips too.
+    /// libvips does, changes nothing), with another RGB profile lcms2 converts from, or grey
+    /// with any profile (kept, as libvips keeps it), within the decode's limits. Every failure or warning later goes to libvips too.
     static func admission(_ header: JPEGHeader, _ bytes: Bytes, _ options: DecodeOptions) -> Admission {
         if !options.toSRGB { return .declined("colours kept as stored") }
         if options.pages != 1 { return .declined("all pages") }
@@ -77,7 +77,9 @@ final class DirectSource: ImageHandle {
         if header.hasICCProfile {
             let embedded = JPEGCodec.iccProfile(bytes.data)
             let profile = embedded.map(ICCProfile.init)
-            if let embedded, profile?.isSRGB == true {
+            if let embedded, profile?.isSRGB == true || header.components == 1 {
+                // sRGB needs no conversion; grey is kept as stored, its profile with it, as the
+                // libvips path keeps it (only colour images go through their profile to sRGB).
                 colour = Colour(profile: embedded, transform: nil)
             } else {
                 // Another RGB profile is converted to sRGB by lcms2, as libvips converts it.

@@ -183,7 +183,8 @@ extension ProgressiveJPEGTests {
     /// libjpeg: the wide gamut magnifies any error in the chroma, which at 1/8 libjpeg makes with
     /// a 2×2 inverse DCT of each chroma block.
     @Test func aProPhotoPhotoAtOneEighthAsLibjpegMakesIt() throws {
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("romm-\(getpid()).icc")
+        // In the suite's own folder, which goes when the process does (a file of /tmp stayed).
+        let profile = try Fixtures.temporaryDirectory("romm").appendingPathComponent("romm.icc")
         try ROMMProfile.data.write(to: profile)
         let data = try ProgressiveFiles.cjpeg(try ProgressiveFiles.photo(width: 1600, height: 900),
                                               ["-progressive", "-quality", "90", "-sample", "2x2", "-icc", profile.path])

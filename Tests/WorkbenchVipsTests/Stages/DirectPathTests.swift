@@ -38,6 +38,7 @@ import WorkbenchTestSupport
         }
         let source = Fixtures.samples.appendingPathComponent("Bridge.jpg").path
         try ROMMProfile.data.write(to: inputs.appendingPathComponent("romm.icc"))
+        try TestProfiles.grey.write(to: inputs.appendingPathComponent("grey.icc"))
         try sh("""
             set -e
             vips thumbnail '\(source)' base.ppm 500
@@ -49,13 +50,14 @@ import WorkbenchTestSupport
             cjpeg -quality 90 -restart 2 base.ppm > restarts.jpg
             vips copy base.ppm 'profiled-srgb.jpg[Q=90,profile=srgb]'
             cjpeg -quality 90 -icc romm.icc base.ppm > profiled-prophoto.jpg
+            cjpeg -quality 90 -grayscale -icc grey.icc base.ppm > profiled-grey.jpg
             for o in 2 3 4 5 6 7 8; do cp sampling-444.jpg orientation-$o.jpg; exiftool -q -overwrite_original -n -Orientation=$o orientation-$o.jpg; done
             vips crop base.ppm one.ppm 10 10 1 1 && cjpeg one.ppm > one-pixel.jpg
             vips black line.v 10000 1 --bands 3 && vips linear line.v line.ppm 1 90 --uchar && cjpeg line.ppm > line-10000x1.jpg
             vips icc_transform base.ppm cmyk.v cmyk --input-profile srgb && vips jpegsave cmyk.v cmyk.jpg
             head -c 9000 sampling-444.jpg > truncated.jpg
             python3 -c "d = bytearray(open('progressive.jpg', 'rb').read()); d[len(d) // 2:len(d) // 2 + 40] = bytes(40); open('corrupt.jpg', 'wb').write(d)"
-            rm -f base.ppm one.ppm line.v line.ppm cmyk.v romm.icc
+            rm -f base.ppm one.ppm line.v line.ppm cmyk.v romm.icc grey.icc
             """, in: inputs)
         return inputs
     }
@@ -109,7 +111,8 @@ import WorkbenchTestSupport
             // Which path ran shows in the bytes: the libvips path's files are the same both ways;
             // a direct path's differ (its reduce rounds differently) though their metadata does not
             // — a profile included: camera-cups' sRGB one as it is, ProPhoto's converted to sRGB and
-            // libvips' sRGB profile written, as the libvips path writes it.
+            // libvips' sRGB profile written, as the libvips path writes it; a grey photo's grey
+            // profile as it is (libvips keeps grey as stored, profile and all).
             let leftToLibvips = ["cmyk", "corrupt"].contains(name)
             // One pixel, or one flat colour: any reduce gives the same values; and a photo no
             // wider than the target is not reduced at all (libjpeg's decode, turned, encoded).
@@ -275,5 +278,30 @@ import WorkbenchTestSupport
             #expect(abs(Double(a - b)) / Double(expected.count / 3) <= 1, "\(kind) channel \(channel)")
         }
         #expect(psnr >= 45, "\(kind): mean \(mean), PSNR \(psnr)")
+    }
+
+    /// libvips keeps a grey photo as stored, its profile with it (only colour goes through its
+    /// profile to sRGB): the direct path takes one with a grey profile, converts nothing, and
+    /// carries the profile — its decode is libvips' pixel for pixel.
+    @Test func aGreyProfileIsKeptAsLibvipsKeepsIt() throws {
+        let folder = try Fixtures.temporaryDirectory("colour-grey")
+        try TestProfiles.grey.write(to: folder.appendingPathComponent("profile.icc"))
+        try DirectPathTests.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -grayscale -icc profile.icc base.ppm > photo.jpg",
+                               in: folder)
+        let data = try Data(contentsOf: folder.appendingPathComponent("photo.jpg"))
+        let options = DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
+        let theirs = try VipsDecoding.decode(Bytes(data, origin: "photo.jpg"), options)
+        #expect(theirs.origin?.colourManaged == false && theirs.bands == 1)
+        var size = 0
+        let memory = try #require(vips_image_write_to_memory(theirs.pointer, &size))
+        defer { g_free(memory) }
+        let header = try #require(JPEGCodec.header(data))
+        guard case .taken(let colour) = DirectSource.admission(header, Bytes(data, origin: "photo.jpg"), options) else {
+            Issue.record("the direct path declined a grey photo with a grey profile")
+            return
+        }
+        #expect(colour.transform == nil && colour.profile.map { Data($0) } == TestProfiles.grey)
+        let ours = try JPEGCodec.decode(data, header: header, shrink: 1)
+        #expect(ours.pixels == Array(UnsafeRawBufferPointer(start: memory, count: size)))
     }
 }

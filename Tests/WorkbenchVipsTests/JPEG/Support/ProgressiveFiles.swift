@@ -22,7 +22,7 @@ enum ProgressiveFiles {
 
     /// The bundled Bridge photo cut to `width`×`height` (resized to cover it, centred), as a PPM file.
     static func photo(width: Int, height: Int) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("progressive-\(width)x\(height)-\(getpid()).ppm")
+        let url = try Fixtures.processFolder("progressive-photos").appendingPathComponent("\(width)x\(height).ppm")
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let data = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
         let image = try VipsOperationCall.image("thumbnail_image", VipsImage.decode(data, origin: "Bridge.jpg"),
@@ -43,7 +43,7 @@ enum ProgressiveFiles {
     static func cjpeg(_ source: URL, _ arguments: [String], scans: String? = nil) throws -> Data {
         var arguments = arguments
         if let scans {
-            let script = FileManager.default.temporaryDirectory.appendingPathComponent("scans-\(UUID().uuidString.prefix(8)).txt")
+            let script = try Fixtures.temporaryDirectory("scans").appendingPathComponent("scans.txt")
             try scans.write(to: script, atomically: true, encoding: .utf8)
             arguments += ["-scans", script.path]
         }

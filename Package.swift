@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
 // WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies) and
-// WorkbenchDirect (→ CJPEGCodec, CLcms, CResample, CWebPCodec, WorkbenchCore). C sits in small targets (CVips, CCurl, CLcms, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample, CWebPCodec), each
+// WorkbenchDirect (→ CJPEGCodec, CLcms, CDeflate, CResample, CWebPCodec, WorkbenchCore). C sits in small targets (CVips, CCurl, CLcms, CDeflate, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample, CWebPCodec), each
 // with one thin Swift layer above it.
 // The decoder counts a block's nonzero coefficients for every symbol of a refinement scan: with
 // the POPCNT instruction (every x86-64 processor since 2008) rather than the baseline's
@@ -51,13 +51,15 @@ let package = Package(
         .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
         // lcms2 (libvips' colour library) for the direct path's conversion of an embedded profile to sRGB.
         .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // libdeflate (libtiff's, so libvips-dev brings it) for PNG's image data, inflated whole.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libwebp for the direct path's WebP (planes or pixels in, lossy WebP out).
         .target(name: "CWebPCodec", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Small images without libvips: JPEG → resample → JPEG on our own buffers (issue 36).
-        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CResample", "CWebPCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
+        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CDeflate", "CResample", "CWebPCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),

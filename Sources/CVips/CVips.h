@@ -141,7 +141,7 @@ static inline VipsImage *cvips_image_from_owned_pixels(void *pixels, size_t leng
         return NULL;
     }
     g_signal_connect_data(out, "postclose", G_CALLBACK(cvips_free_pixels), pixels, NULL, (GConnectFlags) 0);
-    out->Type = bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    out->Type = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
     cvips_copy_header_fields(out, header);
     return out;
 }

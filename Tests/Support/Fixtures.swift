@@ -90,15 +90,22 @@ extension Fixtures {
 
 extension Fixtures {
     /// Runs the `vips` command-line tool (libvips-tools), e.g. to make test images of odd shapes
-    /// with a program other than the one under test.
-    public static func vips(_ arguments: [String]) throws {
+    /// with a program other than the one under test; what it printed.
+    @discardableResult
+    public static func vips(_ arguments: [String]) throws -> String {
         guard let tool = ["/usr/bin/vips", "/usr/local/bin/vips"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw TestFailure("this test needs the vips command-line tool: apt-get install libvips-tools")
         }
-        let process = Process()
+        let process = Process(), output = Pipe()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        try process.runToExit()
+        process.standardOutput = output
+        let exited = try process.runSignallingExit()
+        // Read to the end before waiting: a full pipe would otherwise stop the tool.
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        Process.closeReadEnds(output)
+        exited.wait()
         guard process.terminationStatus == 0 else { throw TestFailure("vips \(arguments.joined(separator: " ")) failed") }
+        return text
     }
 }

@@ -75,6 +75,7 @@ enum VipsDecoding {
                           headroom: Double?) throws(VipsError) -> VipsImage? {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
         if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom) { return image }
+        if let image = try pngThumbnail(source, arguments) { return image }
         try checkMemory(source)
         var named = arguments
         named["buffer"] = .blob(source.bytes.data)
@@ -123,6 +124,40 @@ enum VipsDecoding {
         var origin = source
         origin.jpegShrink = shrink
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
+    }
+
+    /// A PNG's pixels by our decoder (`PNGDecoder`: libdeflate inflates in a third of zlib's
+    /// time, and inflating was most of a PNG thumbnail's cost), everything else as libvips reads
+    /// it from the header, then libvips' thumbnail as for any image: the same result as
+    /// `thumbnail_buffer`'s. Nil when not a PNG, or when the decoder leaves the file to libpng
+    /// (the reason at debug level: `--verbose`).
+    private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue]) throws(VipsError) -> VipsImage? {
+        guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }
+        let header = try VipsOperationCall.image("pngload_buffer", nil, [
+            "buffer": .blob(source.bytes.data), "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
+            "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+        ])
+        let outcome = source.bytes.data.withUnsafeBytes { bytes in
+            Result { () throws(PNGRefusal) in try PNGDecoder(bytes, maxPixels: source.options.maxPixels) }
+        }
+        let decoded: PNGDecoder
+        switch outcome {
+        case .success(let image): decoded = image
+        case .failure(let refusal):
+            VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): PNG decoder declined (\(refusal)); libvips decodes it")
+            return nil
+        }
+        guard decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands else {
+            VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): PNG decoder made \(decoded.width)×\(decoded.height)×\(decoded.bands), libvips expects \(header.width)×\(header.height)×\(header.bands); libvips decodes it")
+            return nil
+        }
+        guard let pixels = decoded.handOver(),
+              let image = cvips_image_from_owned_pixels(pixels, decoded.byteCount, Int32(decoded.width), Int32(decoded.height),
+                                                        Int32(decoded.bands), header.pointer) else { return nil }
+        var named = arguments
+        named["no_rotate"] = .bool(!source.options.autorotate)
+        if source.colourManaged { named["export_profile"] = .string("srgb") }
+        return try normalise(VipsOperationCall.image("thumbnail_image", VipsImage(owning: image).withOrigin(source), named))
     }
 
     /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the

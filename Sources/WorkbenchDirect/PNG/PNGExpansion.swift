@@ -1,0 +1,43 @@
+/// Unfiltered rows to interleaved samples: the filter byte dropped, a palette looked up, a
+/// `tRNS` colour made transparent — what libpng's expansion gives libvips.
+enum PNGExpansion {
+    static func expand(_ raw: UnsafePointer<UInt8>, header: PNGChunks.Header, palette: [UInt8], transparency: [UInt8]?,
+                       into out: UnsafeMutablePointer<UInt8>, bands: Int) throws(PNGRefusal) {
+        let width = header.width, channels = header.channels, stride = width * channels
+        var outOfPalette = false
+        for y in 0..<header.height {
+            let row = raw + (y &* (stride &+ 1) &+ 1)
+            let target = out + y &* width &* bands
+            switch (header.colourType, transparency) {
+            case (3, let alpha):
+                let entries = palette.count / 3
+                palette.withUnsafeBufferPointer { colours in
+                    for x in 0..<width {
+                        let index = Int(row[x])
+                        if index >= entries { outOfPalette = true; continue }
+                        let pixel = target + x &* bands
+                        pixel[0] = colours[index &* 3]; pixel[1] = colours[index &* 3 &+ 1]; pixel[2] = colours[index &* 3 &+ 2]
+                        if let alpha { pixel[3] = index < alpha.count ? alpha[index] : 255 }
+                    }
+                }
+            case (0, let key?):
+                // A 16-bit key compared with 8-bit samples: only its low byte can match, and only if its high byte is 0.
+                let grey = key[0] == 0 ? Int(key[1]) : -1
+                for x in 0..<width {
+                    target[x &* 2] = row[x]
+                    target[x &* 2 &+ 1] = Int(row[x]) == grey ? 0 : 255
+                }
+            case (2, let key?):
+                let colour = key[0] == 0 && key[2] == 0 && key[4] == 0 ? (Int(key[1]), Int(key[3]), Int(key[5])) : (-1, -1, -1)
+                for x in 0..<width {
+                    let pixel = row + x &* 3, to = target + x &* 4
+                    to[0] = pixel[0]; to[1] = pixel[1]; to[2] = pixel[2]
+                    to[3] = (Int(pixel[0]), Int(pixel[1]), Int(pixel[2])) == colour ? 0 : 255
+                }
+            default:
+                target.update(from: row, count: stride)
+            }
+        }
+        if outOfPalette { throw .refused("a palette index past the palette") }
+    }
+}

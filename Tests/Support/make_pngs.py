@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""PNG files of every kind the PNG decoder meets, written chunk by chunk: OUT_DIR.
+
+Each colour type (grey, grey+alpha, RGB, RGBA, palette), with and without tRNS, every row filter
+(a different one each row), the image data split over several IDAT chunks, and the kinds the
+decoder must leave to libpng: 16-bit, 4-bit palette, interlaced, animated, a CRC that does not
+match, a file cut short, a palette index past the palette, a zlib stream one row short.
+"""
+import os
+import struct
+import sys
+import zlib
+
+OUT = sys.argv[1]
+W, H = 37, 23
+
+
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+
+
+def filtered(rows, bpp):
+    """Each row with filter (row index mod 5), as an encoder would apply it."""
+    out, previous = b"", bytes(len(rows[0]))
+    for y, row in enumerate(rows):
+        kind = y % 5
+        line = bytearray()
+        for x, value in enumerate(row):
+            left = row[x - bpp] if x >= bpp else 0
+            up = previous[x]
+            corner = previous[x - bpp] if x >= bpp else 0
+            predictor = [0, left, up, (left + up) // 2, paeth(left, up, corner)][kind]
+            line.append((value - predictor) & 255)
+        out += bytes([kind]) + bytes(line)
+        previous = row
+    return out
+
+
+def png(name, colour_type, rows, bpp, extra=b"", depth=8, interlace=0, split=1, tweak=None):
+    header = struct.pack(">IIBBBBB", W, H, depth, colour_type, 0, 0, interlace)
+    data = zlib.compress(filtered(rows, bpp), 6)
+    parts = [data[i * len(data) // split:(i + 1) * len(data) // split] for i in range(split)]
+    body = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + extra + b"".join(chunk(b"IDAT", p) for p in parts) + chunk(b"IEND", b"")
+    if tweak:
+        body = tweak(body)
+    open(os.path.join(OUT, name + ".png"), "wb").write(body)
+
+
+def samples(channels, seed):
+    return [bytes((x * 7 + y * 13 + c * 71 + seed * 31 + (x * y) % 17) & 255 for x in range(W) for c in range(channels))
+            for y in range(H)]
+
+
+palette = bytes(v for i in range(40) for v in ((i * 6) & 255, (255 - i * 5) & 255, (i * 37) & 255))
+indices = [bytes((x + y * 3) % 40 for x in range(W)) for y in range(H)]
+os.makedirs(OUT, exist_ok=True)
+png("grey", 0, samples(1, 1), 1)
+png("grey-alpha", 4, samples(2, 2), 2)
+png("rgb", 2, samples(3, 3), 3)
+png("rgba", 6, samples(4, 4), 4)
+png("rgb-split", 2, samples(3, 5), 3, split=4)
+png("palette", 3, indices, 1, chunk(b"PLTE", palette))
+png("palette-trns", 3, indices, 1, chunk(b"PLTE", palette) + chunk(b"tRNS", bytes((i * 9) & 255 for i in range(25))))
+grey = samples(1, 6)
+png("grey-trns", 0, grey, 1, chunk(b"tRNS", struct.pack(">H", grey[3][5])))
+rgb = samples(3, 7)
+png("rgb-trns", 2, rgb, 3, chunk(b"tRNS", struct.pack(">HHH", rgb[2][0], rgb[2][1], rgb[2][2])))
+png("text-and-gamma", 2, samples(3, 8), 3, chunk(b"gAMA", struct.pack(">I", 45455)) + chunk(b"tEXt", b"Comment\0made for a test"))
+# Left to libpng.
+png("sixteen-bit", 2, [bytes(v for s in row for v in (s, 255 - s)) for row in samples(3, 9)], 6, depth=16)
+png("four-bit-palette", 3, [bytes(((x % 16) << 4 | (x + 1) % 16) for x in range((W + 1) // 2)) for _ in range(H)], 1,
+    chunk(b"PLTE", palette[:48]), depth=4)
+png("interlaced", 2, samples(3, 10), 3, interlace=1)
+png("animated", 2, samples(3, 11), 3, chunk(b"acTL", struct.pack(">II", 1, 0)))
+png("bad-crc", 2, samples(3, 12), 3, tweak=lambda b: b[:40] + bytes([b[40] ^ 1]) + b[41:])
+png("cut-short", 2, samples(3, 13), 3, tweak=lambda b: b[: len(b) * 2 // 3])
+png("index-past-palette", 3, [bytes(45 if x == 3 else x % 40 for x in range(W)) for _ in range(H)], 1, chunk(b"PLTE", palette))
+png("row-short", 2, samples(3, 14)[:-1], 3)

@@ -62,6 +62,8 @@ struct DecodedSource: Sendable {
     /// The JPEG DCT scale the pixels were decoded at (shrink-on-load), so that a check for damage
     /// decodes them the same way: libjpeg notices some damage at one scale and not another.
     var jpegShrink = 1
+    /// The pixels came from our PNG decoder (`PNGDecoder`), not libpng.
+    var decodedByPNGDecoder = false
 }
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.
@@ -157,7 +159,9 @@ enum VipsDecoding {
         var named = arguments
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
-        return try normalise(VipsOperationCall.image("thumbnail_image", VipsImage(owning: image).withOrigin(source), named))
+        var origin = source
+        origin.decodedByPNGDecoder = true
+        return try normalise(VipsOperationCall.image("thumbnail_image", VipsImage(owning: image).withOrigin(origin), named))
     }
 
     /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the

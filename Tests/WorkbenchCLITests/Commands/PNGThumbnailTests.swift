@@ -25,6 +25,7 @@ import WorkbenchTestSupport
         let read = ["grey", "grey-alpha", "rgb", "rgba", "rgb-split", "palette", "palette-trns", "grey-trns", "rgb-trns", "text-and-gamma"]
         for name in read {
             #expect(!run.stderr.contains("/\(name).png: PNG decoder declined"), "\(name)")
+            #expect(run.stderr.contains("\(name): decode: loading with shrink-on-load for 37×23 → fit 16×∞ (PNG decoded with libdeflate)"), "\(name)")
             try Fixtures.vips(["thumbnail", inputs.appendingPathComponent("\(name).png").path, folder.appendingPathComponent("\(name).v").path, "16"])
             try Fixtures.vips(["subtract", out.appendingPathComponent("\(name).png").path, folder.appendingPathComponent("\(name).v").path,
                                folder.appendingPathComponent("\(name)-difference.v").path])

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """PNG files of every kind the PNG decoder meets, written chunk by chunk: OUT_DIR.
 
-Each colour type (grey, grey+alpha, RGB, RGBA, palette), with and without tRNS, every row filter
-(a different one each row), the image data split over several IDAT chunks, and the kinds the
-decoder must leave to libpng: 16-bit, 4-bit palette, interlaced, animated, a CRC that does not
-match, a file cut short, a palette index past the palette, a zlib stream one row short.
+Each colour type (grey, grey+alpha, RGB, RGBA, palette), with and without tRNS, grey and
+palettes at 1, 2 and 4 bits, every row filter (a different one each row), the image data split
+over several IDAT chunks, and the kinds the decoder must leave to libpng: 16-bit, interlaced,
+animated, a CRC that does not match, a file cut short, a palette index past the palette, a zlib
+stream one row short.
 """
 import os
 import struct
@@ -72,6 +73,25 @@ png("grey-trns", 0, grey, 1, chunk(b"tRNS", struct.pack(">H", grey[3][5])))
 rgb = samples(3, 7)
 png("rgb-trns", 2, rgb, 3, chunk(b"tRNS", struct.pack(">HHH", rgb[2][0], rgb[2][1], rgb[2][2])))
 png("text-and-gamma", 2, samples(3, 8), 3, chunk(b"gAMA", struct.pack(">I", 45455)) + chunk(b"tEXt", b"Comment\0made for a test"))
+
+
+def packed(rows, depth):
+    """Rows of small values packed most significant bits first, each row padded to a byte."""
+    out = []
+    for row in rows:
+        bits = "".join(format(v, "0%db" % depth) for v in row)
+        bits += "0" * (-len(bits) % 8)
+        out.append(bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8)))
+    return out
+
+
+for depth in (1, 2, 4):
+    values = [[(x * 3 + y * 5 + x * y) % (1 << depth) for x in range(W)] for y in range(H)]
+    png("grey-%dbit" % depth, 0, packed(values, depth), 1, depth=depth)
+    png("palette-%dbit" % depth, 3, packed(values, depth), 1, chunk(b"PLTE", palette[:3 << depth]), depth=depth)
+values = [[(x + y) % 4 for x in range(W)] for y in range(H)]
+png("grey-2bit-trns", 0, packed(values, 2), 1, chunk(b"tRNS", struct.pack(">H", 2)), depth=2)
+png("palette-2bit-trns", 3, packed(values, 2), 1, chunk(b"PLTE", palette[:12]) + chunk(b"tRNS", bytes([0, 128])), depth=2)
 # Left to libpng.
 png("sixteen-bit", 2, [bytes(v for s in row for v in (s, 255 - s)) for row in samples(3, 9)], 6, depth=16)
 png("four-bit-palette", 3, [bytes(((x % 16) << 4 | (x + 1) % 16) for x in range((W + 1) // 2)) for _ in range(H)], 1,

@@ -1,14 +1,14 @@
 import CDeflate
 import Glibc
 
-/// An 8-bit, non-interlaced PNG's pixels, inflated by libdeflate (3.5× zlib's speed on product
+/// A non-interlaced PNG's pixels (8-bit, or 1, 2 or 4 for grey and palettes), inflated by libdeflate (3.5× zlib's speed on product
 /// shots) and unfiltered: the samples libpng gives libvips for the same file, interleaved, with
 /// a palette or a `tRNS` colour expanded as libvips expands them (RGB, or RGBA with
 /// transparency; grey and alpha stay 1 or 2 bands).
 ///
 /// Only the pixels: what a file carries besides them libvips reads from its header. Anything
 /// this decoder does not read exactly as libpng would, or that libpng would warn of, is refused
-/// with the reason, and the caller leaves the file to libvips: 16-bit and low bit depths,
+/// with the reason, and the caller leaves the file to libvips: 16-bit,
 /// interlacing, animation, a damaged chunk (every CRC is checked), a zlib stream that does not
 /// hold the image exactly, a palette index past the palette.
 public final class PNGDecoder {
@@ -45,21 +45,21 @@ public final class PNGDecoder {
         let file = try PNGChunks(data)
         let header = file.header
         guard header.width * header.height <= maxPixels else { throw .refused("more pixels than maxPixels") }
-        guard header.height * (1 + header.width * header.channels) <= Self.largestImage else {
+        guard header.height * (1 + header.rowBytes) <= Self.largestImage else {
             throw .refused("over \(Self.largestImage >> 20) MiB of samples, which libpng streams in less memory")
         }
         width = header.width
         height = header.height
         bands = header.outputBands(transparency: file.transparency != nil)
-        let stride = header.width * header.channels
+        let stride = header.rowBytes
         let rawCount = header.height * (1 + stride)
         guard let raw = malloc(max(1, rawCount)) else { throw .refused("no memory for \(rawCount) bytes") }
         var keep = false
         defer { if !keep { free(raw) } }
         try Self.inflate(file.imageData, into: raw, count: rawCount, data: data)
         let rows = raw.assumingMemoryBound(to: UInt8.self)
-        try PNGFilters.unfilter(rows, rows: header.height, stride: stride, bytesPerPixel: header.channels)
-        if bands == header.channels {
+        try PNGFilters.unfilter(rows, rows: header.height, stride: stride, bytesPerPixel: header.filterUnit)
+        if bands == header.channels && header.depth == 8 {
             // The samples as they are: each row moved down over the filter bytes, in the same
             // memory (a second buffer of a large PNG costs its page faults again).
             for y in 0..<header.height { (rows + y * stride).update(from: rows + (y * (stride + 1) + 1), count: stride) }

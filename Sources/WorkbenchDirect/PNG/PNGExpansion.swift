@@ -3,11 +3,37 @@
 enum PNGExpansion {
     static func expand(_ raw: UnsafePointer<UInt8>, header: PNGChunks.Header, palette: [UInt8], transparency: [UInt8]?,
                        into out: UnsafeMutablePointer<UInt8>, bands: Int) throws(PNGRefusal) {
-        let width = header.width, channels = header.channels, stride = width * channels
+        let width = header.width, stride = header.rowBytes
         var outOfPalette = false
+        // Samples of fewer than 8 bits are unpacked first, grey scaled to 0…255 as libpng scales it.
+        let depth = header.depth
+        let unpacked = UnsafeMutablePointer<UInt8>.allocate(capacity: depth < 8 ? width : 1)
+        defer { unpacked.deallocate() }
+        let scale = depth < 8 && header.colourType == 0 ? 255 / ((1 << depth) - 1) : 1
         for y in 0..<header.height {
-            let row = raw + (y &* (stride &+ 1) &+ 1)
+            var row = raw + (y &* (stride &+ 1) &+ 1)
             let target = out + y &* width &* bands
+            if depth < 8 {
+                let mask = (1 << depth) - 1
+                for x in 0..<width {
+                    let bit = x &* depth
+                    unpacked[x] = UInt8((Int(row[bit >> 3]) >> (8 - depth - (bit & 7))) & mask)
+                }
+                if header.colourType == 0, let key = transparency {
+                    // tRNS names the grey at the file's depth: compared before scaling.
+                    let grey = Int(key[0]) << 8 | Int(key[1])
+                    for x in 0..<width {
+                        target[x &* 2] = UInt8(Int(unpacked[x]) &* scale)
+                        target[x &* 2 &+ 1] = Int(unpacked[x]) == grey ? 0 : 255
+                    }
+                    continue
+                }
+                if header.colourType == 0 {
+                    for x in 0..<width { target[x] = UInt8(Int(unpacked[x]) &* scale) }
+                    continue
+                }
+                row = UnsafePointer(unpacked)
+            }
             switch (header.colourType, transparency) {
             case (3, let alpha):
                 let entries = palette.count / 3
@@ -35,7 +61,7 @@ enum PNGExpansion {
                     to[3] = (Int(pixel[0]), Int(pixel[1]), Int(pixel[2])) == colour ? 0 : 255
                 }
             default:
-                target.update(from: row, count: stride)
+                target.update(from: row, count: width &* header.channels)
             }
         }
         if outOfPalette { throw .refused("a palette index past the palette") }

@@ -22,7 +22,8 @@ import WorkbenchTestSupport
             """, in: folder)
         let out = folder.appendingPathComponent("out")
         let run = try CLIProcess.run(["run", preset, inputs.path, "--out", out.path, "--progress", "plain", "--verbose"])
-        let read = ["grey", "grey-alpha", "rgb", "rgba", "rgb-split", "palette", "palette-trns", "grey-trns", "rgb-trns", "text-and-gamma"]
+        let read = ["grey", "grey-alpha", "rgb", "rgba", "rgb-split", "palette", "palette-trns", "grey-trns", "rgb-trns", "text-and-gamma",
+                    "grey-1bit", "grey-4bit", "palette-2bit", "palette-2bit-trns", "grey-2bit-trns"]
         for name in read {
             #expect(!run.stderr.contains("/\(name).png: PNG decoder declined"), "\(name)")
             #expect(run.stderr.contains("\(name): decode: loading with shrink-on-load for 37×23 → fit 16×∞ (PNG decoded with libdeflate)"), "\(name)")

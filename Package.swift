@@ -108,13 +108,15 @@ let package = Package(
                           path: "Fuzz/ImageFuzz"),
         // The progressive decoder alone (any bytes, shrink 2/4/8), and against libjpeg through libvips.
         .executableTarget(name: "fuzz-jpeg", dependencies: ["FuzzReplay", "WorkbenchJPEG"], path: "Fuzz/JPEGFuzz"),
+        // The PNG decoder alone (any bytes).
+        .executableTarget(name: "fuzz-png", dependencies: ["FuzzReplay", "WorkbenchDirect"], path: "Fuzz/PNGFuzz"),
         .executableTarget(name: "fuzz-jpeg-libvips", dependencies: ["FuzzReplay", "WorkbenchJPEG", "WorkbenchVips", "WorkbenchCore"],
                           path: "Fuzz/JPEGDifferentialFuzz"),
         .executableTarget(name: "fuzz-graphs", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",
                                                               .product(name: "Logging", package: "swift-log")],
                           path: "Fuzz/GraphFuzz"),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
-        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "s3_server.py", "oidc_issuer.py", "quiet_server.py", "ceph_cluster.sh", "make_grey.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "Photos"]),
+        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "s3_server.py", "oidc_issuer.py", "quiet_server.py", "ceph_cluster.sh", "make_grey.py", "make_pngs.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "Photos"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
         .testTarget(name: "WorkbenchDirectTests", dependencies: ["CResample", "WorkbenchDirect"]),

@@ -4,7 +4,8 @@
 #   targets: presets (JSON parser + preset loader), images (decode → thumbnail → sepia → encode),
 #            graphs (presets that load are run on a small photo: any op, any parameters),
 #            jpeg (the progressive JPEG decoder alone, at 1/2, 1/4, 1/8),
-#            jpeg-libvips (what that decoder decodes, libjpeg must decode to the same size and pixels)
+#            jpeg-libvips (what that decoder decodes, libjpeg must decode to the same size and pixels),
+#            png (the PNG decoder alone)
 # The seed corpora are Fuzz/Corpus/*, the dictionaries Fuzz/Dictionaries/*; the preset targets read
 # an input as a preset, then after a line "#set" one --set override per line, in a folder holding
 # presets to extend (base.json, deep.json, loop.json) and filters to include (filters.json). New

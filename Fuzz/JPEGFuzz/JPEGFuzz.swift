@@ -2,7 +2,7 @@ import FuzzReplay
 import WorkbenchJPEG
 
 /// Fuzz target: arbitrary bytes through the progressive JPEG decoder alone, at 1/2, 1/4 and
-/// 1/8, with a memory limit of 64 MiB, and through its structure check. A refusal is an answer; a crash, a hang, a read or write
+/// 1/8 (and low-pass at 1/2 and 1/4), with a memory limit of 64 MiB, and through its structure check. A refusal is an answer; a crash, a hang, a read or write
 /// outside a buffer (AddressSanitizer; every buffer comes from malloc) or an image whose size
 /// does not agree with itself is a finding.
 enum JPEGFuzz {
@@ -10,8 +10,8 @@ enum JPEGFuzz {
         bytes.withUnsafeBytes { data in
             // The structure alone, as a full-size decode checks it before libjpeg reads the file.
             _ = Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.checkStructure(data) }
-            for shrink in [2, 4, 8] {
-                guard let image = try? ProgressiveJPEG.decode(data, shrink: shrink, memoryLimit: 64 << 20) else { continue }
+            for (shrink, lowPass) in [(2, false), (4, false), (8, false), (2, true), (4, true)] {
+                guard let image = try? ProgressiveJPEG.decode(data, shrink: shrink, memoryLimit: 64 << 20, lowPass: lowPass) else { continue }
                 let header = JPEGFrameHeader(data)
                 guard image.bands == 1 || image.bands == 3, image.buffer.bytes.count == image.width * image.height * image.bands,
                       let header, image.width == (header.width + shrink - 1) / shrink, image.height == (header.height + shrink - 1) / shrink

@@ -1,0 +1,44 @@
+import FuzzReplay
+import WorkbenchDirect
+
+/// Fuzz target: arbitrary bytes through the PNG decoder. A refusal is an answer; a crash, a hang,
+/// a read or write outside a buffer (AddressSanitizer) or pixels whose count disagrees with the
+/// image's size is a finding.
+enum PNGFuzz {
+    static func check(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { data in
+            guard let image = try? PNGDecoder(data, maxPixels: 1 << 22) else { return }
+            guard (1...4).contains(image.bands), image.pixels.count == image.width * image.height * image.bands else {
+                fatalError("a decode of \(image.width)×\(image.height)×\(image.bands) with \(image.pixels.count) samples")
+            }
+        }
+    }
+}
+
+#if FUZZING
+@_cdecl("fuzz_png_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    FuzzDriver.run(argc, argv) { data, size in
+        PNGFuzz.check(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
+}
+#else
+import Foundation
+
+/// Without the fuzzer: runs every file given once and says what the decoder made of it
+/// (`swift run fuzz-png FILE...`).
+@main struct PNGFuzzReplay {
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else { print("\(path): cannot read"); continue }
+            PNGFuzz.check(Array(data))
+            let result = data.withUnsafeBytes { bytes in Result { () throws(PNGRefusal) in try PNGDecoder(bytes, maxPixels: 1 << 22) } }
+            switch result {
+            case .success(let image): print("\(path): \(image.width)×\(image.height)×\(image.bands)")
+            case .failure(let refusal): print("\(path): refused (\(refusal))")
+            }
+        }
+    }
+}
+#endif

@@ -109,7 +109,7 @@ let package = Package(
         // The progressive decoder alone (any bytes, shrink 2/4/8), and against libjpeg through libvips.
         .executableTarget(name: "fuzz-jpeg", dependencies: ["FuzzReplay", "WorkbenchJPEG"], path: "Fuzz/JPEGFuzz"),
         // The PNG decoder alone (any bytes).
-        .executableTarget(name: "fuzz-png", dependencies: ["FuzzReplay", "WorkbenchDirect"], path: "Fuzz/PNGFuzz"),
+        .executableTarget(name: "fuzz-png", dependencies: ["CDeflate", "FuzzReplay", "WorkbenchDirect"], path: "Fuzz/PNGFuzz"),
         .executableTarget(name: "fuzz-jpeg-libvips", dependencies: ["FuzzReplay", "WorkbenchJPEG", "WorkbenchVips", "WorkbenchCore"],
                           path: "Fuzz/JPEGDifferentialFuzz"),
         .executableTarget(name: "fuzz-graphs", dependencies: ["FuzzReplay", "WorkbenchCore", "WorkbenchVips",

@@ -1,3 +1,4 @@
+import CDeflate
 import FuzzReplay
 import WorkbenchDirect
 
@@ -6,6 +7,25 @@ import WorkbenchDirect
 /// image's size is a finding.
 enum PNGFuzz {
     static func check(_ bytes: [UInt8]) {
+        decode(bytes)
+        // The same bytes with every chunk's CRC made right, so that mutations reach past the
+        // CRC check into the header, the palette and the image data.
+        decode(withCRCsFixed(bytes))
+    }
+
+    static func withCRCsFixed(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes, at = 8
+        while at + 12 <= bytes.count {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            guard length <= bytes.count - at - 12 else { break }
+            let crc = bytes.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress! + at + 4, 4 + length)) }
+            for k in 0..<4 { bytes[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+            at += 12 + length
+        }
+        return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { data in
             guard let image = try? PNGDecoder(data, maxPixels: 1 << 22) else { return }
             guard (1...4).contains(image.bands), image.pixels.count == image.width * image.height * image.bands else {

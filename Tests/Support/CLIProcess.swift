@@ -97,7 +97,18 @@ public final class CLIProcess {
     /// Standard output so far.
     public var stdoutSoFar: String { collected.text(error: false) }
 
+    /// Standard error so far.
+    public var stderrSoFar: String { collected.text(error: true) }
+
     public func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    /// Interrupts, then waits until the run says it is stopping (its notice of a first Ctrl-C),
+    /// so that a second `interrupt()` is one the run sees as the second. The limit only ends a hang.
+    public func interruptAndAwaitNotice() {
+        interrupt()
+        let limit = ContinuousClock.now + .seconds(300)
+        while !(stdoutSoFar + stderrSoFar).contains("Interrupted: stopping") && ContinuousClock.now < limit { usleep(10_000) }
+    }
 
     /// Waits for the end; a process still running after `watchdog` seconds is killed (SIGKILL
     /// shows in its status): for a test of a hang, which must end, not decide by the clock.

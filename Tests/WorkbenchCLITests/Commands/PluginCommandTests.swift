@@ -237,9 +237,8 @@ import WorkbenchVips
         let deadline = Date().addingTimeInterval(300)  // only a hang waits this long
         while !run.stdoutSoFar.contains("w10") && Date() < deadline { usleep(50_000) }
         #expect(run.stdoutSoFar.contains("w10"), "the 10 px image was not made")
-        run.interrupt()
-        // The first waits for the plugin, which never returns.
-        usleep(500_000)
+        // The first waits for the plugin, which never returns; the second quits at once.
+        run.interruptAndAwaitNotice()
         run.interrupt()
         let result = run.wait()
         #expect(result.status == 130, "\(result.stderr)")

@@ -136,8 +136,7 @@ import WorkbenchVips
                                       server.url("slow/Wine.jpg?delay=30")])
         let deadline = ContinuousClock.now + .seconds(300)  // only a hang waits this long
         while (try? server.requestCounts().count) ?? 0 < 2 && ContinuousClock.now < deadline { usleep(20_000) }
-        process.interrupt()
-        usleep(100_000)
+        process.interruptAndAwaitNotice()
         process.interrupt()
         let result = process.wait()
         #expect(result.status == 130)

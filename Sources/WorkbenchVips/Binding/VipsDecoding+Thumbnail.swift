@@ -1,0 +1,151 @@
+import CVips
+import Foundation
+import Logging
+import WorkbenchCore
+import WorkbenchDirect
+import WorkbenchJPEG
+
+/// Decoding shrunk on load: the thumbnail fused with its decode, JPEGs at a DCT scale (progressive
+/// ones by our decoder), PNGs by our PNG decoder, everything else by libvips' thumbnail.
+extension VipsDecoding {
+    /// Decode and resize in one step from the bytes (shrink-on-load: JPEG decodes at 1/2, 1/4 or
+    /// 1/8 scale, WebP and HEIF at a smaller size), with the decode's own settings. Nil when the
+    /// settings need the full decode (all pages, colours kept as stored).
+    /// `headroom`: how much larger than the box the JPEG's DCT scale leaves the image (libvips'
+    /// own rule is 2; 1 is `fastShrink`); nil leaves the whole choice to libvips' thumbnail.
+    static func thumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue], box: (width: Int, height: Int),
+                          headroom: Double?) throws(VipsError) -> VipsImage? {
+        guard source.options.toSRGB, source.options.pages == 1 else { return nil }
+        if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom) { return image }
+        if let image = try pngThumbnail(source, arguments) { return image }
+        try checkMemory(source)
+        var named = arguments
+        named["buffer"] = .blob(source.bytes.data)
+        // libvips 8.14's thumbnail_buffer does not hand its `fail_on` to the loader (a truncated
+        // JPEG then passes); the loader's option string does reach it.
+        named["option_string"] = .string("fail_on=" + source.options.failOn.rawValue)
+        named["no_rotate"] = .bool(!source.options.autorotate)
+        if source.colourManaged { named["export_profile"] = .string("srgb") }
+        let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
+        return try normalise(image.withOrigin(source))
+    }
+
+    /// JPEG at the smallest DCT scale (1/2, 1/4, 1/8) that leaves `headroom` times the box, then
+    /// libvips' high-quality reduce for the rest — libvips' own choice at headroom 2, but with a
+    /// progressive file decoded by our decoder, which keeps only the coefficients that scale
+    /// needs. Headroom 1 (`fastShrink`) spends less CPU for about 0.5 dB PSNR. Nil when it does
+    /// not apply (not a JPEG, turned by EXIF, no shrinking possible).
+    private static func scaledJPEGThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
+                                            box: (width: Int, height: Int), headroom: Double) throws(VipsError) -> VipsImage? {
+        guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer" else { return nil }
+        // The factor the box allows on the tighter axis (cover fills the box: the looser one).
+        let scaleX = Double(source.storedWidth) / Double(box.width), scaleY = Double(source.storedHeight) / Double(box.height)
+        let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
+        let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
+        // libvips gives the loader floor(size / shrink) pixels: a strip 3 pixels tall decoded at
+        // 1/8 would have none, which libvips asserts on (`jpegShrink` never goes below one pixel).
+        let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(source.storedWidth, source.storedHeight), headroom: headroom)
+        guard shrink > 1 else { return nil }
+        var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
+            "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
+            "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+        ])
+        // From 1/4 our decoder keeps less than libjpeg and is faster. At 1/2 it would keep 49 of
+        // 64 coefficients (chroma all 64) and cost more CPU (W: 2.1 s against 1.45 s), unless
+        // the reduction that follows is 2× or more: then only the frequencies below 4 matter
+        // (`lowPass`, 16 a block), a third of libjpeg's memory — a 10 MP progressive photo
+        // held 30 MB of coefficients in libjpeg, and W's peak was two of them at once.
+        let lowPass = factor / Double(shrink) >= 2
+        if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass) {
+            loaded = scaled
+        } else {
+            try checkMemory(source)
+        }
+        var named = arguments
+        if source.colourManaged { named["export_profile"] = .string("srgb") }
+        var origin = source
+        origin.jpegShrink = shrink
+        return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
+    }
+
+    /// A PNG's pixels by our decoder (`PNGDecoder`: libdeflate inflates in a third of zlib's
+    /// time, and inflating was most of a PNG thumbnail's cost), everything else as libvips reads
+    /// it from the header, then libvips' thumbnail as for any image: the same result as
+    /// `thumbnail_buffer`'s. Nil when not a PNG, or when the decoder leaves the file to libpng
+    /// (the reason at debug level: `--verbose`).
+    private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue]) throws(VipsError) -> VipsImage? {
+        guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }
+        let header = try VipsOperationCall.image("pngload_buffer", nil, [
+            "buffer": .blob(source.bytes.data), "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
+            "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+        ])
+        let outcome = source.bytes.data.withUnsafeBytes { bytes in
+            Result { () throws(PNGRefusal) in try PNGDecoder(bytes, maxPixels: source.options.maxPixels) }
+        }
+        let decoded: PNGDecoder
+        switch outcome {
+        case .success(let image): decoded = image
+        case .failure(let refusal):
+            declined(source, by: "PNG decoder", because: "\(refusal)")
+            return nil
+        }
+        guard let image = adopted((decoded.width, decoded.height, decoded.bands), decoded.byteCount, decoded.handOver,
+                                  header: header, source: source, by: "PNG decoder") else { return nil }
+        var named = arguments
+        named["no_rotate"] = .bool(!source.options.autorotate)
+        if source.colourManaged { named["export_profile"] = .string("srgb") }
+        var origin = source
+        origin.decodedByPNGDecoder = true
+        return try normalise(VipsOperationCall.image("thumbnail_image", image.withOrigin(origin), named))
+    }
+
+    /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the
+    /// coefficients that scale needs (`ProgressiveJPEG`), with the metadata libvips read from its
+    /// header; nil when that decoder does not take the file (libjpeg then decodes it, and the
+    /// reason is logged at debug level: `--verbose`). Only when warnings may pass, as libjpeg's
+    /// do at these settings: the decoder refuses what libjpeg would warn of. A file the decoder
+    /// finds cut short fails here, unless the decode accepts damage (`failOn` "none"): libjpeg
+    /// would make up the missing blocks, all of them for a huge header over a few bytes.
+    /// `lowPass`: only the frequencies below 4 (`ProgressiveJPEG.decode`), for an image reduced
+    /// by 2× or more after.
+    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false) throws(VipsError) -> VipsImage? {
+        guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
+        let outcome = source.bytes.data.withUnsafeBytes { bytes in
+            Result { () throws(ProgressiveRefusal) in
+                try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: (header.width, header.height), memoryLimit: source.options.maxMemory,
+                                           lowPass: lowPass)
+            }
+        }
+        let scaled: ProgressiveJPEG
+        switch outcome {
+        case .success(let image): scaled = image
+        case .failure(let refusal):
+            if refusal.reason == "truncated" && source.options.failOn != .none {
+                throw .decodeFailed(origin: source.bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
+            }
+            if refusal.reason != "not-progressive" { declined(source, by: "progressive decoder", because: "\(refusal.reason): \(refusal)") }
+            return nil
+        }
+        return adopted((scaled.width, scaled.height, scaled.bands), scaled.buffer.bytes.count, scaled.buffer.handOver,
+                       header: header, source: source, by: "progressive decoder")
+    }
+
+    /// Pixels one of our decoders made, as an image with the metadata libvips read from `header`
+    /// (libvips frees the pixels when the image closes); nil, with the reason under `--verbose`,
+    /// when their size is not the one libvips expects.
+    private static func adopted(_ size: (width: Int, height: Int, bands: Int), _ byteCount: Int, _ handOver: () -> UnsafeMutableRawPointer?,
+                                header: VipsImage, source: DecodedSource, by decoder: String) -> VipsImage? {
+        guard size.width == header.width, size.height == header.height, size.bands == header.bands else {
+            declined(source, by: decoder, because: "made \(size.width)×\(size.height)×\(size.bands), libvips expects \(header.width)×\(header.height)×\(header.bands)")
+            return nil
+        }
+        guard let pixels = handOver() else { return nil }
+        let image = cvips_image_from_owned_pixels(pixels, byteCount, Int32(size.width), Int32(size.height), Int32(size.bands), header.pointer)
+        return image.map { VipsImage(owning: $0) }
+    }
+
+    /// Says under `--verbose` why one of our decoders left a file to libvips' own loader.
+    private static func declined(_ source: DecodedSource, by decoder: String, because reason: String) {
+        VipsRuntime.warnings.withLock { $0 }?.debug("\(source.bytes.origin): \(decoder) declined (\(reason)); libvips decodes it")
+    }
+}

@@ -19,6 +19,10 @@ static inline int cvips_set_malloc_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+static inline int cvips_set_malloc_trim_threshold(int bytes) {
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+}
+
 // Gives the pages of free heap memory back to the system once more than `bytes` are free
 // (glibc's malloc_trim, which also releases whole free pages inside the heap, not only at its
 // top); 1 when it released some.
@@ -129,19 +133,20 @@ static void cvips_free_pixels(VipsImage *image, gpointer pixels) {
     free(pixels);
 }
 
-// An 8-bit image of our own decoding (interleaved rows) carrying the metadata a loader attached
+// An image of our own decoding (interleaved rows, in the header's sample format and
+// interpretation: 8-bit sRGB or B_W, 16-bit RGB16 or GREY16) carrying the metadata a loader attached
 // to `header` (EXIF, ICC profile, XMP, resolution, …), as if it had loaded it. The header's own
 // fields (size, format, …) and libvips' access hints are not metadata. The image takes `pixels`
 // (from malloc) over without a copy and frees them when it closes; freed at once on failure.
 static inline VipsImage *cvips_image_from_owned_pixels(void *pixels, size_t length, int width, int height, int bands,
                                                        VipsImage *header) {
-    VipsImage *out = vips_image_new_from_memory(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
+    VipsImage *out = vips_image_new_from_memory(pixels, length, width, height, bands, header->BandFmt);
     if (out == NULL) {
         free(pixels);
         return NULL;
     }
     g_signal_connect_data(out, "postclose", G_CALLBACK(cvips_free_pixels), pixels, NULL, (GConnectFlags) 0);
-    out->Type = bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    out->Type = header->Type;
     cvips_copy_header_fields(out, header);
     return out;
 }

@@ -39,33 +39,39 @@ public enum Resampler {
     static let fractionBits: Int32 = 12
 
     static func taps(from input: Int, to output: Int, shrink: Double? = nil) -> Taps {
-        let shrink = shrink ?? Double(input) / Double(output)
-        let support = 3 * max(shrink, 1)
         var taps = Taps()
-        taps.count = Int(ceil(2 * support)) + 1
-        taps.first.reserveCapacity(output)
-        taps.weights.reserveCapacity(output * taps.count)
-        var row = [Double](repeating: 0, count: taps.count)
         let one = Double(1 << fractionBits)
+        forEachWindow(from: input, to: output, shrink: shrink ?? Double(input) / Double(output)) { first, weights in
+            taps.count = weights.count
+            // Rounded, and the rounding's remainder given to the largest weight, so flat areas
+            // stay exactly flat.
+            var fixed = weights.map { Int32(($0 * one).rounded()) }
+            let remainder = Int32(one) - fixed.reduce(0, +)
+            if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
+            taps.first.append(Int32(first))
+            taps.inputs.append(contentsOf: (0..<weights.count).map { Int32(min(max(first + $0, 0), input - 1)) })
+            taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
+        }
+        return taps
+    }
+
+    /// Each output sample's Lanczos-3 window over `input` samples, in order: the first input it
+    /// reads (before the edges, possibly negative) and its weights, normalised to sum to 1.
+    static func forEachWindow(from input: Int, to output: Int, shrink: Double, _ body: (Int, [Double]) -> Void) {
+        let support = 3 * max(shrink, 1)
+        let count = Int(ceil(2 * support)) + 1
+        var row = [Double](repeating: 0, count: count)
         for o in 0..<output {
             let centre = (Double(o) + 0.5) * shrink - 0.5
             let first = Int(floor(centre - support)) + 1
             var sum = 0.0
-            for k in 0..<taps.count {
+            for k in 0..<count {
                 let w = lanczos3((Double(first + k) - centre) / max(shrink, 1))
                 row[k] = w
                 sum += w
             }
-            // Normalised, rounded, and the rounding's remainder given to the largest weight, so
-            // flat areas stay exactly flat.
-            var fixed = row.map { Int32(($0 / sum * one).rounded()) }
-            let remainder = Int32(one) - fixed.reduce(0, +)
-            if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
-            taps.first.append(Int32(first))
-            taps.inputs.append(contentsOf: (0..<taps.count).map { Int32(min(max(first + $0, 0), input - 1)) })
-            taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
+            body(first, row.map { $0 / sum })
         }
-        return taps
     }
 
     static func lanczos3(_ x: Double) -> Double {

@@ -2,10 +2,10 @@
 """PNG files of every kind the PNG decoder meets, written chunk by chunk: OUT_DIR.
 
 Each colour type (grey, grey+alpha, RGB, RGBA, palette), with and without tRNS, grey and
-palettes at 1, 2 and 4 bits, every row filter (a different one each row), the image data split
-over several IDAT chunks, and the kinds the decoder must leave to libpng: 16-bit, interlaced,
-animated, a CRC that does not match, a file cut short, a palette index past the palette, a zlib
-stream one row short.
+palettes at 1, 2 and 4 bits, 16-bit ones (with tRNS too), Adam7-interlaced ones, every row
+filter (a different one each row), the image data split over several IDAT chunks, and the kinds
+the decoder must leave to libpng: animated, a CRC that does not match, a file cut short, a
+palette index past the palette, a zlib stream one row short.
 """
 import os
 import struct
@@ -43,9 +43,9 @@ def filtered(rows, bpp):
     return out
 
 
-def png(name, colour_type, rows, bpp, extra=b"", depth=8, interlace=0, split=1, tweak=None):
+def png(name, colour_type, rows, bpp, extra=b"", depth=8, interlace=0, split=1, tweak=None, stream=None):
     header = struct.pack(">IIBBBBB", W, H, depth, colour_type, 0, 0, interlace)
-    data = zlib.compress(filtered(rows, bpp), 6)
+    data = zlib.compress(stream if stream is not None else filtered(rows, bpp), 6)
     parts = [data[i * len(data) // split:(i + 1) * len(data) // split] for i in range(split)]
     body = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + extra + b"".join(chunk(b"IDAT", p) for p in parts) + chunk(b"IEND", b"")
     if tweak:
@@ -92,11 +92,51 @@ for depth in (1, 2, 4):
 values = [[(x + y) % 4 for x in range(W)] for y in range(H)]
 png("grey-2bit-trns", 0, packed(values, 2), 1, chunk(b"tRNS", struct.pack(">H", 2)), depth=2)
 png("palette-2bit-trns", 3, packed(values, 2), 1, chunk(b"PLTE", palette[:12]) + chunk(b"tRNS", bytes([0, 128])), depth=2)
+
+
+def wide(channels, seed):
+    """16-bit rows, big-endian, with high and low bytes that differ."""
+    return [bytes(b for x in range(W) for c in range(channels)
+                  for b in struct.pack(">H", (x * 1009 + y * 2713 + c * 7919 + seed * 131 + x * y * 17) & 0xFFFF)) for y in range(H)]
+
+
+png("grey16", 0, wide(1, 1), 2, depth=16)
+png("grey16-alpha", 4, wide(2, 2), 4, depth=16)
+png("rgb16", 2, wide(3, 3), 6, depth=16)
+png("rgba16", 6, wide(4, 4), 8, depth=16)
+grey16 = wide(1, 5)
+png("grey16-trns", 0, grey16, 2, chunk(b"tRNS", grey16[4][6:8]), depth=16)
+rgb16 = wide(3, 6)
+png("rgb16-trns", 2, rgb16, 6, chunk(b"tRNS", rgb16[1][12:18]), depth=16)
+png("rgba-opaque", 6, [bytes(v if i % 4 != 3 else 255 for i, v in enumerate(row)) for row in samples(4, 15)], 4)
+
+
+def adam7(rows, depth, channels):
+    """`rows` (per pixel `channels` samples, 8-bit values, 16-bit pairs or packed small ones)
+    as Adam7's seven passes, each filtered on its own, as one stream."""
+    size = max(1, depth // 8) * channels
+    if depth < 8:
+        pixels = [[(row[x * depth // 8] >> (8 - depth - x * depth % 8)) & ((1 << depth) - 1) for x in range(W)] for row in rows]
+    else:
+        pixels = [[row[x * size:(x + 1) * size] for x in range(W)] for row in rows]
+    stream = b""
+    for px, py, dx, dy in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]:
+        sub = [row[px::dx] for row in pixels[py::dy]]
+        if not sub or not sub[0]:
+            continue
+        packed_rows = packed(sub, depth) if depth < 8 else [b"".join(row) for row in sub]
+        stream += filtered(packed_rows, max(1, size))
+    return stream
+
+
+interlaced = samples(3, 10)
+png("interlaced", 2, None, 3, interlace=1, stream=adam7(interlaced, 8, 3))
+alpha16 = wide(4, 11)
+png("interlaced-rgba16", 6, None, 8, depth=16, interlace=1, stream=adam7(alpha16, 16, 4))
+small = packed([[(x * 3 + y * 5 + x * y) % 4 for x in range(W)] for y in range(H)], 2)
+png("interlaced-palette-2bit", 3, None, 1, chunk(b"PLTE", palette[:12]) + chunk(b"tRNS", bytes([0, 128])), depth=2, interlace=1,
+    stream=adam7(small, 2, 1))
 # Left to libpng.
-png("sixteen-bit", 2, [bytes(v for s in row for v in (s, 255 - s)) for row in samples(3, 9)], 6, depth=16)
-png("four-bit-palette", 3, [bytes(((x % 16) << 4 | (x + 1) % 16) for x in range((W + 1) // 2)) for _ in range(H)], 1,
-    chunk(b"PLTE", palette[:48]), depth=4)
-png("interlaced", 2, samples(3, 10), 3, interlace=1)
 png("animated", 2, samples(3, 11), 3, chunk(b"acTL", struct.pack(">II", 1, 0)))
 png("bad-crc", 2, samples(3, 12), 3, tweak=lambda b: b[:40] + bytes([b[40] ^ 1]) + b[41:])
 png("cut-short", 2, samples(3, 13), 3, tweak=lambda b: b[: len(b) * 2 // 3])

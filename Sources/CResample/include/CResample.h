@@ -21,6 +21,16 @@ void wb_reduce_rows(const uint8_t *in, int stride, uint8_t *out, int out_height,
 void wb_reduce_columns(const uint8_t *in, int in_width, int height, int bands, uint8_t *out, int out_width,
                        const int32_t *first, const int32_t *inputs, const int16_t *weights, int count);
 
+/* An 8-bit image whose last band is alpha (`bands` 2 or 4), reduced as libvips' thumbnail
+ * reduces one: colour premultiplied by alpha, box-averaged `box_x` × `box_y` pixels at a time
+ * (a box past the edge repeats the edge pixels), then Lanczos in floats (`x_inputs`/`x_weights`
+ * over the boxed columns, `y_…` over the boxed rows, `count` taps per output, held at the
+ * edges), divided by the reduced alpha and truncated to 8 bits, as libvips casts. Writes out_width × out_height × bands bytes to `out`; 0 when out of memory. */
+int wb_reduce_alpha(const uint8_t *in, int width, int height, int bands, int box_x, int box_y,
+                    uint8_t *out, int out_width, int out_height,
+                    const int32_t *x_inputs, const float *x_weights, int x_count,
+                    const int32_t *y_inputs, const float *y_weights, int y_count);
+
 /* Tests: nonzero runs the plain C loops even where AVX2 is present (they write the same bytes). */
 void wb_resample_scalar_only(int on);
 

@@ -8,8 +8,10 @@ struct PNGChunks {
         let width: Int, height: Int
         /// 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
         let colourType: Int
-        /// Bits a sample: 8, or 1, 2 or 4 for grey and palette images.
+        /// Bits a sample: 8 or 16, or 1, 2 or 4 for grey and palette images.
         let depth: Int
+        /// Adam7 (`PNGInterlace`).
+        var interlaced = false
         /// Samples a pixel in the file.
         var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colourType] ?? 0 }
         /// Bytes a row holds, its filter byte not counted.
@@ -56,16 +58,16 @@ struct PNGChunks {
             case "IHDR":
                 guard found == nil, length == 13 else { throw .refused("a damaged IHDR chunk") }
                 let depth = Int(data[body + 8]), colourType = Int(data[body + 9])
-                guard depth == 8 || ([1, 2, 4].contains(depth) && [0, 3].contains(colourType)) else {
-                    throw .refused("\(depth)-bit samples (this decoder reads 8-bit, and 1, 2 or 4 for grey and palettes)")
+                guard depth == 8 || ([1, 2, 4].contains(depth) && [0, 3].contains(colourType)) || (depth == 16 && colourType != 3) else {
+                    throw .refused("\(depth)-bit samples for colour type \(colourType), which PNG does not allow")
                 }
                 guard [0, 2, 3, 4, 6].contains(colourType), data[body + 10] == 0, data[body + 11] == 0 else {
                     throw .refused("colour type \(colourType) with methods \(data[body + 10]), \(data[body + 11])")
                 }
-                guard data[body + 12] == 0 else { throw .refused("an interlaced PNG") }
+                guard data[body + 12] <= 1 else { throw .refused("interlace method \(data[body + 12])") }
                 let width = Self.uint32(data, body), height = Self.uint32(data, body + 4)
                 guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else { throw .refused("a frame of \(width)×\(height)") }
-                found = Header(width: width, height: height, colourType: colourType, depth: depth)
+                found = Header(width: width, height: height, colourType: colourType, depth: depth, interlaced: data[body + 12] == 1)
             case "PLTE":
                 guard found != nil, imageData.isEmpty, palette.isEmpty, length % 3 == 0, length > 0, length <= 768 else {
                     throw .refused("a misplaced or damaged PLTE chunk")

@@ -1,30 +1,38 @@
 import CDeflate
 import Glibc
 
-/// A non-interlaced PNG's pixels (8-bit, or 1, 2 or 4 for grey and palettes), inflated by libdeflate (3.5× zlib's speed on product
-/// shots) and unfiltered: the samples libpng gives libvips for the same file, interleaved, with
-/// a palette or a `tRNS` colour expanded as libvips expands them (RGB, or RGBA with
-/// transparency; grey and alpha stay 1 or 2 bands).
+/// A PNG's pixels (8- or 16-bit, 1, 2 or 4 for grey and palettes, interlaced or not), inflated
+/// by libdeflate (3.5× zlib's speed on product shots) and unfiltered: the samples libpng gives
+/// libvips for the same file, interleaved, 16-bit ones in the machine's byte order, with a
+/// palette or a `tRNS` colour expanded as libvips expands them (RGB, or RGBA with transparency;
+/// grey and alpha stay 1 or 2 bands).
 ///
 /// Only the pixels: what a file carries besides them libvips reads from its header. Anything
 /// this decoder does not read exactly as libpng would, or that libpng would warn of, is refused
-/// with the reason, and the caller leaves the file to libvips: 16-bit,
-/// interlacing, animation, a damaged chunk (every CRC is checked), a zlib stream that does not
-/// hold the image exactly, a palette index past the palette.
+/// with the reason, and the caller leaves the file to libvips: animation, a damaged chunk (every
+/// CRC is checked), a zlib stream that does not hold the image exactly, a palette index past the
+/// palette.
 public final class PNGDecoder {
     public let width: Int
     public let height: Int
     /// 1 grey, 2 grey and alpha, 3 RGB, 4 RGBA.
     public let bands: Int
+    /// 1, or 2 for a 16-bit PNG.
+    public let bytesPerSample: Int
     private var samples: UnsafeMutableRawPointer?
 
-    /// The pixels' bytes: width × height × bands.
-    public var byteCount: Int { width * height * bands }
+    /// The pixels' bytes: width × height × bands × bytes a sample.
+    public var byteCount: Int { width * height * bands * bytesPerSample }
 
     /// The samples, owned by the caller from now on (to be freed with `free`); nil once handed over.
     public func handOver() -> UnsafeMutableRawPointer? {
         defer { samples = nil }
         return samples
+    }
+
+    /// `body` with the samples, while this decoder still owns them; nil once handed over.
+    public func withSamples<Result>(_ body: (UnsafeRawPointer) -> Result) -> Result? {
+        samples.map { body(UnsafeRawPointer($0)) }
     }
 
     /// A copy of the samples (for tests).
@@ -51,23 +59,33 @@ public final class PNGDecoder {
         width = header.width
         height = header.height
         bands = header.outputBands(transparency: file.transparency != nil)
+        bytesPerSample = header.depth == 16 ? 2 : 1
         let stride = header.rowBytes
-        let rawCount = header.height * (1 + stride)
-        guard let raw = malloc(max(1, rawCount)) else { throw .refused("no memory for \(rawCount) bytes") }
+        let rowsCount = header.height * (1 + stride)
+        guard let raw = malloc(max(1, rowsCount)) else { throw .refused("no memory for \(rowsCount) bytes") }
         var keep = false
         defer { if !keep { free(raw) } }
-        try Self.inflate(file.imageData, into: raw, count: rawCount, data: data)
         let rows = raw.assumingMemoryBound(to: UInt8.self)
-        try PNGFilters.unfilter(rows, rows: header.height, stride: stride, bytesPerPixel: header.filterUnit)
-        if bands == header.channels && header.depth == 8 {
+        if header.interlaced {
+            let count = PNGInterlace.passes.indices.reduce(0) { $0 + PNGInterlace.byteCount(of: $1, header) }
+            guard let passes = malloc(max(1, count)) else { throw .refused("no memory for \(count) bytes") }
+            defer { free(passes) }
+            try Self.inflate(file.imageData, into: passes, count: count, data: data)
+            try PNGInterlace.deinterlace(passes.assumingMemoryBound(to: UInt8.self), into: rows, header)
+        } else {
+            try Self.inflate(file.imageData, into: raw, count: rowsCount, data: data)
+            try PNGFilters.unfilter(rows, rows: header.height, stride: stride, bytesPerPixel: header.filterUnit)
+        }
+        if bands == header.channels && header.depth >= 8 {
             // The samples as they are: each row moved down over the filter bytes, in the same
             // memory (a second buffer of a large PNG costs its page faults again).
             for y in 0..<header.height { (rows + y * stride).update(from: rows + (y * (stride + 1) + 1), count: stride) }
+            if header.depth == 16 { PNGExpansion.toMachineOrder(rows, count: width * height * bands) }
             samples = raw
             keep = true
             return
         }
-        guard let out = malloc(max(1, width * height * bands)) else { throw .refused("no memory for the pixels") }
+        guard let out = malloc(max(1, byteCount)) else { throw .refused("no memory for the pixels") }
         samples = out
         try PNGExpansion.expand(rows, header: header, palette: file.palette, transparency: file.transparency,
                                 into: out.assumingMemoryBound(to: UInt8.self), bands: bands)

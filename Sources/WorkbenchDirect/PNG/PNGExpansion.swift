@@ -3,6 +3,10 @@
 enum PNGExpansion {
     static func expand(_ raw: UnsafePointer<UInt8>, header: PNGChunks.Header, palette: [UInt8], transparency: [UInt8]?,
                        into out: UnsafeMutablePointer<UInt8>, bands: Int) throws(PNGRefusal) {
+        if header.depth == 16 {
+            expandKeyed16(raw, header: header, key: transparency ?? [], into: out)
+            return
+        }
         let width = header.width, stride = header.rowBytes
         var outOfPalette = false
         // Samples of fewer than 8 bits are unpacked first, grey scaled to 0…255 as libpng scales it.
@@ -65,5 +69,39 @@ enum PNGExpansion {
             }
         }
         if outOfPalette { throw .refused("a palette index past the palette") }
+    }
+
+    /// 16-bit samples (big-endian in the file) in the machine's order, in place.
+    static func toMachineOrder(_ samples: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard UInt16(1).littleEndian == 1 else { return }
+        for i in 0..<count {
+            let at = samples + i &* 2
+            (at[0], at[1]) = (at[1], at[0])
+        }
+    }
+
+    /// 16-bit grey or RGB with a `tRNS` colour: an alpha band added, 0 where all samples equal
+    /// the key, 65535 elsewhere, every sample in the machine's order (libpng's tRNS-to-alpha).
+    private static func expandKeyed16(_ raw: UnsafePointer<UInt8>, header: PNGChunks.Header, key: [UInt8],
+                                      into out: UnsafeMutablePointer<UInt8>) {
+        let channels = header.channels, stride = header.rowBytes
+        let keyed = (0..<channels).map { UInt16(key[$0 &* 2]) << 8 | UInt16(key[$0 &* 2 &+ 1]) }
+        out.withMemoryRebound(to: UInt16.self, capacity: header.width * header.height * (channels + 1)) { target in
+            for y in 0..<header.height {
+                let row = raw + (y &* (stride &+ 1) &+ 1)
+                var to = target + y &* header.width &* (channels &+ 1)
+                for x in 0..<header.width {
+                    var matches = true
+                    for c in 0..<channels {
+                        let at = row + (x &* channels &+ c) &* 2
+                        let value = UInt16(at[0]) << 8 | UInt16(at[1])
+                        matches = matches && value == keyed[c]
+                        to[c] = value
+                    }
+                    to[channels] = matches ? 0 : 65535
+                    to += channels &+ 1
+                }
+            }
+        }
     }
 }

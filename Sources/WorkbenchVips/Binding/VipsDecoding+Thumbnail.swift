@@ -89,14 +89,50 @@ extension VipsDecoding {
             declined(source, by: "PNG decoder", because: "\(refusal)")
             return nil
         }
+        var origin = source
+        origin.decodedByPNGDecoder = true
+        if let reduced = premultipliedReduction(decoded, arguments, header: header, source: source) {
+            origin.reducedPremultiplied = true
+            return try normalise(reduced.withOrigin(origin))
+        }
         guard let image = adopted((decoded.width, decoded.height, decoded.bands), decoded.byteCount, decoded.handOver,
                                   header: header, source: source, by: "PNG decoder") else { return nil }
         var named = arguments
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
-        var origin = source
-        origin.decodedByPNGDecoder = true
         return try normalise(VipsOperationCall.image("thumbnail_image", image.withOrigin(origin), named))
+    }
+
+    /// A PNG with alpha reduced by `Resampler.reducePremultiplied` (libvips' thumbnail premultiplies
+    /// into a float image and reduces that, most of a product shot's thumbnail cost), by the
+    /// factors libvips' thumbnail would use, with the header's metadata. Nil when the thumbnail
+    /// does more than reduce: crops, enlarges, turns, converts colour, or keeps the size.
+    private static func premultipliedReduction(_ decoded: PNGDecoder, _ arguments: [String: VipsArgumentValue], header: VipsImage,
+                                               source: DecodedSource) -> VipsImage? {
+        guard decoded.bands == 2 || decoded.bands == 4, decoded.bytesPerSample == 1, header.format == VIPS_FORMAT_UCHAR,
+              !source.colourManaged, source.orientation == 1,
+              decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands,
+              let shrink = reduction(arguments, of: (decoded.width, decoded.height)),
+              let reduced = decoded.withSamples({ Resampler.reducePremultiplied($0, width: decoded.width, height: decoded.height,
+                                                                                 bands: decoded.bands, shrink: shrink) }) ?? nil
+        else { return nil }
+        let image = cvips_image_from_owned_pixels(reduced.pixels, reduced.width * reduced.height * decoded.bands, Int32(reduced.width),
+                                                  Int32(reduced.height), Int32(decoded.bands), header.pointer)
+        return image.map { VipsImage(owning: $0) }
+    }
+
+    /// The factors `thumbnail_image` with these arguments reduces a `size` image by on each
+    /// axis, when all it does is reduce (libvips 8.14's rule: without a crop, the box's tighter
+    /// ratio on both axes; with `size` "force", each axis its own): nil for a crop, an
+    /// enlargement, or no change.
+    static func reduction(_ arguments: [String: VipsArgumentValue], of size: (width: Int, height: Int)) -> (x: Double, y: Double)? {
+        guard arguments["crop"] == nil, case .int(let width)? = arguments["width"], case .string(let mode)? = arguments["size"] else { return nil }
+        let height: Int
+        if case .int(let given)? = arguments["height"] { height = given } else { height = width }
+        let ratioX = Double(size.width) / Double(width), ratioY = Double(size.height) / Double(height)
+        let shrink = mode == "force" ? (x: ratioX, y: ratioY) : (x: max(ratioX, ratioY), y: max(ratioX, ratioY))
+        guard shrink.x >= 1, shrink.y >= 1, shrink.x > 1 || shrink.y > 1 else { return nil }
+        return shrink
     }
 
     /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the
@@ -135,8 +171,10 @@ extension VipsDecoding {
     /// when their size is not the one libvips expects.
     private static func adopted(_ size: (width: Int, height: Int, bands: Int), _ byteCount: Int, _ handOver: () -> UnsafeMutableRawPointer?,
                                 header: VipsImage, source: DecodedSource, by decoder: String) -> VipsImage? {
-        guard size.width == header.width, size.height == header.height, size.bands == header.bands else {
-            declined(source, by: decoder, because: "made \(size.width)×\(size.height)×\(size.bands), libvips expects \(header.width)×\(header.height)×\(header.bands)")
+        let sampleBytes = Int(vips_format_sizeof(header.format))
+        guard size.width == header.width, size.height == header.height, size.bands == header.bands,
+              byteCount == size.width * size.height * size.bands * sampleBytes else {
+            declined(source, by: decoder, because: "made \(size.width)×\(size.height)×\(size.bands) in \(byteCount) bytes, libvips expects \(header.width)×\(header.height)×\(header.bands) of \(sampleBytes)")
             return nil
         }
         guard let pixels = handOver() else { return nil }

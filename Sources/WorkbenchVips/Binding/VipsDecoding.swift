@@ -64,6 +64,8 @@ struct DecodedSource: Sendable {
     var jpegShrink = 1
     /// The pixels came from our PNG decoder (`PNGDecoder`), not libpng.
     var decodedByPNGDecoder = false
+    /// …and reduced by `Resampler.reducePremultiplied`, not libvips' thumbnail.
+    var reducedPremultiplied = false
 }
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.

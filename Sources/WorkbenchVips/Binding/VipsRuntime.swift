@@ -41,10 +41,19 @@ public enum VipsRuntime {
     /// small images the workers then wait for each other in malloc and free — 1,900 of 7,500
     /// thread switches for 10,000 items — and run 5% slower (0.93–1.0 → 0.85–0.96 s).
     static let mallocArenas = Int32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    /// Buffers of 256 KiB and more (libvips' regions and line buffers, input bytes, decoded
-    /// rows) get their own mappings, returned to the system when freed, instead of staying in
-    /// the heap: −40 MiB peak at 1 MiB when first measured, −4 MiB more at 256 KiB.
-    static let mallocMmapThreshold: Int32 = 256 << 10
+    /// Buffers of 1 MiB and more (libvips' regions and line buffers, input bytes, decoded
+    /// images) get their own mappings, returned to the system when freed, instead of staying in
+    /// the heap: −40 MiB of W's peak at 1 MiB when first measured. It was 256 KiB (−4 MiB more
+    /// then), but every encoder's scratch buffer of that size then cost its page faults again on
+    /// each image: 150 product PNGs to WebP made 540,000 faults and spent a quarter of their
+    /// CPU in the kernel. At 1 MiB, with `mallocTrimThreshold`, 190,000, and W's peak the same
+    /// (medians of 5: 96 MiB at 10× either way), since the encode trims the heap after each
+    /// large photo (`EncodeStage`).
+    static let mallocMmapThreshold: Int32 = 1 << 20
+    /// Free memory at the heap's top is given back only beyond this: glibc's 128 KiB, which
+    /// applies once the mmap threshold is set, gave back and faulted in again what every small
+    /// image's encode allocates.
+    static let mallocTrimThreshold: Int32 = 4 << 20
 
     /// The stack of each thread under an address-space limit (see `tuneMemory`). libvips' and our
     /// threads run in it (the test suite and the reference workload were run with it).
@@ -52,7 +61,7 @@ public enum VipsRuntime {
 
     /// Bounds glibc's malloc for libvips (see `mallocArenas`). Call it first thing in `main`,
     /// before threads exist; starting libvips calls it too, later, for library users.
-    /// glibc's own MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ in the environment win.
+    /// glibc's own MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ in the environment win.
     public static func tuneMemory() {
         // mallopt fails only for an unknown parameter; these two exist in every glibc we run on,
         // and failing would only leave glibc's defaults.
@@ -63,6 +72,7 @@ public enum VipsRuntime {
         if getenv("MALLOC_ARENA_MAX") == nil { _ = cvips_set_malloc_arena_max(limited ? 1 : mallocArenas) }
         if limited { _ = cvips_set_default_thread_stack(limitedThreadStack) }
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { _ = cvips_set_malloc_mmap_threshold(mallocMmapThreshold) }
+        if getenv("MALLOC_TRIM_THRESHOLD_") == nil { _ = cvips_set_malloc_trim_threshold(mallocTrimThreshold) }
     }
 
     /// Sends what libvips prints with C's stdio (diagnostics such as "sanity failure: …") to

@@ -182,6 +182,7 @@ struct ResizeStage: Stage {
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (parameters.width ?? Self.unbounded, parameters.height ?? Self.unbounded),
                                                   headroom: parameters.fit == .fill ? nil : parameters.fastShrink ? 1 : 2) {
             let shrink = (fused.origin?.jpegShrink ?? 1) > 1 ? " (JPEG at 1/\(fused.origin?.jpegShrink ?? 1))"
+                : fused.origin?.reducedPremultiplied == true ? " (PNG decoded with libdeflate, reduced premultiplied on the direct path)"
                 : fused.origin?.decodedByPNGDecoder == true ? " (PNG decoded with libdeflate)" : ""
             context.recordDecode("decode: loading with shrink-on-load for \(image.width)×\(image.height) → fit \(parameters.width.map(String.init) ?? "∞")×\(parameters.height.map(String.init) ?? "∞")\(shrink)")
             return .image(outputIsReadOnce ? fused : try kept(fused, context))

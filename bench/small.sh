@@ -7,6 +7,7 @@
 #   PEERS=dir    a Python with opencv-python-headless, Pillow and pyvips (default: python3;
 #                `python3 -m venv /tmp/w && /tmp/w/bin/pip install opencv-python-headless pillow pyvips`)
 #   SMALL_DIR    where inputs go (default /tmp/workbench-small)
+#   BEFORE=bin   an older workbench binary, as a row beside this one (before/after a change)
 #   SMALL_OUT    where outputs go (default /dev/shm/workbench-small-out when /dev/shm exists):
 #                on a disk, creating thousands of files just deleted costs the kernel more than
 #                the imaging (ext4's inode search), for every tool alike
@@ -84,6 +85,7 @@ measure() {
 
 : > "$D/times"
 tools=(workbench workbench-libvips opencv pillow pyvips)
+[ -n "${BEFORE:-}" ] && tools+=(before)
 if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/small-libvips.c" -o "$D/small-libvips" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
   tools+=(libvips-c)
 else
@@ -99,6 +101,8 @@ for ((r = 0; r < ROUNDS; r++)); do
         # xargs: IN's files to the program in runs of 5,000 (the argument list's limit).
         measure libvips-c $w sh -c 'mkdir -p "$3" && find "$1" -maxdepth 1 -name "*.jpg" -print0 | xargs -0 -n 5000 "$2" "$4" "$3"' \
           sh "$IN" "$D/small-libvips" "$OUT/libvips-c-$w" "$WIDTH"
+      elif [ $t = before ]; then
+        measure before $w "$BEFORE" run "$D/$w.json" "$IN" --out "$OUT/before-$w" -q
       elif [ $t = workbench-libvips ]; then
         measure workbench-libvips $w "$WORKBENCH" run "$D/$w-libvips.json" "$IN" --out "$OUT/workbench-libvips-$w" -q
       elif module=${t/opencv/cv2}; module=${module/pillow/PIL}; $PY -c "import $module" 2>/dev/null; then
@@ -137,7 +141,7 @@ print("| work | tool | wall s (median) | CPU ms per item | workbench ÷ tool (wa
 print("|---|---|---|---|---|---|")
 for w in ("small", "mega"):
     med = {}
-    for tool in ("workbench", "workbench-libvips", "opencv", "pillow", "pyvips", "libvips-c"):
+    for tool in ("workbench", "before", "workbench-libvips", "opencv", "pillow", "pyvips", "libvips-c"):
         runs = [r for r in rows if r[0] == tool and r[1] == w]
         if runs:
             med[tool] = (statistics.median(float(r[2]) for r in runs), statistics.median(float(r[3]) for r in runs))

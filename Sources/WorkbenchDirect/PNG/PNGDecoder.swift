@@ -50,12 +50,8 @@ public final class PNGDecoder {
     /// Decodes `data`, refusing an image of more than `maxPixels` pixels, or of more than
     /// `largestImage` bytes of samples, before taking memory.
     public init(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(PNGRefusal) {
-        let file = try PNGChunks(data)
+        let file = try Self.chunks(data, maxPixels: maxPixels)
         let header = file.header
-        guard header.width * header.height <= maxPixels else { throw .refused("more pixels than maxPixels") }
-        guard header.height * (1 + header.rowBytes) <= Self.largestImage else {
-            throw .refused("over \(Self.largestImage >> 20) MiB of samples, which libpng streams in less memory")
-        }
         width = header.width
         height = header.height
         bands = header.outputBands(transparency: file.transparency != nil)
@@ -89,6 +85,28 @@ public final class PNGDecoder {
         samples = out
         try PNGExpansion.expand(rows, header: header, palette: file.palette, transparency: file.transparency,
                                 into: out.assumingMemoryBound(to: UInt8.self), bands: bands)
+    }
+
+    /// Why the decoder would leave `data` to libpng, from its chunks alone (nothing inflated);
+    /// nil when it would decode it (unless its image data turns out damaged).
+    public static func refusal(_ data: UnsafeRawBufferPointer, maxPixels: Int) -> PNGRefusal? {
+        do {
+            _ = try chunks(data, maxPixels: maxPixels)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// `data`'s chunks, with the image's size within the decoder's limits.
+    private static func chunks(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(PNGRefusal) -> PNGChunks {
+        let file = try PNGChunks(data)
+        let header = file.header
+        guard header.width * header.height <= maxPixels else { throw .refused("more pixels than maxPixels") }
+        guard header.height * (1 + header.rowBytes) <= largestImage else {
+            throw .refused("over \(largestImage >> 20) MiB of samples, which libpng streams in less memory")
+        }
+        return file
     }
 
     /// The IDAT chunks' zlib stream, which must inflate to exactly `count` bytes.

@@ -41,7 +41,9 @@ public enum DecodeExplanation {
                 lines.append("\(node.id): decoded whole, once (\(readers) node\(readers == 1 ? "" : "s") read\(readers == 1 ? "s" : "") it; none decodes and shrinks in one step)")
                 continue
             }
-            lines.append("\(node.id): decoded by \(resizeID) in one step — " + scale(header, loader: loader, orientation: orientation, box: box))
+            let how = loader == "pngload_buffer" ? png(bytes, header: header, options: stage.options, box: box)
+                : scale(header, loader: loader, orientation: orientation, box: box)
+            lines.append("\(node.id): decoded by \(resizeID) in one step — " + how)
         }
         return lines
     }
@@ -64,6 +66,25 @@ public enum DecodeExplanation {
             return "JPEG at full size: \(box.description) is \(String(format: "%.2f", factor))× smaller, less than \(Int(2 * headroom))× (\(rule)), then Lanczos-3"
         }
         return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(box.description)"
+    }
+
+    /// How a fused resize to `box` takes a PNG: our decoder or libpng, then our premultiplied
+    /// reduce (`VipsDecoding.premultipliedReduction`'s conditions) or libvips' thumbnail.
+    private static func png(_ bytes: Bytes, header: VipsImage, options: DecodeOptions, box: FitBox) -> String {
+        if let refusal = bytes.data.withUnsafeBytes({ PNGDecoder.refusal($0, maxPixels: options.maxPixels) }) {
+            return "libpng decodes it, as our PNG decoder declines \(refusal); then libvips' thumbnail"
+        }
+        let decoder = "our PNG decoder (libdeflate's inflate)"
+        let factors = [box.width.map { Double(header.width) / Double($0) }, box.height.map { Double(header.height) / Double($0) }].compactMap { $0 }
+        guard header.hasAlpha, header.format == VIPS_FORMAT_UCHAR else { return decoder + ", then libvips' thumbnail" }
+        guard (factors.max() ?? 1) > 1 else { return decoder + ", then libvips' thumbnail: no reduction (never enlarged)" }
+        let orientation = options.autorotate ? header.metadata(int: "orientation") ?? 1 : 1
+        if orientation != 1 { return decoder + ", then libvips' thumbnail, which turns it upright (EXIF orientation \(orientation))" }
+        let grey = header.bands <= 2
+        if !grey, let profile = ColourProfile.embedded(in: header), !ColourProfile.describesSRGB(profile) {
+            return decoder + ", then libvips' thumbnail, which converts its ICC profile to sRGB"
+        }
+        return decoder + ", then reduced premultiplied on the direct path to \(box.description), as libvips' thumbnail would"
     }
 
     private static func directPath(_ bytes: Bytes, _ options: DecodeOptions) -> String {

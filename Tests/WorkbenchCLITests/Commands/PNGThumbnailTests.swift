@@ -50,6 +50,14 @@ import WorkbenchTestSupport
         #expect(run.stderr.contains("animated.png: PNG decoder declined (an animated PNG)"), "\(run.stderr)")
         #expect(run.stderr.contains("row-short.png: PNG decoder declined (image data that does not inflate to the image)"), "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("animated.png").path))
+        // `explain` says the same from the header alone.
+        let expected = ["rgba": "our PNG decoder (libdeflate's inflate), then reduced premultiplied on the direct path to \(width) wide",
+                        "rgb16": "our PNG decoder (libdeflate's inflate), then libvips' thumbnail",
+                        "animated": "libpng decodes it, as our PNG decoder declines an animated PNG; then libvips' thumbnail"]
+        for (name, line) in expected {
+            let explained = try CLIProcess.run(["explain", preset, inputs.appendingPathComponent("\(name).png").path])
+            #expect(explained.stdout.contains("d: decoded by t in one step — \(line)"), "\(name): \(explained.stdout)")
+        }
     }
 
     /// The smallest and largest band difference of `made` from `vips thumbnail FILE WIDTH`.

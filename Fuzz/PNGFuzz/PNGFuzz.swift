@@ -28,8 +28,9 @@ enum PNGFuzz {
     static func decode(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { data in
             guard let image = try? PNGDecoder(data, maxPixels: 1 << 22) else { return }
-            guard (1...4).contains(image.bands), image.pixels.count == image.width * image.height * image.bands else {
-                fatalError("a decode of \(image.width)×\(image.height)×\(image.bands) with \(image.pixels.count) samples")
+            guard (1...4).contains(image.bands), [1, 2].contains(image.bytesPerSample),
+                  image.pixels.count == image.width * image.height * image.bands * image.bytesPerSample else {
+                fatalError("a decode of \(image.width)×\(image.height)×\(image.bands)×\(image.bytesPerSample) in \(image.pixels.count) bytes")
             }
         }
     }

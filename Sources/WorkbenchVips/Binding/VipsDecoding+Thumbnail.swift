@@ -17,7 +17,8 @@ extension VipsDecoding {
                           headroom: Double?) throws(VipsError) -> VipsImage? {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
         if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom) { return image }
-        if let image = try pngThumbnail(source, arguments) { return image }
+        var origin = source
+        if let image = try pngThumbnail(source, arguments, declined: &origin.pngDeclined) { return image }
         try checkMemory(source)
         var named = arguments
         named["buffer"] = .blob(source.bytes.data)
@@ -27,7 +28,7 @@ extension VipsDecoding {
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         let image = try VipsOperationCall.image("thumbnail_buffer", nil, named)
-        return try normalise(image.withOrigin(source))
+        return try normalise(image.withOrigin(origin))
     }
 
     /// JPEG at the smallest DCT scale (1/2, 1/4, 1/8) that leaves `headroom` times the box, then
@@ -73,7 +74,9 @@ extension VipsDecoding {
     /// it from the header, then libvips' thumbnail as for any image: the same result as
     /// `thumbnail_buffer`'s. Nil when not a PNG, or when the decoder leaves the file to libpng
     /// (the reason at debug level: `--verbose`).
-    private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue]) throws(VipsError) -> VipsImage? {
+    /// `declined`: why the decoder left the file to libpng, for the report.
+    private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
+                                     declined reason: inout String?) throws(VipsError) -> VipsImage? {
         guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }
         let header = try VipsOperationCall.image("pngload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
@@ -87,6 +90,7 @@ extension VipsDecoding {
         case .success(let image): decoded = image
         case .failure(let refusal):
             declined(source, by: "PNG decoder", because: "\(refusal)")
+            reason = "\(refusal)"
             return nil
         }
         var origin = source

@@ -66,6 +66,8 @@ struct DecodedSource: Sendable {
     var decodedByPNGDecoder = false
     /// …and reduced by `Resampler.reducePremultiplied`, not libvips' thumbnail.
     var reducedPremultiplied = false
+    /// Why our PNG decoder left the file to libpng, when it did.
+    var pngDeclined: String?
 }
 
 /// Decoding: loader choice, limits, orientation and colour normalisation.

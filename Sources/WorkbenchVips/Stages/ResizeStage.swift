@@ -183,7 +183,8 @@ struct ResizeStage: Stage {
                                                   headroom: parameters.fit == .fill ? nil : parameters.fastShrink ? 1 : 2) {
             let shrink = (fused.origin?.jpegShrink ?? 1) > 1 ? " (JPEG at 1/\(fused.origin?.jpegShrink ?? 1))"
                 : fused.origin?.reducedPremultiplied == true ? " (PNG decoded with libdeflate, reduced premultiplied on the direct path)"
-                : fused.origin?.decodedByPNGDecoder == true ? " (PNG decoded with libdeflate)" : ""
+                : fused.origin?.decodedByPNGDecoder == true ? " (PNG decoded with libdeflate)"
+                : fused.origin?.pngDeclined.map { " (PNG decoded by libpng: our decoder declines \($0))" } ?? ""
             context.recordDecode("decode: loading with shrink-on-load for \(image.width)×\(image.height) → fit \(parameters.width.map(String.init) ?? "∞")×\(parameters.height.map(String.init) ?? "∞")\(shrink)")
             return .image(outputIsReadOnce ? fused : try kept(fused, context))
         }

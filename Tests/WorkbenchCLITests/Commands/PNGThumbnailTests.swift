@@ -48,6 +48,8 @@ import WorkbenchTestSupport
         #expect(Double(try Fixtures.vips(["min", alpha]).trimmingCharacters(in: .whitespacesAndNewlines)) == 255)
         // Left to libpng, which reads them (or refuses them as before), with the reason.
         #expect(run.stderr.contains("animated.png: PNG decoder declined (an animated PNG)"), "\(run.stderr)")
+        #expect(run.stderr.contains("animated: decode: loading with shrink-on-load for 37×23 → fit \(width)×∞ (PNG decoded by libpng: our decoder declines an animated PNG)"),
+                "\(run.stderr)")
         #expect(run.stderr.contains("row-short.png: PNG decoder declined (image data that does not inflate to the image)"), "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("animated.png").path))
         // `explain` says the same from the header alone.

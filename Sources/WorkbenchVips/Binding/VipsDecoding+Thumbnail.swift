@@ -71,10 +71,11 @@ extension VipsDecoding {
 
     /// A PNG's pixels by our decoder (`PNGDecoder`: libdeflate inflates in a third of zlib's
     /// time, and inflating was most of a PNG thumbnail's cost), everything else as libvips reads
-    /// it from the header, then libvips' thumbnail as for any image: the same result as
-    /// `thumbnail_buffer`'s. Nil when not a PNG, or when the decoder leaves the file to libpng
-    /// (the reason at debug level: `--verbose`).
-    /// `declined`: why the decoder left the file to libpng, for the report.
+    /// it from the header, then our premultiplied reduce for an 8-bit image with alpha
+    /// (`premultipliedReduction`, within a level of libvips') or libvips' thumbnail as for any
+    /// image (the same result as `thumbnail_buffer`'s). Nil when not a PNG, or when the decoder
+    /// leaves the file to libpng, with the reason in `declined` (for the report) and at debug
+    /// level (`--verbose`).
     private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
                                      declined reason: inout String?) throws(VipsError) -> VipsImage? {
         guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }

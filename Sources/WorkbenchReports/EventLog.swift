@@ -26,6 +26,7 @@ public final class EventLog: Reporter {
 
     public func handle(_ event: RunEvent) {
         let object = Self.object(event)
+        // As in RunReport.append: an event neither encoder can write is left out rather than ending the run.
         guard let data = JSONLine.encode(object) ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) else { return }
         handle.write(data + Data("\n".utf8))
     }

@@ -87,6 +87,8 @@ public final class RunReport: Reporter {
     }
 
     private func append(_ object: [String: Any]) {
+        // JSONLine encodes every value we put in; Foundation's writer is the fallback for a type it
+        // lacks, and an event neither can write is left out rather than ending the run.
         guard let data = JSONLine.encode(object) ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) else { return }
         file.write(written == 0 ? "\n    " : ",\n    ")
         file.write(data)
@@ -152,6 +154,7 @@ public final class RunReport: Reporter {
     private func output(_ relative: String) -> [String: Any] {
         let absolute = (context.outputRoot as NSString).appendingPathComponent(relative)
         var object: [String: Any] = ["path": relative]
+        // The size is extra detail: a file removed since it was written is listed without it.
         if let size = (try? FileManager.default.attributesOfItem(atPath: absolute))?[.size] as? Int { object["bytes"] = size }
         if let image = context.inspect(absolute) {
             object["width"] = image.width

@@ -87,6 +87,7 @@ public final class TraceWriter: Reporter {
     }
 
     private func append(_ event: [String: Any]) {
+        // As in RunReport.append: an event neither encoder can write is left out rather than ending the run.
         guard let data = JSONLine.encode(event) ?? (try? JSONSerialization.data(withJSONObject: event, options: [])) else { return }
         file.write(written == 0 ? "\n" : ",\n")
         file.write(data)
@@ -104,6 +105,7 @@ public final class TraceWriter: Reporter {
 
     /// The process's resident memory now, from /proc/self/statm.
     static func residentBytes() -> Int? {
+        // Outside Linux's /proc there is no memory counter to draw: the trace goes without it.
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }

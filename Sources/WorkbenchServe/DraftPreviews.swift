@@ -105,6 +105,8 @@ actor DraftPreviews {
         var started: [(run: PresetRun, root: String)] = []
         for (n, group) in groups.enumerated() {
             guard let preset = group.scaled.isEmpty ? request.preset : request.variant(group.scaled),
+                  // Our own folder under the session's: if it cannot be made (a full disk), this group
+                  // shows its last previews until the next change tries again.
                   let root = try? OutputRoot(folder + "/out-\(request.generation)-\(n)") else { continue }
             var options = RunOptions(workers: groups.count > 1 ? 1 : nil, eventDetail: .items)
             options.resultCache = results
@@ -146,10 +148,12 @@ actor DraftPreviews {
     /// Folders of generations before `generation`, once nothing shows their files any more.
     private func ended(_ generation: Int) {
         let shown = Set(made.values.map { ($0.file as NSString).deletingLastPathComponent })
+        // Tidying old generations: a folder that cannot be listed is left for remove() to take whole.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in names where name.hasPrefix("out-") {
             guard let n = Int(name.dropFirst(4).split(separator: "-").first ?? ""), n < generation else { continue }
             let path = folder + "/" + name
+            // Tidying: a folder that cannot be removed now is taken with the session's (remove()).
             if !shown.contains(where: { $0.hasPrefix(path) }) { try? FileManager.default.removeItem(atPath: path) }
         }
     }
@@ -179,6 +183,7 @@ actor DraftPreviews {
 
     func remove() {
         for run in runs { run.cancel() }
+        // The session's temporary folder: gone already, or taken by the system's cleaning, either is fine.
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -199,7 +204,10 @@ actor DraftPreviews {
                     return
                 }
                 let folder = (copy as NSString).deletingLastPathComponent
+                // Failing to write the copy below says false to the caller; making its folder first
+                // needs no error of its own.
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // Not written is `false` to the caller, which shows the item without its preview.
                 continuation.resume(returning: (try? data.write(to: URL(fileURLWithPath: copy))) != nil)
             }
         }

@@ -29,6 +29,7 @@ struct GatheringSplit {
         let refusal = ServeError.badPreset("the nodes that gather every item (\(removed.sorted().joined(separator: ", "))) must be written in the preset's own graph to run live; make that file with workbench run")
         guard preset.nodes.filter({ removed.contains($0.id) }).allSatisfy(\.isOwnGraphNode),
               let data = FileManager.default.contents(atPath: file),
+              // A file that is not a JSON object cannot be split either: the refusal above says what to do.
               var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let graph = root["graph"] as? [[String: Any]] else { throw refusal }
         let kept = graph.filter { node in

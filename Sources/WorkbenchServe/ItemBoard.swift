@@ -280,6 +280,7 @@ final class ItemBoard: Sendable {
     static func message<Value: Encodable>(_ name: String, _ value: Value) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own Encodable state: it always encodes ("null" only if a type ever could not).
         let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
         return "event: \(name)\ndata: \(json)\n\n"
     }

@@ -36,6 +36,7 @@ public struct LiveServer: Sendable {
         }
         router.post("/viewport") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
+            // A body that is not a viewport is the page's mistake: answered 400 with the expected shape.
             guard let viewport = try? JSONDecoder().decode(Viewport.self, from: Data(buffer: body)) else {
                 return AccessCheck<BasicRequestContext>.refusal(.badRequest, "Expected {\"visible\": [indices], \"near\": [indices]}.")
             }
@@ -52,6 +53,7 @@ public struct LiveServer: Sendable {
                 }
                 board.stopListening(id)
                 await session.listenerLeft()
+                // The page closed the stream already: there is nothing left to finish.
                 try? await writer.finish(nil)
             })
         }
@@ -68,6 +70,7 @@ public struct LiveServer: Sendable {
         }
         router.post("/parameter") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
+            // A body that is not a parameter change is answered 400 below.
             guard let change = try? JSONDecoder().decode(ParameterChange.self, from: Data(buffer: body)),
                   let value = try? JSONSerialization.jsonObject(with: Data(change.value.utf8), options: [.fragmentsAllowed]),
                   !(value is [String: Any]) else {
@@ -128,6 +131,7 @@ public struct LiveServer: Sendable {
         let ticker = Task.detached {
             var beats = 0
             while !Task.isCancelled {
+                // Cancelled: the loop's condition ends it.
                 try? await Task.sleep(nanoseconds: 100_000_000)
                 await session.tick()
                 beats += 1
@@ -165,6 +169,7 @@ public struct LiveServer: Sendable {
     static func json<Value: Encodable>(_ value: Value) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own Encodable state: it always encodes ("null" only if a type ever could not).
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -164,6 +164,7 @@ public actor LiveSession {
     /// An event stream ended: when none is left a moment later (not a reload), the page was closed.
     public func listenerLeft() async {
         guard board.listenerCount == 0 else { return }
+        // Cancelled (the server stopping): the check below runs once more, harmlessly.
         try? await Task.sleep(nanoseconds: 1_500_000_000)
         if board.listenerCount == 0 && !running.isEmpty { await pageClosed() }
     }
@@ -320,6 +321,8 @@ public actor LiveSession {
                 override?.changesForeachList = false
                 return override
             }
+            // The draft was checked when its change was accepted; a preset that no longer loads (its
+            // file edited meanwhile) shows no new previews, and the page's next change says why.
             return try? PresetLoader(registry: registry()).load(file: path, overrides: draft + sizes)
         }, scaled: { scaled in
             board.send("scaled", scaled)

@@ -44,9 +44,12 @@ public enum VipsOps {
         },
         everything: { VipsModules.loadAll() })
 
-    /// Why libvips modules tried so far did not load ("libvips module heif did not load: …");
-    /// empty when all did. A listing of ops made without one lacks its formats.
-    public static var moduleFailures: [String] { VipsModules.failures }
+    /// Why libvips did not start, or why modules tried so far did not load ("libvips module heif
+    /// did not load: …"); empty when all did. A listing of ops made without one lacks its
+    /// formats, and without libvips every libvips op.
+    public static var moduleFailures: [String] {
+        (VipsRuntime.startFailure.map { ["libvips did not start (\($0)): no libvips operation is available"] } ?? []) + VipsModules.failures
+    }
 
     /// The libvips version this build runs with.
     public static var libvipsVersion: String { VipsRuntime.version }

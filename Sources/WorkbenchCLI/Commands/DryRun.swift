@@ -22,6 +22,8 @@ enum DryRun {
         while let item = iterator.next() {
             count += 1
             let paths = writes.filter { $0.scope == .item }.compactMap { node -> String? in
+                // Validation rendered every path template already; one that cannot render here has no
+                // path to list.
                 guard let template = node.parameters.string("path"), let rendered = try? PathTemplate(template).render(for: item) else { return nil }
                 claim(rendered, by: "item \(item.label) (node \(node.id))")
                 return rendered
@@ -29,6 +31,7 @@ enum DryRun {
             Terminal.out("\(item.name)  \(item.source)  →  " + (paths.isEmpty ? "no file" : paths.joined(separator: ", ")))
         }
         for node in writes where node.scope == .run {
+            // As above: validated templates; nothing to list for one that cannot render.
             guard let template = node.parameters.string("path"), let rendered = try? PathTemplate(template).render(for: .run) else { continue }
             claim(rendered, by: "run-scope node \(node.id)")
             Terminal.out("run scope (\(node.id))  →  \(rendered)")

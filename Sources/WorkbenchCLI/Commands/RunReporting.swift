@@ -72,6 +72,8 @@ struct RunReportingOptions: ParsableArguments {
         let ops = Dictionary(preset.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { first, _ in first })
         if let report {
             let versions = RunVersions.of(preset, catalogue: catalogue)
+            // The preset was just loaded from this path; were it gone since, the report's preset hash
+            // would be of nothing.
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: presetPath))) ?? Data()
             reporters.append(try RunReport(path: report, context: .init(
                 presetPath: URL(fileURLWithPath: presetPath).standardizedFileURL.path, presetBytes: bytes, versions: versions, ops: ops,

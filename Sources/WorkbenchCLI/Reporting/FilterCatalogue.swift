@@ -115,6 +115,7 @@ struct FilterCatalogue {
 
     /// A value as JSONSerialization takes it, read from the one JSON form of a value.
     private static func json(_ value: ParameterValue) -> Any {
+        // jsonText is JSON we wrote ourselves; NSNull only if a value could ever not be.
         (try? JSONSerialization.jsonObject(with: Data(value.jsonText.utf8), options: .fragmentsAllowed)) ?? NSNull()
     }
 }

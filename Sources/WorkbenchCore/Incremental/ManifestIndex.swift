@@ -198,6 +198,7 @@ struct ManifestIndex {
     /// The line a record is written as, from wherever its latest line is.
     private func storedLine(_ key: UInt64, at location: UInt64) -> Data? {
         if location >> Self.offsetBits == Self.legacyFile {
+            // ManifestLine.encode fails only for a record JSON cannot hold, which decode never produces.
             return read(location).flatMap { try? ManifestLine.encode(key: key, preset: $0.preset, item: $0) }
         }
         return line(at: location).map { $0 + [UInt8(ascii: "\n")] }
@@ -219,6 +220,7 @@ struct ManifestIndex {
             recent[key] = nil
             return []
         }
+        // As in storedLine: a record from our own types always encodes.
         guard let line = try? ManifestLine.encode(key: key, preset: item.preset, item: item) else { return [] }
         if let old, storedLine(key, at: old) == line { return [] }
         let paths = item.outputs.map { ManifestLine.path($0.path) }
@@ -243,6 +245,7 @@ struct ManifestIndex {
     }
 
     private mutating func replace(_ key: UInt64, preset: String?, with item: ManifestItem?) {
+        // As in storedLine: a record from our own types always encodes.
         guard let line = try? ManifestLine.encode(key: key, preset: preset, item: item) else { return }
         replace(key, line: line, item: item != nil)
     }

@@ -8,6 +8,7 @@ enum ManifestLegacy {
 
     /// The legacy files in `root`, in the order later ones win: the manifest, the parts, the journals.
     static func files(in root: String) -> (documents: [String], journals: [String]) {
+        // No folder is no legacy files.
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
         let documents = names.filter { $0 == fileName } + names.filter { $0.hasPrefix("workbench-manifest.shard-") && $0.hasSuffix(".json") }
         let journals = names.filter { $0.hasPrefix(".workbench-manifest") && $0.hasSuffix(".journal") }
@@ -36,6 +37,7 @@ enum ManifestLegacy {
     static func replay(_ journal: String) -> [ManifestItem] {
         guard let data = FileManager.default.contents(atPath: journal) else { return [] }
         let decoder = JSONDecoder()
+        // A torn or foreign line in an old journal is skipped, as the journal format always did.
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(ManifestItem.self, from: Data($0)) }
     }
 

@@ -171,6 +171,7 @@ public final class ManifestStore: Sendable {
 
     /// Shard logs (and the main log, if there), sorted.
     private static func parts(in root: String) -> [String] {
+        // No folder yet is no shard logs yet (a first run).
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return names.filter { $0.hasPrefix("workbench-manifest.shard-") && $0.hasSuffix(".jsonl") }.sorted().map { root + "/" + $0 }
     }

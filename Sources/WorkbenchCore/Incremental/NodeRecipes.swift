@@ -40,6 +40,8 @@ struct NodeRecipes: Sendable {
                     templated.append((name, raw))
                 }
                 if case .presetFile? = declared?.type, case .string(let file) = value,
+                   // A preset file that no longer resolves adds nothing to the recipe: its node fails
+                   // on its own, with the path, when it runs.
                    let resolved = try? PresetFolder.resolve(file, in: baseDirectory),
                    let data = FileManager.default.contents(atPath: resolved) {
                     text += ";file(\(name))=" + ContentHash.hex(data)

@@ -62,6 +62,8 @@ public final class RecipeBook: InputHistory {
         self.itemScope = itemScope
         writes = specs.indices.compactMap { n -> Write? in
             guard specs[n].op.name == "write", specs[n].scope == .item, let text = specs[n].parameters.string("path"),
+                  // Validation parsed every path template already; one that fails here is not an
+                  // incremental write.
                   let template = try? PathTemplate(text) else { return nil }
             return Write(node: n, id: specs[n].id, template: template, closure: recipes.closure(of: n))
         }

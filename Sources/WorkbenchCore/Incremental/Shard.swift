@@ -112,7 +112,10 @@ extension OutputRoot {
     /// other shard's to report.
     public func reserveOutputs(of item: Item, in preset: Preset) {
         for node in preset.nodes where node.scope == .item {
+            // Another shard's item: a path it cannot render, or a clash, is that shard's to report
+            // when it runs.
             guard let write = node.stage as? any ClaimsOutput, let path = try? write.destination(for: item, runFileSuffix: nil) else { continue }
+            // As above: a clash is the other shard's to report.
             try? reserve(path, node: node.id, for: item)
         }
     }

@@ -10,6 +10,7 @@ extension ParameterValue {
         case .int(let i): return String(i)
         case .double(let d): return d.isFinite ? String(d) : "null"
         case .string(let s):
+            // A String always serialises as a JSON fragment; the fallback is never taken.
             let data = (try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes])) ?? Data("\"\"".utf8)
             return String(decoding: data, as: UTF8.self)
         case .list(let items): return "[" + items.map(\.jsonText).joined(separator: ", ") + "]"

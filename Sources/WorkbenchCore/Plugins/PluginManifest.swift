@@ -46,6 +46,7 @@ public struct PluginManifest: Sendable {
     /// The manifest in `folder/plugin.json`, or every problem found in it (file:line:col).
     public static func read(folder: String) throws(WorkbenchError) -> PluginManifest {
         let file = folder + "/plugin.json"
+        // Both causes are named in the error below, with the file's path.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else {
             throw .unreadablePreset(path: file, reason: "no plugin.json in the plugin's folder, or it cannot be read")
         }

@@ -188,6 +188,7 @@ struct GraphRepetition {
     /// A repetition value (a string, number or boolean) as JSON text.
     static func jsonText(_ value: JSONValue?) -> String {
         guard case .string(let s, _)? = value else { return value == nil ? "null" : text(value) }
+        // A String always serialises as a JSON fragment; the fallback is never taken.
         let data = try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }

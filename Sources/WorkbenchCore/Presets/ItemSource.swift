@@ -95,6 +95,7 @@ final class LineReader {
         self.handle = handle
     }
 
+    // Closing a file we only read.
     deinit { try? handle.close() }
 
     func next() -> String? {
@@ -109,6 +110,8 @@ final class LineReader {
                 defer { buffer.removeAll() }
                 return String(decoding: buffer, as: UTF8.self)
             }
+            // Known gap: a read error in the middle of a list ends the list there, quietly (the items
+            // read so far run).
             let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
             if let chunk, !chunk.isEmpty { buffer.append(chunk) } else { atEnd = true }
         }

@@ -70,6 +70,8 @@ struct PresetInheritance {
         for index in stride(from: chain.count - 2, through: 0, by: -1) {
             let base = chain[index + 1], link = chain[index]
             if !base.collector.hasErrors {
+                // decode records every problem in base.collector, which is reported with the preset's
+                // own; its throw adds nothing.
                 _ = try? loader.decode(root: resolved, file: base.file, baseDirectory: base.folder, overrides: [], collector: base.collector)
             }
             for diagnostic in base.collector.diagnostics where diagnostic.severity == .error {

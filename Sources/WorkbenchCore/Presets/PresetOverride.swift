@@ -26,6 +26,7 @@ public struct PresetOverride: Sendable, Equatable {
     /// The value as JSON, positioned on line 0 so diagnostics can tell it came from here.
     func json(index: Int) -> JSONValue {
         let location = SourceLocation(line: 0, column: index + 1)
+        // Not JSON is a plain string by design: --set name=photo means the text "photo".
         guard let parsed = try? JSONParser.parse(Array(value.utf8)) else { return .string(value, location) }
         return Self.placed(parsed, at: location)
     }

@@ -52,6 +52,7 @@ struct TreeGlob {
         if part == "**" {
             // Zero folders, then each folder below (not hidden ones).
             walk(folder: folder, relative: relative, parts: rest, into: &found)
+            // A folder that cannot be listed matches nothing below it, as a shell's ** does.
             for name in (try? files.contentsOfDirectory(atPath: folder))?.sorted() ?? [] where !name.hasPrefix(".") {
                 let path = folder + "/" + name
                 var isFolder: ObjCBool = false
@@ -63,6 +64,7 @@ struct TreeGlob {
         }
         let names: [String]
         if Self.isPattern(part) {
+            // As above: an unlistable folder matches nothing, as a shell's glob.
             let all = (try? files.contentsOfDirectory(atPath: folder)) ?? []
             names = all.filter { (!$0.hasPrefix(".") || part.hasPrefix(".")) && Self.matches(part, $0) }
         } else {

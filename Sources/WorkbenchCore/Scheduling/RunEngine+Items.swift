@@ -120,6 +120,7 @@ extension RunEngine {
         for (n, stage) in plan.writes where plan.nodes[n].scope == .run {
             // A clash between two run-scope writes is reported when the second one runs.
             if let path = try? stage.destination(for: .run, runFileSuffix: shared.runFileSuffix) {
+                // As above: that clash is reported when the write runs, with both nodes named.
                 try? shared.output.reserve(path, node: plan.nodes[n].id, for: .run)
             }
         }

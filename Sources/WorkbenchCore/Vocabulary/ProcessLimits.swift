@@ -12,6 +12,7 @@ public enum ProcessLimits {
 
     /// The address space this process has mapped now, in bytes (`VmSize`).
     public static var mapped: Int? {
+        // Without /proc (not Linux) the size is unknown: nil, and the caller does not limit by it.
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }

@@ -92,6 +92,7 @@ final class ManifestSegments: Sendable {
             guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
                 throw .transport(url: file, code: 0, message: "the manifest's working copy cannot be written here (a full or read-only temporary folder?)")
             }
+            // Closing a file we only wrote through FileHandle's unbuffered writes: nothing is pending.
             defer { try? handle.close() }
             for segment in sorted {
                 let answer = try client.perform(S3Client.Request(operation: "GetObject", location: S3Location(bucket: prefix.bucket, key: segment.key)),
@@ -162,7 +163,10 @@ final class ManifestSegments: Sendable {
     /// The bytes of `path` from `offset` to its last newline (nil when the file is not there).
     static func wholeLines(of path: String, from offset: Int) -> Data? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // Closing a file we only read.
         defer { try? handle.close() }
+        // A file shorter than the offset, or unreadable now, has no new whole lines: the next poll
+        // reads again.
         guard (try? handle.seek(toOffset: UInt64(offset))) != nil, let data = try? handle.readToEnd() else { return Data() }
         guard let last = data.lastIndex(of: UInt8(ascii: "\n")) else { return Data() }
         return data[data.startIndex...last]

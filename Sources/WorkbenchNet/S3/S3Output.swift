@@ -163,12 +163,14 @@ enum WorkingFolders {
     }
 
     static func remove(_ path: String) {
+        // Our own spool file: gone already is fine, and one left is taken by sweep() on a later run.
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Removes the folders of processes no longer running (killed runs).
     static func sweep() {
         let base = NSTemporaryDirectory()
+        // Sweeping is tidying: an unlistable temporary folder leaves nothing of ours to take.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(stem) {
             guard let pid = Int32(name.dropFirst(stem.count).prefix { $0 != "-" }), pid != getpid(),
                   kill(pid, 0) != 0 && errno == ESRCH else { continue }

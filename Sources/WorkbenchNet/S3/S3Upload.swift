@@ -85,6 +85,8 @@ struct S3Upload {
 
     /// AbortMultipartUpload, with a token of its own: the run's may be the one that was cancelled.
     private func abort(_ uploadID: String, _ location: S3Location) {
+        // The upload failed already and that error is the one reported; an abort that fails leaves a
+        // mark the next run's sweep aborts.
         _ = try? client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: location,
                                                  query: [S3Client.Pair("uploadId", uploadID)]),
                                 limits: Self.limits, cancellation: CancellationToken())

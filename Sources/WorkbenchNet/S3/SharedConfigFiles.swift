@@ -22,6 +22,8 @@ struct SharedConfigFiles: Sendable {
     }
 
     static func sections(of path: String, isConfig: Bool) -> [String: [String: String]] {
+        // No credentials or config file is the usual case (credentials from the environment or a
+        // role), as in the AWS CLI.
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
         return parse(text, isConfig: isConfig)
     }

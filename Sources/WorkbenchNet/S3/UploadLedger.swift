@@ -71,6 +71,7 @@ final class UploadLedger: Sendable {
     private func release(limits: Transfer.Limits) {
         guard holding.withLock({ held in defer { held = false }; return held }) else { return }
         Self.holders.withLock { $0[ObjectIdentifier(self)] = nil }
+        // A lease left behind expires by its date (isLive); deleting it is only early tidying.
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(run)_\(part)")),
                                 limits: limits)
     }
@@ -89,6 +90,7 @@ final class UploadLedger: Sendable {
 
     private func ended(_ uploadID: String, limits: Transfer.Limits) {
         Self.inFlight.withLock { $0[uploadID] = nil }
+        // A mark left behind is found by the next run's sweep (abandoned below), which aborts and deletes it.
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("uploads/\(run)/\(uploadID)")),
                                 limits: limits)
     }
@@ -105,17 +107,23 @@ final class UploadLedger: Sendable {
             // The object's key is in the mark: AbortMultipartUpload needs it with the id. An
             // upload already completed or aborted (a kill between that and the mark's removal)
             // answers NoSuchUpload; either way the mark goes.
+            // No mark body (deleted meanwhile by another run's sweep): nothing to abort.
             if let body = try? client.perform(S3Client.Request(operation: "GetObject", location: markLocation), limits: ListPages.limits) {
                 let object = S3Location(bucket: prefix.bucket, key: String(decoding: body.data, as: UTF8.self))
+                // NoSuchUpload (see above) or a failure: not counted; a failed abort's mark is
+                // gone below, and the server's lifecycle rule for incomplete uploads remains.
                 if (try? client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: object,
                                                          query: [S3Client.Pair("uploadId", mark.upload)]), limits: ListPages.limits)) != nil {
                     aborted += 1
                 }
             }
+            // A mark that cannot be deleted now is found again by the next sweep.
             _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: markLocation), limits: ListPages.limits)
         }
         // The leases of runs that are gone say nothing any more.
         for (name, lease) in leases where name != run && !isLive(name, lease: lease.date, now: now) {
+            // As for the mark: a lease that stays is removed by the next sweep; it says nothing once
+            // its run is gone.
             _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(name)_\(lease.part)")),
                                     limits: ListPages.limits)
         }
@@ -166,6 +174,8 @@ final class UploadLedger: Sendable {
         let uploads = inFlight.withLock { $0 }
         let limits = Transfer.Limits(timeout: timeout, connectTimeout: min(timeout, 2), maxBytes: 1 << 20, maxRedirects: 0)
         for (uploadID, upload) in uploads {
+            // Best effort under a second Ctrl-C, with a short timeout: what stays is aborted by the
+            // next run's sweep.
             _ = try? upload.ledger.client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: upload.location,
                                                                    query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
             upload.ledger.ended(uploadID, limits: limits)

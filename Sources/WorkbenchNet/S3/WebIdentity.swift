@@ -10,6 +10,7 @@ struct WebIdentity {
     let sessionName: String?
 
     func assume(_ settings: S3Settings) throws(DownloadError) -> S3Credentials {
+        // An unreadable token file is reported just below, with its path.
         guard let token = try? String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
               !token.isEmpty else {
             throw .s3Credentials("cannot read the web identity token file \(tokenFile) (AWS_WEB_IDENTITY_TOKEN_FILE)")

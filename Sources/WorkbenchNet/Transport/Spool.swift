@@ -42,6 +42,7 @@ final class Spool {
     /// The whole body, mapped, and the open file for copying it on; the file is unlinked.
     /// Nil if it cannot be read back.
     func finish(count: Int) -> (Data, SpooledFile)? {
+        // Nil is this function's answer (see above): the caller retries the transfer in memory.
         guard let path, let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
             discard()
             return nil

@@ -31,6 +31,7 @@ public struct PluginSearchPath: Sendable {
                 found.append(folder)
                 continue
             }
+            // A search folder that cannot be listed holds no plugins we could load.
             let children = ((try? files.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             for child in children where !child.hasPrefix(".") && files.fileExists(atPath: folder + "/" + child + "/plugin.json") {
                 found.append(folder + "/" + child)

@@ -32,6 +32,7 @@ public final class HelperPool: Sendable {
     }
 
     static var currentExecutable: String {
+        // Without /proc, the path the program was started by is the next best guess.
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 

@@ -20,6 +20,7 @@ enum HelperWire {
     static let largestMessage = 1 << 20
 
     static func send<M: Encodable>(_ message: M, on socket: Int32) -> Bool {
+        // Our own message types always encode; false is this function's failure answer anyway.
         guard let data = try? JSONEncoder().encode(message) else { return false }
         return data.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
     }
@@ -29,6 +30,7 @@ enum HelperWire {
         if buffer.count < largestMessage { buffer = [UInt8](repeating: 0, count: largestMessage) }
         let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
+        // A message that does not decode is a broken helper: nil makes the caller treat it as one.
         return try? JSONDecoder().decode(M.self, from: Data(buffer[0..<count]))
     }
 }

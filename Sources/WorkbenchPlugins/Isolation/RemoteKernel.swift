@@ -105,6 +105,7 @@ final class HelperLease {
 
     deinit {
         guard !broken else { return }
+        // A helper that does not answer close is not given back to the pool: the pool starts a fresh one.
         if isOpen, (try? call(.close)) == nil { return }
         pool.giveBack(channel)
     }

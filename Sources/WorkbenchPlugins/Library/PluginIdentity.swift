@@ -79,9 +79,13 @@ public enum PluginIdentity {
             loaded = entries
             return entries
         }
+        // The identity cache only saves hashing again: a cache that cannot be written costs time, not
+        // results.
         guard let file = cacheFile, let data = try? JSONEncoder().encode(entries) else { return }
         let folder = (file as NSString).deletingLastPathComponent
+        // As above: the cache is an optimisation, so failing to write it is not an error.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Likewise: an unwritten cache is hashed again next time.
         try? data.write(to: URL(fileURLWithPath: file), options: .atomic)
     }
 }

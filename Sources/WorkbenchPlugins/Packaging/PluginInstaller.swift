@@ -42,6 +42,8 @@ public enum PluginInstaller {
         if isFolder.boolValue {
             files = try contents(of: try readManifest(source))
         } else {
+            // An archive whose size cannot be read is refused below with the same words as one too
+            // large or unreadable.
             guard let size = (try? FileManager.default.attributesOfItem(atPath: source))?[.size] as? Int,
                   size <= PluginArchive.maximumSize, let data = FileManager.default.contents(atPath: source) else {
                 throw .badPackage("\(source) cannot be read or is larger than \(PluginArchive.maximumSize >> 20) MiB")
@@ -78,6 +80,7 @@ public enum PluginInstaller {
                 try file.bytes.write(to: URL(fileURLWithPath: staging + "/" + file.name))
             }
         } catch {
+            // Removing our half-made staging folder; the error thrown below is the one that matters.
             try? FileManager.default.removeItem(atPath: staging)
             throw .badPackage("cannot stage the plugin in \(root): \(error.localizedDescription)")
         }
@@ -85,10 +88,12 @@ public enum PluginInstaller {
             let manifest = try readManifest(staging)
             try probe(manifest, limits: limits)
             let target = root + "/" + manifest.name
+            // The version replaced is for the message only: a damaged old manifest is replaced all the same.
             let replaced = try? PluginManifest.read(folder: target).version
             try putInPlace(staging, at: target)
             return Installed(manifest: try readManifest(target), folder: target, replaced: replaced)
         } catch {
+            // Removing our staging folder; the error rethrown below is the one that matters.
             try? FileManager.default.removeItem(atPath: staging)
             throw error
         }
@@ -102,12 +107,14 @@ public enum PluginInstaller {
               FileManager.default.fileExists(atPath: target + "/plugin.json") else {
             throw .badPackage("no plugin \"\(name)\" is installed in \(root)")
         }
+        // The version is for the message only: a damaged manifest does not stop the removal.
         let version = try? PluginManifest.read(folder: target).version
         // Out of sight in one rename, then deleted: a run never sees half a plugin.
         let doomed = root + "/.removing-\(getpid())-\(name)"
         guard rename(target, doomed) == 0 else {
             throw .badPackage("cannot remove \(target): \(String(cString: strerror(errno)))")
         }
+        // Renamed out of sight already; a leftover .removing- folder is hidden from discovery and from runs.
         try? FileManager.default.removeItem(atPath: doomed)
         return version
     }
@@ -165,6 +172,7 @@ public enum PluginInstaller {
             if let aside { _ = rename(aside, target) }
             throw .badPackage("cannot put the plugin in \(target): \(reason)")
         }
+        // The old plugin, moved aside: the new one is in place; a leftover hidden folder harms nothing.
         if let aside { try? FileManager.default.removeItem(atPath: aside) }
     }
 }

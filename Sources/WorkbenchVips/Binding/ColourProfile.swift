@@ -19,6 +19,7 @@ enum ColourProfile {
     static let libvipsSRGB: [UInt8]? = {
         guard let info = VipsIntrospection.operation("profile_load"),
               let name = info.arguments.first(where: { $0.name == "name" && $0.isInput }),
+              // Nil is an answer here (see above): such files then go to libvips, which converts them.
               let outputs = try? VipsOperationCall.run(info, [(name, .string("srgb"))], cancellation: nil) else { return nil }
         return outputs.blobs["profile"].map { [UInt8]($0) }
     }()

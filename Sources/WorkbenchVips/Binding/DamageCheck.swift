@@ -35,6 +35,7 @@ enum DamageCheck {
     }
 
     static func inspect(_ source: DecodedSource) -> Finding {
+        // The body turns every error into a Finding itself, so `alone` never throws here.
         (try? VipsErrorLog.alone { () throws(VipsError) -> Finding in
             let image: VipsImage
             do throws(VipsError) {

@@ -6,6 +6,7 @@ extension VipsImage {
     /// decoding, so a 24-megapixel photo costs a fraction of a full decode): previews for the
     /// live workbench. Nil when the file is not an image libvips reads.
     public static func preview(ofFile path: String, size: Int, quality: Int = 80) -> Data? {
+        // A file that cannot be read has no preview; the page shows the item without one.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
               let jpeg = EncodeFormat.named("jpeg") else { return nil }
         do {

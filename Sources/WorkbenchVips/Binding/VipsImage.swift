@@ -79,6 +79,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// Width, height and format (`"jpeg"`, `"png"`, …) of an image file, from its header; nil
     /// when it is not an image libvips reads. For reports of what a run wrote.
     public static func summary(ofFile path: String) -> (width: Int, height: Int, format: String)? {
+        // A report's summary of a written file is optional: unreadable, it is left out.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
               let image = try? open(Bytes(data, origin: path), sequential: true, failOn: VIPS_FAIL_ON_NONE) else { return nil }
         let loader = image.loader ?? ""

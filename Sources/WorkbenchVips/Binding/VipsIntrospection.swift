@@ -8,6 +8,7 @@ public enum VipsIntrospection {
     /// libvips cannot start. Listing costs loading all modules and describing ~300 operations
     /// (tens of milliseconds): a run asks for its operations one by one instead (`operation`).
     public static var operations: [String: VipsOperationInfo] {
+        // libvips did not start: `VipsOps.moduleFailures` says why (`filters` and `schema` print it).
         guard (try? VipsRuntime.start()) != nil else { return [:] }
         VipsModules.loadAll()
         var found: [String: VipsOperationInfo] = [:]
@@ -26,6 +27,7 @@ public enum VipsIntrospection {
     /// libvips has no such operation.
     public static func operation(_ nick: String) -> VipsOperationInfo? {
         if let known = described.withLock({ $0[nick] }) { return known }
+        // libvips did not start: `VipsOps.moduleFailures` says why (`filters` and `schema` print it).
         guard (try? VipsRuntime.start()) != nil else { return nil }
         var type = vips_type_find("VipsOperation", nick)
         if type == 0, VipsModules.load(forOperation: nick) { type = vips_type_find("VipsOperation", nick) }
@@ -41,6 +43,7 @@ public enum VipsIntrospection {
 
     /// Whether libvips has operation `nick` now, without loading a module for it.
     static func isLoaded(_ nick: String) -> Bool {
+        // libvips did not start: `VipsOps.moduleFailures` says why (`filters` and `schema` print it).
         guard (try? VipsRuntime.start()) != nil else { return false }
         return vips_type_find("VipsOperation", nick) != 0
     }

@@ -63,6 +63,7 @@ enum VipsModules {
     /// Loads module `name` once; true when it was loaded now.
     @discardableResult
     static func load(_ name: String) -> Bool {
+        // No module loads without libvips; `VipsOps.moduleFailures` says why it did not start.
         guard (try? VipsRuntime.start()) != nil else { return false }
         return state.withLock { state -> Bool in
             guard state.tried.insert(name).inserted else { return false }

@@ -118,6 +118,8 @@ public enum VipsRuntime {
         get { untrusted.withLock { $0 } }
         set {
             untrusted.withLock { $0 = newValue }
+            // Without libvips there is nothing to block; its start-up failure is said where an
+            // operation is called (`VipsError.startFailed`) or listed (`VipsOps.moduleFailures`).
             if (try? start()) != nil { applyUntrustedBlock() }
         }
     }
@@ -127,6 +129,9 @@ public enum VipsRuntime {
     static func applyUntrustedBlock() {
         cvips_block_untrusted(untrusted.withLock { $0 } ? 0 : 1)
     }
+
+    /// Why libvips could not start (starting it now if it has not yet); nil when it runs.
+    static var startFailure: String? { startResult }
 
     /// Starts libvips if it is not running yet.
     static func start() throws(VipsError) {

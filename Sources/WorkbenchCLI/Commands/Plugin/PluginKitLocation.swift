@@ -13,6 +13,7 @@ enum PluginKitLocation {
         if let variable = ProcessInfo.processInfo.environment["WORKBENCH_KIT"], isKit(URL(fileURLWithPath: variable)) {
             return URL(fileURLWithPath: variable).standardizedFileURL
         }
+        // Without /proc, the path the program was started by is the next best guess.
         let executable = URL(fileURLWithPath: (try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         var folder = executable.deletingLastPathComponent()
         let installed = folder.deletingLastPathComponent().appendingPathComponent("share/workbench/kit")

@@ -47,6 +47,7 @@ struct PluginNewCommand: ParsableCommand {
             }
             try PluginKitLocation.copy(kitFolder, to: folder.appendingPathComponent("Kit"))
         } catch {
+            // Removing the half-made folder; the error that matters is the one reported below.
             try? files.removeItem(at: folder)
             Terminal.error("Cannot write \(folder.path): \(error.localizedDescription)")
             throw ExitCode(ExitStatus.badPreset)

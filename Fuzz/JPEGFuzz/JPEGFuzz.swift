@@ -81,8 +81,8 @@ import Foundation
                     decoded += 1
                     return "1/\(shrink) \(image.width)×\(image.height)"
                 case .failure(let refusal):
-                    reasons[refusal.reason, default: 0] += 1
-                    return "1/\(shrink) refused (\(refusal.reason): \(refusal))"
+                    reasons[refusal.reason.rawValue, default: 0] += 1
+                    return "1/\(shrink) refused (\(refusal.reason.rawValue): \(refusal))"
                 }
             }
             print("\(path): " + outcomes.joined(separator: "; "))

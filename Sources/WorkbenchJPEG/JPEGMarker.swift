@@ -10,8 +10,19 @@ enum JPEGMarker {
     static let restartInterval: UInt8 = 0xDD
     static let huffmanTables: UInt8 = 0xC4
     static let arithmeticConditioning: UInt8 = 0xCC
+    static let baseline: UInt8 = 0xC0
+    static let extendedSequential: UInt8 = 0xC1
     static let progressiveHuffman: UInt8 = 0xC2
+    static let lossless: UInt8 = 0xC3
+    static let differentialProgressive: UInt8 = 0xC6
+    /// JPG: reserved for extensions, not a frame.
+    static let extensions: UInt8 = 0xC8
+    static let extendedArithmetic: UInt8 = 0xC9
     static let progressiveArithmetic: UInt8 = 0xCA
+    static let losslessArithmetic: UInt8 = 0xCB
+    static let differentialProgressiveArithmetic: UInt8 = 0xCE
+    /// Every SOFn and the three markers that share their range.
+    static let frameRange: ClosedRange<UInt8> = 0xC0...0xCF
     static let comment: UInt8 = 0xFE
     /// TEM: a marker without a length, like the restart markers.
     static let temporary: UInt8 = 0x01
@@ -21,21 +32,23 @@ enum JPEGMarker {
 
     /// Start-of-frame markers: C0…CF but for DHT (C4), JPG (C8) and DAC (CC).
     static func isFrame(_ marker: UInt8) -> Bool {
-        (0xC0...0xCF).contains(marker) && ![huffmanTables, 0xC8, arithmeticConditioning].contains(marker)
+        frameRange.contains(marker) && ![huffmanTables, extensions, arithmeticConditioning].contains(marker)
     }
 
     /// The frame types whose scans are progressive (Huffman or arithmetic, sequential differential or not).
-    static func isProgressiveFrame(_ marker: UInt8) -> Bool { [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
+    static func isProgressiveFrame(_ marker: UInt8) -> Bool {
+        [progressiveHuffman, differentialProgressive, progressiveArithmetic, differentialProgressiveArithmetic].contains(marker)
+    }
 
     /// What the frame marker says, for messages.
     static func frameName(_ marker: UInt8) -> String {
         switch marker {
-        case 0xC0: return "baseline"
-        case 0xC1: return "extended sequential"
-        case 0xC2: return "progressive"
-        case 0xC3: return "lossless"
+        case baseline: return "baseline"
+        case extendedSequential: return "extended sequential"
+        case progressiveHuffman: return "progressive"
+        case lossless: return "lossless"
         case progressiveArithmetic: return "progressive arithmetic-coded"
-        case 0xC9, 0xCB: return "arithmetic-coded"
+        case extendedArithmetic, losslessArithmetic: return "arithmetic-coded"
         default: return "hierarchical or lossless"
         }
     }

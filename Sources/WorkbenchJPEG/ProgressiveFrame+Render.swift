@@ -7,15 +7,15 @@ extension ProgressiveFrame {
         let outWidth = (width + shrink - 1) / shrink, outHeight = (height + shrink - 1) / shrink
         let keptWidth = min(size?.width ?? outWidth, outWidth), keptHeight = min(size?.height ?? outHeight, outHeight)
         let bands = components.count == 3 ? 3 : 1
-        let noMemory = ProgressiveRefusal(.memory, "out-of-memory", "no memory for the \(keptWidth)×\(keptHeight) output")
-        guard keptWidth > 0, keptHeight > 0 else { throw .unsupported("empty-output", "an output of \(keptWidth)×\(keptHeight)") }
+        let noMemory = ProgressiveRefusal(.memory, .outOfMemory, "no memory for the \(keptWidth)×\(keptHeight) output")
+        guard keptWidth > 0, keptHeight > 0 else { throw .unsupported(.emptyOutput, "an output of \(keptWidth)×\(keptHeight)") }
         guard let pixels = PixelBuffer(count: keptWidth * keptHeight * bands) else { throw noMemory }
         var planes: [PixelBuffer] = []
         var rows: [Upsampling] = []
         let padsBottom = components.contains { [.fancyDown, .fancyBoth].contains($0.upsampling) }
         for index in components.indices {
             let component = components[index]
-            guard let store = component.store else { throw .damaged("missing-component", "component \(component.id) is in no scan") }
+            guard let store = component.store else { throw .damaged(.missingComponent, "component \(component.id) is in no scan") }
             let samples = try ScaledIDCT.samples(of: component, store: store)
             components[index].store = nil
             let wide = component.blocksWide * component.scale, high = component.blocksHigh * component.scale
@@ -25,7 +25,7 @@ extension ProgressiveFrame {
             // Whole blocks cover the image's samples, and samples that map one to one the output.
             let direct = [.fullSize, .fancyDown].contains(component.upsampling)
             guard component.downsampledWidth <= wide, component.downsampledHeight <= high, !direct || keptWidth <= wide else {
-                throw .unsupported("geometry", "component \(component.id): \(wide)×\(high) samples for a \(keptWidth)-pixel row")
+                throw .unsupported(.geometry, "component \(component.id): \(wide)×\(high) samples for a \(keptWidth)-pixel row")
             }
             planes.append(samples)
             rows.append(upsampling)

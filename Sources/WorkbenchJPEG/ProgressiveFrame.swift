@@ -46,29 +46,29 @@ struct ProgressiveFrame {
     let workingSet: Int
 
     init(_ data: UnsafeRawBufferPointer, body: Int, length: Int, shrink: Int, lowPass: Bool = false) throws(ProgressiveRefusal) {
-        guard length >= 8 else { throw .damaged("bad-length", "a frame header of \(length) bytes", at: body - 2) }
+        guard length >= 8 else { throw .damaged(.badLength, "a frame header of \(length) bytes", at: body - 2) }
         guard data[body] == 8 else {
-            throw .unsupported("precision", "\(data[body])-bit samples (this decoder reads 8-bit)", at: body)
+            throw .unsupported(.precision, "\(data[body])-bit samples (this decoder reads 8-bit)", at: body)
         }
         height = Int(data[body + 1]) << 8 | Int(data[body + 2])
         width = Int(data[body + 3]) << 8 | Int(data[body + 4])
         let count = Int(data[body + 5])
-        guard length == 8 + 3 * count else { throw .damaged("bad-length", "a frame header of \(length) bytes for \(count) components", at: body - 2) }
-        guard width > 0, height > 0 else { throw .damaged("empty-image", "a frame of \(width)×\(height)", at: body) }
+        guard length == 8 + 3 * count else { throw .damaged(.badLength, "a frame header of \(length) bytes for \(count) components", at: body - 2) }
+        guard width > 0, height > 0 else { throw .damaged(.emptyImage, "a frame of \(width)×\(height)", at: body) }
         guard width <= Self.largestSide, height <= Self.largestSide else {
-            throw .damaged("too-large", "a frame of \(width)×\(height) (libjpeg reads at most \(Self.largestSide) a side)", at: body)
+            throw .damaged(.tooLarge, "a frame of \(width)×\(height) (libjpeg reads at most \(Self.largestSide) a side)", at: body)
         }
-        guard count == 1 || count == 3 else { throw .unsupported("components", "\(count) components (this decoder reads grey or YCbCr)", at: body) }
+        guard count == 1 || count == 3 else { throw .unsupported(.components, "\(count) components (this decoder reads grey or YCbCr)", at: body) }
         var sampling: [(id: UInt8, h: Int, v: Int, q: Int)] = []
         for index in 0..<count {
             let at = body + 6 + 3 * index
             let h = Int(data[at + 1] >> 4), v = Int(data[at + 1] & 15), q = Int(data[at + 2])
-            guard (1...4).contains(h), (1...4).contains(v) else { throw .damaged("bad-sampling", "sampling factors \(h)×\(v)", at: at + 1) }
-            guard q < 4 else { throw .damaged("bad-quantisation-table", "quantisation table \(q) (0…3)", at: at + 2) }
+            guard (1...4).contains(h), (1...4).contains(v) else { throw .damaged(.badSampling, "sampling factors \(h)×\(v)", at: at + 1) }
+            guard q < 4 else { throw .damaged(.badQuantisationTable, "quantisation table \(q) (0…3)", at: at + 2) }
             sampling.append((data[at], h, v, q))
         }
         guard Set(sampling.map(\.id)).count == count else {
-            throw .damaged("duplicate-component", "two components with the same id in the frame", at: body + 6)
+            throw .damaged(.duplicateComponent, "two components with the same id in the frame", at: body + 6)
         }
         // A single component is never subsampled, whatever its factors say.
         if count == 1 { sampling[0].h = 1; sampling[0].v = 1 }
@@ -93,7 +93,7 @@ struct ProgressiveFrame {
             guard let upsampling = Upsampling.method(inAcross: s.h * scale / smallest, inDown: s.v * scale / smallest,
                                                      outAcross: maxH, outDown: maxV, fancy: smallest > 1,
                                                      downsampledWidth: downsampledWidth) else {
-                throw .damaged("fractional-sampling", "sampling \(s.h)×\(s.v) against \(maxH)×\(maxV) (libjpeg refuses fractional sampling)", at: body)
+                throw .damaged(.fractionalSampling, "sampling \(s.h)×\(s.v) against \(maxH)×\(maxV) (libjpeg refuses fractional sampling)", at: body)
             }
             let component = Component(id: s.id, h: s.h, v: s.v, quantTable: s.q, stride: mcusWide * s.h, rows: mcusHigh * s.v,
                                       blocksWide: (samplesWide + 7) / 8, blocksHigh: (samplesHigh + 7) / 8, scale: scale,
@@ -116,7 +116,7 @@ struct ProgressiveFrame {
         guard !fresh.isEmpty else { return }
         for index in fresh {
             guard let table = tables[components[index].quantTable] else {
-                throw .damaged("undefined-quantisation-table", "component \(components[index].id) uses quantisation table \(components[index].quantTable), which was not defined", at: offset)
+                throw .damaged(.undefinedQuantisationTable, "component \(components[index].id) uses quantisation table \(components[index].quantTable), which was not defined", at: offset)
             }
             components[index].quant = table
         }
@@ -126,12 +126,12 @@ struct ProgressiveFrame {
             ? components[scan.members[0].component].blocksWide * components[scan.members[0].component].blocksHigh
             : mcusWide * mcusHigh * scan.members.reduce(0) { $0 + components[$1.component].h * components[$1.component].v }
         guard dataBytes * 8 >= coded else {
-            throw .damaged("truncated", "scan \(scan.number) has \(dataBytes) bytes of data for \(coded) blocks", at: offset)
+            throw .damaged(.truncated, "scan \(scan.number) has \(dataBytes) bytes of data for \(coded) blocks", at: offset)
         }
         for index in fresh where makingStores {
             let component = components[index]
             guard let store = CoefficientStore(blocks: component.blocks, kept: component.kept) else {
-                throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the coefficients of component \(component.id) (\(CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)) bytes)")
+                throw ProgressiveRefusal(.memory, .outOfMemory, "no memory for the coefficients of component \(component.id) (\(CoefficientStore.bytes(blocks: component.blocks, kept: component.kept)) bytes)")
             }
             components[index].store = store
         }

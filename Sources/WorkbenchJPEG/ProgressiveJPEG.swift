@@ -47,9 +47,9 @@ public struct ProgressiveJPEG {
     /// 2× more — a third of the memory at 1/2, and pixels no longer libjpeg's.
     public static func decode(_ data: UnsafeRawBufferPointer, shrink: Int, keeping size: (width: Int, height: Int)? = nil,
                               memoryLimit: Int = defaultMemoryLimit, lowPass: Bool = false) throws(ProgressiveRefusal) -> ProgressiveJPEG {
-        guard ProcessorSupport.runsDecoder else { throw .unsupported("processor", "this processor has no POPCNT instruction") }
-        guard [2, 4, 8].contains(shrink) else { throw .unsupported("scale", "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
-        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
+        guard ProcessorSupport.runsDecoder else { throw .unsupported(.processor, "this processor has no POPCNT instruction") }
+        guard [2, 4, 8].contains(shrink) else { throw .unsupported(.scale, "a scale of 1/\(shrink) (2, 4 or 8 are read)") }
+        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported(.notJpeg, "not a JPEG") }
         var walk = MarkerWalk(data: data, shrink: shrink, memoryLimit: memoryLimit, decodes: true, lowPass: lowPass)
         var frame = try walk.run()
         return try frame.render(keeping: size)
@@ -62,7 +62,7 @@ extension ProgressiveJPEG {
     /// refuses, a scan whose data cannot hold its blocks: `truncated`). For a decode libjpeg will
     /// do, to fail a file cut short before libjpeg makes up its missing pixels.
     public static func checkStructure(_ data: UnsafeRawBufferPointer) throws(ProgressiveRefusal) {
-        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported("not-jpeg", "not a JPEG") }
+        guard data.count > 4, data[0] == JPEGMarker.prefix, data[1] == JPEGMarker.startOfImage else { throw .unsupported(.notJpeg, "not a JPEG") }
         var walk = MarkerWalk(data: data, shrink: 8, memoryLimit: .max, decodes: false)
         _ = try walk.run()
     }
@@ -98,68 +98,68 @@ private struct MarkerWalk {
         var position = 2
         while true {
             // Markers may be preceded by fill bytes; libjpeg skips other bytes with a warning.
-            guard position + 1 < data.count else { throw .damaged("truncated", "the file ends before its end-of-image marker", at: position) }
-            guard data[position] == JPEGMarker.prefix else { throw .damaged("stray-bytes", "bytes where a marker should be", at: position) }
+            guard position + 1 < data.count else { throw .damaged(.truncated, "the file ends before its end-of-image marker", at: position) }
+            guard data[position] == JPEGMarker.prefix else { throw .damaged(.strayBytes, "bytes where a marker should be", at: position) }
             if data[position + 1] == JPEGMarker.prefix { position += 1; continue }
             let marker = data[position + 1], at = position
             position += 2
             if marker == JPEGMarker.endOfImage { break }
-            if marker == JPEGMarker.startOfImage { throw .damaged("duplicate-soi", "a second start-of-image marker", at: at) }
+            if marker == JPEGMarker.startOfImage { throw .damaged(.duplicateSoi, "a second start-of-image marker", at: at) }
             if JPEGMarker.restarts.contains(marker) || marker == JPEGMarker.temporary {
-                throw .damaged("stray-marker", "a restart marker outside a scan", at: at)
+                throw .damaged(.strayMarker, "a restart marker outside a scan", at: at)
             }
-            guard position + 1 < data.count else { throw .damaged("truncated", "the file ends inside a marker", at: at) }
+            guard position + 1 < data.count else { throw .damaged(.truncated, "the file ends inside a marker", at: at) }
             let length = Int(data[position]) << 8 | Int(data[position + 1])
             let body = position + 2, end = position + length
-            guard length >= 2, end <= data.count else { throw .damaged("truncated", "a marker segment of \(length) bytes runs past the file's end", at: at) }
+            guard length >= 2, end <= data.count else { throw .damaged(.truncated, "a marker segment of \(length) bytes runs past the file's end", at: at) }
             switch marker {
             case JPEGMarker.quantisationTables: try readQuantisation(body, end)
             case JPEGMarker.huffmanTables: try readHuffman(body, end)
             case JPEGMarker.progressiveHuffman:
-                guard frame == nil, scans == 0 else { throw .damaged("duplicate-frame", "a second frame header", at: at) }
+                guard frame == nil, scans == 0 else { throw .damaged(.duplicateFrame, "a second frame header", at: at) }
                 let parsed = try ProgressiveFrame(data, body: body, length: length, shrink: shrink, lowPass: lowPass)
                 guard parsed.workingSet <= memoryLimit else {
-                    throw ProgressiveRefusal(.memory, "memory", "decoding \(parsed.width)×\(parsed.height) at 1/\(shrink) needs \(Self.megabytes(parsed.workingSet)), over the limit of \(Self.megabytes(memoryLimit))")
+                    throw ProgressiveRefusal(.memory, .memory, "decoding \(parsed.width)×\(parsed.height) at 1/\(shrink) needs \(Self.megabytes(parsed.workingSet)), over the limit of \(Self.megabytes(memoryLimit))")
                 }
                 frame = parsed
             case _ where JPEGMarker.isFrame(marker):
-                if frame != nil || scans > 0 { throw .damaged("duplicate-frame", "a second frame header", at: at) }
+                if frame != nil || scans > 0 { throw .damaged(.duplicateFrame, "a second frame header", at: at) }
                 // A progressive file this decoder leaves to libjpeg says why (`--verbose` shows it);
                 // any other kind is simply not this decoder's.
                 if marker == JPEGMarker.progressiveArithmetic {
-                    throw .unsupported("arithmetic-coding", "a progressive JPEG with arithmetic coding", at: at)
+                    throw .unsupported(.arithmeticCoding, "a progressive JPEG with arithmetic coding", at: at)
                 }
                 if JPEGMarker.isProgressiveFrame(marker) {
-                    throw .unsupported("hierarchical", "a hierarchical (differential) progressive JPEG", at: at)
+                    throw .unsupported(.hierarchical, "a hierarchical (differential) progressive JPEG", at: at)
                 }
-                throw .unsupported("not-progressive", "a \(JPEGMarker.frameName(marker)) JPEG", at: at)
+                throw .unsupported(.notProgressive, "a \(JPEGMarker.frameName(marker)) JPEG", at: at)
             case JPEGMarker.restartInterval:
-                guard length == 4 else { throw .damaged("bad-length", "a restart interval segment of \(length) bytes", at: at) }
+                guard length == 4 else { throw .damaged(.badLength, "a restart interval segment of \(length) bytes", at: at) }
                 restartInterval = Int(data[body]) << 8 | Int(data[body + 1])
             case JPEGMarker.startOfScan:
                 position = try readScan(body: body, length: length, end: end, at: at)
                 continue
             case JPEGMarker.arithmeticConditioning:
                 // libjpeg checks its values; a Huffman-coded file has no use for it.
-                throw .unsupported("arithmetic-conditioning", "an arithmetic conditioning segment", at: at)
+                throw .unsupported(.arithmeticConditioning, "an arithmetic conditioning segment", at: at)
             case JPEGMarker.applications, JPEGMarker.comment, JPEGMarker.numberOfLines:
                 if marker == JPEGMarker.applications.lowerBound, length >= 16, Array(UnsafeRawBufferPointer(rebasing: data[body..<(body + 5)])) == Array("JFIF\0".utf8) { sawJFIF = true }
                 if marker == JPEGMarker.adobe, length >= 14, Array(UnsafeRawBufferPointer(rebasing: data[body..<(body + 5)])) == Array("Adobe".utf8) {
                     adobeTransform = Int(data[body + 11])
                 }
             default:
-                throw .damaged("unknown-marker", "marker 0x\(String(marker, radix: 16, uppercase: true)), which libjpeg does not know", at: at)
+                throw .damaged(.unknownMarker, "marker 0x\(String(marker, radix: 16, uppercase: true)), which libjpeg does not know", at: at)
             }
             position = end
         }
-        guard let frame else { throw .damaged("no-frame", "no frame header before the end of the image") }
+        guard let frame else { throw .damaged(.noFrame, "no frame header before the end of the image") }
         self.frame = nil
         for component in frame.components {
-            guard component.quant != nil else { throw .damaged("missing-component", "component \(component.id) is in no scan") }
+            guard component.quant != nil else { throw .damaged(.missingComponent, "component \(component.id) is in no scan") }
             // libjpeg smooths the blocks of a component whose low frequencies never reached
             // full precision (`smoothing_ok`): a look of its own, left to it.
             if let k = (1...9).first(where: { component.precision[$0] != 0 }) {
-                throw .unsupported("incomplete-scans", "coefficient \(k) of component \(component.id) never reaches full precision (libjpeg smooths such blocks)")
+                throw .unsupported(.incompleteScans, "coefficient \(k) of component \(component.id) never reaches full precision (libjpeg smooths such blocks)")
             }
         }
         return frame
@@ -169,9 +169,9 @@ private struct MarkerWalk {
         var at = body
         while at < end {
             let precision = Int(data[at] >> 4), id = Int(data[at] & 15), size = precision + 1
-            guard id < 4 else { throw .damaged("bad-quantisation-table", "quantisation table \(id) (0…3)", at: at) }
-            guard precision <= 1 else { throw .unsupported("quantisation-precision", "a quantisation table of precision \(precision)", at: at) }
-            guard at + 1 + 64 * size <= end else { throw .damaged("bad-length", "a quantisation table cut short", at: at) }
+            guard id < 4 else { throw .damaged(.badQuantisationTable, "quantisation table \(id) (0…3)", at: at) }
+            guard precision <= 1 else { throw .unsupported(.quantisationPrecision, "a quantisation table of precision \(precision)", at: at) }
+            guard at + 1 + 64 * size <= end else { throw .damaged(.badLength, "a quantisation table cut short", at: at) }
             quant[id] = (0..<64).map { k in
                 precision == 0 ? Int(data[at + 1 + k]) : Int(data[at + 1 + 2 * k]) << 8 | Int(data[at + 2 + 2 * k])
             }
@@ -182,12 +182,12 @@ private struct MarkerWalk {
     private mutating func readHuffman(_ body: Int, _ end: Int) throws(ProgressiveRefusal) {
         var at = body
         while at < end {
-            guard at + 17 <= end else { throw .damaged("bad-huffman-table", "a Huffman table cut short", at: at) }
+            guard at + 17 <= end else { throw .damaged(.badHuffmanTable, "a Huffman table cut short", at: at) }
             let tableClass = Int(data[at] >> 4), id = Int(data[at] & 15)
             let counts = (0..<16).map { Int(data[at + 1 + $0]) }
             let total = counts.reduce(0, +)
-            guard tableClass <= 1, id < 4 else { throw .damaged("bad-huffman-table", "Huffman table class \(tableClass) id \(id)", at: at) }
-            guard total <= 256, at + 17 + total <= end else { throw .damaged("bad-huffman-table", "a Huffman table of \(total) symbols in too few bytes", at: at) }
+            guard tableClass <= 1, id < 4 else { throw .damaged(.badHuffmanTable, "Huffman table class \(tableClass) id \(id)", at: at) }
+            guard total <= 256, at + 17 + total <= end else { throw .damaged(.badHuffmanTable, "a Huffman table of \(total) symbols in too few bytes", at: at) }
             let table = JPEGHuffmanTable(counts: counts, symbols: Array(UnsafeRawBufferPointer(rebasing: data[(at + 17)..<(at + 17 + total)])))
             if tableClass == 0 { dcTables[id] = table } else { acTables[id] = table }
             at += 17 + total
@@ -197,15 +197,15 @@ private struct MarkerWalk {
     /// One scan: its header checked, its data decoded (or stepped over when no kept coefficient
     /// is in it); returns where the next marker is.
     private mutating func readScan(body: Int, length: Int, end: Int, at: Int) throws(ProgressiveRefusal) -> Int {
-        guard var current = frame else { throw .damaged("scan-before-frame", "a scan before the frame header", at: at) }
+        guard var current = frame else { throw .damaged(.scanBeforeFrame, "a scan before the frame header", at: at) }
         scans += 1
         if scans == 1, current.components.count == 3, !isYCbCr(current) {
-            throw .unsupported("not-ycbcr", "three components that are not YCbCr (RGB by their names or Adobe's marker)", at: at)
+            throw .unsupported(.notYcbcr, "three components that are not YCbCr (RGB by their names or Adobe's marker)", at: at)
         }
         let scan = try ProgressiveScan(data, body: body, length: length, number: scans, frame: current, dcTables: dcTables,
                                        acTables: acTables, restartInterval: restartInterval)
         guard let scanEnd = JPEGEntropyReader.end(of: data, from: end) else {
-            throw .damaged("truncated", "the file ends inside scan \(scans)", at: end)
+            throw .damaged(.truncated, "the file ends inside scan \(scans)", at: end)
         }
         try scan.advancePrecision(of: &current)
         try current.prepare(for: scan, quantisation: quant, dataBytes: scanEnd - end, at: at, makingStores: decodes)

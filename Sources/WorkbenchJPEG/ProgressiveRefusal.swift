@@ -12,15 +12,63 @@ public struct ProgressiveRefusal: Error, Sendable, CustomStringConvertible {
         case memory
     }
 
+    /// Every reason, each with the short, stable name it is counted and logged by
+    /// (`bad-progression`, `truncated`, …); what was found is in `detail`.
+    public enum Reason: String, Sendable, CaseIterable {
+        case arithmeticCoding = "arithmetic-coding"
+        case arithmeticConditioning = "arithmetic-conditioning"
+        case badHuffmanTable = "bad-huffman-table"
+        case badLength = "bad-length"
+        case badProgression = "bad-progression"
+        case badQuantisationTable = "bad-quantisation-table"
+        case badSampling = "bad-sampling"
+        case bogusProgression = "bogus-progression"
+        case coefficientRange = "coefficient-range"
+        case componentOrder = "component-order"
+        case components = "components"
+        case corruptData = "corrupt-data"
+        case duplicateComponent = "duplicate-component"
+        case duplicateFrame = "duplicate-frame"
+        case duplicateSoi = "duplicate-soi"
+        case emptyImage = "empty-image"
+        case emptyOutput = "empty-output"
+        case extraneousBytes = "extraneous-bytes"
+        case fractionalSampling = "fractional-sampling"
+        case geometry = "geometry"
+        case hierarchical = "hierarchical"
+        case incompleteScans = "incomplete-scans"
+        case mcuTooLarge = "mcu-too-large"
+        case memory = "memory"
+        case missingComponent = "missing-component"
+        case noFrame = "no-frame"
+        case notJpeg = "not-jpeg"
+        case notProgressive = "not-progressive"
+        case notYcbcr = "not-ycbcr"
+        case outOfMemory = "out-of-memory"
+        case outOfRange = "out-of-range"
+        case precision = "precision"
+        case processor = "processor"
+        case quantisationPrecision = "quantisation-precision"
+        case scale = "scale"
+        case scanBeforeFrame = "scan-before-frame"
+        case strayBytes = "stray-bytes"
+        case strayMarker = "stray-marker"
+        case tooLarge = "too-large"
+        case truncated = "truncated"
+        case undefinedHuffmanTable = "undefined-huffman-table"
+        case undefinedQuantisationTable = "undefined-quantisation-table"
+        case unknownComponent = "unknown-component"
+        case unknownMarker = "unknown-marker"
+    }
+
     public let kind: Kind
-    /// A short, stable name for counting (`bad-progression`, `truncated`, …).
-    public let reason: String
+    public let reason: Reason
     /// What was found, in words.
     public let detail: String
     /// Where in the file, when a place is known.
     public let offset: Int?
 
-    init(_ kind: Kind, _ reason: String, _ detail: String, at offset: Int? = nil) {
+    init(_ kind: Kind, _ reason: Reason, _ detail: String, at offset: Int? = nil) {
         self.kind = kind
         self.reason = reason
         self.detail = detail
@@ -31,11 +79,11 @@ public struct ProgressiveRefusal: Error, Sendable, CustomStringConvertible {
         offset.map { "\(detail) (at byte \($0))" } ?? detail
     }
 
-    static func unsupported(_ reason: String, _ detail: String, at offset: Int? = nil) -> ProgressiveRefusal {
+    static func unsupported(_ reason: Reason, _ detail: String, at offset: Int? = nil) -> ProgressiveRefusal {
         ProgressiveRefusal(.unsupported, reason, detail, at: offset)
     }
 
-    static func damaged(_ reason: String, _ detail: String, at offset: Int? = nil) -> ProgressiveRefusal {
+    static func damaged(_ reason: Reason, _ detail: String, at offset: Int? = nil) -> ProgressiveRefusal {
         ProgressiveRefusal(.damaged, reason, detail, at: offset)
     }
 }

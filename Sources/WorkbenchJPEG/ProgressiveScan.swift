@@ -29,7 +29,7 @@ struct ProgressiveScan {
          dcTables: [JPEGHuffmanTable?], acTables: [JPEGHuffmanTable?], restartInterval: Int) throws(ProgressiveRefusal) {
         let count = length >= 3 ? Int(data[body]) : 0
         guard (1...4).contains(count), length == 6 + 2 * count else {
-            throw .damaged("bad-length", "scan \(number): a header of \(length) bytes for \(count) components", at: body - 2)
+            throw .damaged(.badLength, "scan \(number): a header of \(length) bytes for \(count) components", at: body - 2)
         }
         self.number = number
         self.restartInterval = restartInterval
@@ -40,7 +40,7 @@ struct ProgressiveScan {
         let dc = start == 0
         let badBand = dc ? end != 0 : (end < start || end > 63 || count != 1)
         guard !badBand, high == 0 || low == high - 1, low <= 13 else {
-            throw .damaged("bad-progression", "scan \(number): band \(start)…\(end), bits \(high)→\(low) of \(count) components", at: body)
+            throw .damaged(.badProgression, "scan \(number): band \(start)…\(end), bits \(high)→\(low) of \(count) components", at: body)
         }
         var members: [Member] = []
         var blocksInMCU = 0
@@ -48,15 +48,15 @@ struct ProgressiveScan {
             let at = body + 1 + 2 * index
             let id = data[at], selectors = data[at + 1]
             guard let component = frame.components.firstIndex(where: { $0.id == id }) else {
-                throw .damaged("unknown-component", "scan \(number): component \(id), which the frame does not have", at: at)
+                throw .damaged(.unknownComponent, "scan \(number): component \(id), which the frame does not have", at: at)
             }
             guard !members.contains(where: { $0.component == component }) else {
-                throw .damaged("duplicate-component", "scan \(number): component \(id) twice", at: at)
+                throw .damaged(.duplicateComponent, "scan \(number): component \(id) twice", at: at)
             }
             // T.81 lists a scan's components in the frame's order; libjpeg refuses some other
             // orders ("Invalid component ID"), so any other order is left to it.
             guard members.last.map({ $0.component < component }) ?? true else {
-                throw .damaged("component-order", "scan \(number): component \(id) out of the frame's order", at: at)
+                throw .damaged(.componentOrder, "scan \(number): component \(id) out of the frame's order", at: at)
             }
             blocksInMCU += frame.components[component].h * frame.components[component].v
             // Only the tables this pass decodes with must exist and be sound.
@@ -65,7 +65,7 @@ struct ProgressiveScan {
             members.append(Member(component: component, dc: dcTable, ac: acTable))
         }
         if count > 1, blocksInMCU > Self.largestMCU {
-            throw .damaged("mcu-too-large", "scan \(number): \(blocksInMCU) blocks an MCU (at most \(Self.largestMCU))", at: body)
+            throw .damaged(.mcuTooLarge, "scan \(number): \(blocksInMCU) blocks an MCU (at most \(Self.largestMCU))", at: body)
         }
         self.members = members
     }
@@ -73,9 +73,9 @@ struct ProgressiveScan {
     private static func table(_ tables: [JPEGHuffmanTable?], _ selector: Int, dc: Bool, scan: Int, at: Int) throws(ProgressiveRefusal) -> JPEGHuffmanTable {
         let kind = dc ? "DC" : "AC"
         guard selector < tables.count, let table = tables[selector] else {
-            throw .damaged("undefined-huffman-table", "scan \(scan): \(kind) Huffman table \(selector) was not defined", at: at)
+            throw .damaged(.undefinedHuffmanTable, "scan \(scan): \(kind) Huffman table \(selector) was not defined", at: at)
         }
-        if let flaw = table.refusal(asDC: dc) { throw .damaged("bad-huffman-table", "scan \(scan): \(kind) Huffman table \(selector) has \(flaw)", at: at) }
+        if let flaw = table.refusal(asDC: dc) { throw .damaged(.badHuffmanTable, "scan \(scan): \(kind) Huffman table \(selector) has \(flaw)", at: at) }
         return table
     }
 
@@ -85,12 +85,12 @@ struct ProgressiveScan {
     func advancePrecision(of frame: inout ProgressiveFrame) throws(ProgressiveRefusal) {
         for member in members {
             if !isDC && frame.components[member.component].precision[0] < 0 {
-                throw .damaged("bogus-progression", "scan \(number): AC coefficients of component \(frame.components[member.component].id) before its DC")
+                throw .damaged(.bogusProgression, "scan \(number): AC coefficients of component \(frame.components[member.component].id) before its DC")
             }
             for k in start...end {
                 let reached = frame.components[member.component].precision[k]
                 guard high == (reached < 0 ? 0 : reached) else {
-                    throw .damaged("bogus-progression", "scan \(number): coefficient \(k) of component \(frame.components[member.component].id) refined from bit \(high), but it is at bit \(reached)")
+                    throw .damaged(.bogusProgression, "scan \(number): coefficient \(k) of component \(frame.components[member.component].id) refined from bit \(high), but it is at bit \(reached)")
                 }
                 frame.components[member.component].precision[k] = low
             }
@@ -104,10 +104,10 @@ struct ProgressiveScan {
         let decoded = isDC ? decodeDC(&reader, frame) : decodeAC(&reader, frame.components[members[0].component])
         guard decoded, !reader.readPastEnd, reader.position <= until else {
             let what = reader.readPastEnd || reader.position > until ? "its data ends early" : "its data is corrupt"
-            throw .damaged("corrupt-data", "scan \(number): \(what)", at: min(reader.position, until))
+            throw .damaged(.corruptData, "scan \(number): \(what)", at: min(reader.position, until))
         }
         if let unread = reader.firstUnreadByte(before: until) {
-            throw .damaged("extraneous-bytes", "scan \(number): \(until - unread) bytes after its last block, before the next marker (libjpeg warns of extraneous data)", at: unread)
+            throw .damaged(.extraneousBytes, "scan \(number): \(until - unread) bytes after its last block, before the next marker (libjpeg warns of extraneous data)", at: unread)
         }
     }
 

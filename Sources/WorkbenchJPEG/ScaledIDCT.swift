@@ -84,10 +84,10 @@ enum ScaledIDCT {
         let n = component.scale, m = component.kept
         let wide = component.blocksWide * n, high = component.blocksHigh * n
         guard let quant = component.quant, let products = products[component.shape], let kept = keptAC[component.shape] else {
-            throw .damaged("missing-component", "component \(component.id) has no quantisation table")
+            throw .damaged(.missingComponent, "component \(component.id) has no quantisation table")
         }
         guard let plane = PixelBuffer(count: wide * high) else {
-            throw ProgressiveRefusal(.memory, "out-of-memory", "no memory for the samples of component \(component.id)")
+            throw ProgressiveRefusal(.memory, .outOfMemory, "no memory for the samples of component \(component.id)")
         }
         // libjpeg limits a sample through a table indexed modulo 1024 (`range_limit`), which
         // clamps what lies within 384 of the range and wraps what lies further out: values that
@@ -97,7 +97,7 @@ enum ScaledIDCT {
         // alone (fuzz-jpeg-libvips found one at 638).
         var outOfRange = false
         var overflowsSIMD = false
-        guard let slots = slotsByShape[component.shape] else { throw .unsupported("scale", "an inverse DCT of \(n) points") }
+        guard let slots = slotsByShape[component.shape] else { throw .unsupported(.scale, "an inverse DCT of \(n) points") }
         let dcQuant = quant[0]
         // Each zigzag position's dequantisation factor.
         let factors = (0..<64).map { Float(quant[$0]) }
@@ -146,10 +146,10 @@ enum ScaledIDCT {
         }
         }
         if outOfRange {
-            throw .damaged("out-of-range", "component \(component.id) has samples so far out of range that libjpeg wraps them")
+            throw .damaged(.outOfRange, "component \(component.id) has samples so far out of range that libjpeg wraps them")
         }
         if overflowsSIMD {
-            throw .damaged("coefficient-range", "component \(component.id) has coefficients so large that libjpeg-turbo's SIMD inverse DCT overflows its 16-bit arithmetic, and gives other pixels than its own C code (and this decoder)")
+            throw .damaged(.coefficientRange, "component \(component.id) has coefficients so large that libjpeg-turbo's SIMD inverse DCT overflows its 16-bit arithmetic, and gives other pixels than its own C code (and this decoder)")
         }
         return plane
     }

@@ -161,10 +161,10 @@ extension VipsDecoding {
         switch outcome {
         case .success(let image): scaled = image
         case .failure(let refusal):
-            if refusal.reason == "truncated" && source.options.failOn != .none {
+            if refusal.reason == .truncated && source.options.failOn != .none {
                 throw .decodeFailed(origin: source.bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
             }
-            if refusal.reason != "not-progressive" { declined(source, by: "progressive decoder", because: "\(refusal.reason): \(refusal)") }
+            if refusal.reason != .notProgressive { declined(source, by: "progressive decoder", because: "\(refusal.reason.rawValue): \(refusal)") }
             return nil
         }
         return adopted((scaled.width, scaled.height, scaled.bands), scaled.buffer.bytes.count, scaled.buffer.handOver,

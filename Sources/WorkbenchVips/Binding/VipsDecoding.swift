@@ -78,7 +78,7 @@ enum VipsDecoding {
     static func checkProgressiveData(_ bytes: Bytes, _ options: DecodeOptions) throws(VipsError) {
         guard options.failOn != .none, bytes.data.withUnsafeBytes({ JPEGFrameHeader($0)?.buffersCoefficients }) == true else { return }
         let outcome = bytes.data.withUnsafeBytes { data in Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.checkStructure(data) } }
-        if case .failure(let refusal) = outcome, refusal.reason == "truncated" {
+        if case .failure(let refusal) = outcome, refusal.reason == .truncated {
             throw .decodeFailed(origin: bytes.origin, message: "the progressive JPEG is cut short: \(refusal)")
         }
     }

@@ -23,7 +23,7 @@ import WorkbenchTestSupport
     /// damage the fuzzer found it for is what the decoder meets first.
     private func withoutExtraneousBytes(_ data: Data) -> Data {
         var data = data
-        while let refusal = refusal(data, shrink: 2), refusal.reason == "extraneous-bytes", let start = refusal.offset {
+        while let refusal = refusal(data, shrink: 2), refusal.reason == .extraneousBytes, let start = refusal.offset {
             let bytes = [UInt8](data)
             guard let marker = (start..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] != 0 && bytes[$0 + 1] != 0xFF }) else { break }
             data = data.prefix(start) + data.dropFirst(marker)
@@ -35,7 +35,7 @@ import WorkbenchTestSupport
         let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/\(name).jpg"))
         // What libjpeg warns of first (djpeg: "7 extraneous bytes before marker 0xc4") is what
         // the decoder leaves the file to it for.
-        #expect(refusal(found, shrink: 2)?.reason == "extraneous-bytes", "\(name)")
+        #expect(refusal(found, shrink: 2)?.reason == .extraneousBytes, "\(name)")
         return withoutExtraneousBytes(found)
     }
 
@@ -55,19 +55,19 @@ import WorkbenchTestSupport
         let scan = try #require(JPEGSegments(data).acScan(of: 1, in: data))
         let (start, end, approximation, count) = scan.scanBand(data)
         try #require(count == 1)
-        var cases: [(String, Data)] = []
+        var cases: [(ProgressiveRefusal.Reason, Data)] = []
         var undefined = data
         undefined[scan.body + 2] = 0x03 // AC table 3, never defined
-        cases.append(("undefined-huffman-table", undefined))
+        cases.append((.undefinedHuffmanTable, undefined))
         var band = data
         band[scan.body + 4] = 64 // Se past 63
-        cases.append(("bad-progression", band))
+        cases.append((.badProgression, band))
         var bits = data
         bits[scan.body + 5] = UInt8(approximation & 0xF0) | 14 // Al 14
-        cases.append(("bad-progression", bits))
+        cases.append((.badProgression, bits))
         var stranger = data
         stranger[scan.body + 1] = 9 // a component the frame does not have
-        cases.append(("unknown-component", stranger))
+        cases.append((.unknownComponent, stranger))
         _ = (start, end)
         for (reason, damaged) in cases {
             for shrink in [2, 8] {
@@ -83,7 +83,7 @@ import WorkbenchTestSupport
         var damaged = data
         damaged[first.body + 2] = 0x40 // DC table 4 for the first component
         for shrink in [2, 4] {
-            #expect(refusal(damaged, shrink: shrink)?.reason == "undefined-huffman-table")
+            #expect(refusal(damaged, shrink: shrink)?.reason == .undefinedHuffmanTable)
             #expect(libjpegRefuses(damaged, shrink: shrink))
         }
     }
@@ -94,7 +94,7 @@ import WorkbenchTestSupport
         // JPG0 (0xF0), which libjpeg does not know, with a length of 4.
         let damaged = data.prefix(second.at) + Data([0xFF, 0xF0, 0x00, 0x04, 0x00, 0x00]) + data.dropFirst(second.at)
         for shrink in [2, 4, 8] {
-            #expect(refusal(damaged, shrink: shrink)?.reason == "unknown-marker")
+            #expect(refusal(damaged, shrink: shrink)?.reason == .unknownMarker)
             #expect(libjpegRefuses(damaged, shrink: shrink))
         }
     }
@@ -114,7 +114,7 @@ import WorkbenchTestSupport
         bytes[table.at + 3] += 1 // the segment is a byte longer
         let damaged = Data(bytes)
         for shrink in [2, 8] {
-            #expect(refusal(damaged, shrink: shrink)?.reason == "bad-huffman-table", "at 1/\(shrink)")
+            #expect(refusal(damaged, shrink: shrink)?.reason == .badHuffmanTable, "at 1/\(shrink)")
             #expect(libjpegRefuses(damaged, shrink: shrink))
         }
     }
@@ -125,8 +125,8 @@ import WorkbenchTestSupport
         try #require(first.scanBand(data).count == 3)
         var damaged = data
         damaged[first.body + 3] = damaged[first.body + 1] // Y, Y, Cr
-        #expect(refusal(damaged, shrink: 2)?.reason == "duplicate-component")
-        #expect(refusal(damaged, shrink: 8)?.reason == "duplicate-component")
+        #expect(refusal(damaged, shrink: 2)?.reason == .duplicateComponent)
+        #expect(refusal(damaged, shrink: 8)?.reason == .duplicateComponent)
     }
 
     /// Components listed out of the frame's order: libjpeg-turbo refuses [Cb, Y, Cr] ("Invalid
@@ -138,11 +138,11 @@ import WorkbenchTestSupport
         var damaged = data
         damaged[first.body + 1] = data[first.body + 3]
         damaged[first.body + 3] = data[first.body + 1]
-        #expect(refusal(damaged, shrink: 2)?.reason == "component-order")
+        #expect(refusal(damaged, shrink: 2)?.reason == .componentOrder)
         #expect(libjpegRefuses(damaged, shrink: 2))
         let found = try fuzzed("regression-component-order")
         #expect(libjpegRefuses(found, shrink: 4))
-        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "component-order") }
+        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == .componentOrder) }
     }
 
     /// Luma 4×4 beside chroma in an interleaved DC scan: 18 blocks an MCU, libjpeg allows 10.
@@ -152,7 +152,7 @@ import WorkbenchTestSupport
         var damaged = data
         damaged[frame.body + 7] = 0x44
         for shrink in [2, 8] {
-            #expect(refusal(damaged, shrink: shrink)?.reason == "mcu-too-large")
+            #expect(refusal(damaged, shrink: shrink)?.reason == .mcuTooLarge)
             #expect(libjpegRefuses(damaged, shrink: shrink))
         }
     }
@@ -168,7 +168,7 @@ import WorkbenchTestSupport
         let padded = data.prefix(next.at) + Data(repeating: 0x55, count: 10) + data.dropFirst(next.at)
         for shrink in [2, 4, 8] {
             let found = refusal(padded, shrink: shrink)
-            #expect(found?.reason == "extraneous-bytes" && found?.offset == next.at, "at 1/\(shrink): \(String(describing: found))")
+            #expect(found?.reason == .extraneousBytes && found?.offset == next.at, "at 1/\(shrink): \(String(describing: found))")
         }
         // Between two markers, not after a scan's data: libjpeg skips them with the same warning.
         let second = try #require(JPEGSegments(data).scans.dropFirst().first)
@@ -190,7 +190,7 @@ import WorkbenchTestSupport
         for fraction in [0.9, 0.5, 0.05] {
             let cut = data.prefix(Int(Double(data.count) * fraction))
             for shrink in [2, 8] {
-                #expect(refusal(cut, shrink: shrink)?.reason == "truncated", "cut at \(fraction), 1/\(shrink)")
+                #expect(refusal(cut, shrink: shrink)?.reason == .truncated, "cut at \(fraction), 1/\(shrink)")
                 #expect(libjpegRefuses(cut, shrink: shrink))
             }
         }
@@ -203,11 +203,11 @@ import WorkbenchTestSupport
         let dc = try #require(JPEGSegments(data).scans.first)
         var damaged = data
         for offset in 0..<12 { damaged[dc.body + dc.length - 2 + 20 + offset] = 0x5A }
-        #expect(refusal(damaged, shrink: 8)?.reason == "corrupt-data")
+        #expect(refusal(damaged, shrink: 8)?.reason == .corruptData)
         let ac = try #require(JPEGSegments(data).acScan(of: 1, in: data))
         var luma = data
         for offset in 0..<40 { luma[ac.body + ac.length - 2 + 10 + offset] = 0x3C }
-        #expect(refusal(luma, shrink: 2)?.reason == "corrupt-data")
+        #expect(refusal(luma, shrink: 2)?.reason == .corruptData)
     }
 
     /// Garbage in a luma AC scan at 1/8, whose coefficients that scale does not keep: libjpeg
@@ -219,10 +219,10 @@ import WorkbenchTestSupport
         let ac = try #require(JPEGSegments(data).acScan(of: 1, in: data))
         var damaged = data
         for offset in 0..<40 { damaged[ac.body + ac.length - 2 + 10 + offset] = 0x3C }
-        #expect(refusal(damaged, shrink: 8)?.reason == "corrupt-data")
+        #expect(refusal(damaged, shrink: 8)?.reason == .corruptData)
         let found = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/jpeg/regression-hundred-warnings.jpg"))
         #expect(libjpegRefuses(found, shrink: 8))
-        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == "corrupt-data") }
+        for shrink in [2, 4, 8] { #expect(refusal(found, shrink: shrink)?.reason == .corruptData) }
     }
 
     /// A block whose samples lie far outside 0…255: libjpeg's range limit wraps them (modulo
@@ -231,7 +231,7 @@ import WorkbenchTestSupport
     /// 16 dB against libjpeg at 1/2 before.)
     @Test func samplesLibjpegWrapsAreLeftToIt() throws {
         let found = try fuzzed("regression-wrapped-samples")
-        #expect(refusal(found, shrink: 2)?.reason == "out-of-range")
+        #expect(refusal(found, shrink: 2)?.reason == .outOfRange)
         let ours = try found.progressive(shrink: 4).get()
         #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 4)) >= 40)
     }
@@ -244,8 +244,8 @@ import WorkbenchTestSupport
     @Test func coefficientsLibjpegTurbosSIMDWrapsAreLeftToIt() throws {
         let found = try fuzzed("regression-simd-overflow")
         // At 1/2 a sample also lies where libjpeg's range limit wraps: that is said first.
-        #expect(["coefficient-range", "out-of-range"].contains(refusal(found, shrink: 2)?.reason))
-        #expect(refusal(found, shrink: 4)?.reason == "coefficient-range")
+        #expect([.coefficientRange, .outOfRange].contains(refusal(found, shrink: 2)?.reason))
+        #expect(refusal(found, shrink: 4)?.reason == .coefficientRange)
         let ours = try found.progressive(shrink: 8).get()
         #expect(ProgressiveFiles.psnr(ours.pixels, width: ours.width, try VipsImage.libjpegPixels(found, shrink: 8)) >= 40)
     }
@@ -256,8 +256,8 @@ import WorkbenchTestSupport
         let refinement = try #require(JPEGSegments(data).scans.last { $0.scanBand(data).start > 0 && $0.scanBand(data).approximation == 0x10 })
         var damaged = data
         damaged[refinement.body + 5] = 0x21 // refine from bit 2 to 1, where the band is at bit 1
-        #expect(refusal(damaged, shrink: 2)?.reason == "bogus-progression")
-        #expect(refusal(damaged, shrink: 8)?.reason == "bogus-progression")
+        #expect(refusal(damaged, shrink: 2)?.reason == .bogusProgression)
+        #expect(refusal(damaged, shrink: 8)?.reason == .bogusProgression)
     }
 
     /// A script that never brings the low AC frequencies to full precision: libjpeg smooths
@@ -265,8 +265,8 @@ import WorkbenchTestSupport
     @Test func scansThatNeverFinish() throws {
         let photo = try ProgressiveFiles.photo(width: 203, height: 157)
         let data = try ProgressiveFiles.cjpeg(photo, ["-sample", "2x2"], scans: "0 1 2: 0 0 0 0; 0: 1 63 0 1; 1: 1 63 0 0; 2: 1 63 0 0;")
-        #expect(refusal(data, shrink: 4)?.reason == "incomplete-scans")
-        #expect(refusal(data, shrink: 8)?.reason == "incomplete-scans")
+        #expect(refusal(data, shrink: 4)?.reason == .incompleteScans)
+        #expect(refusal(data, shrink: 8)?.reason == .incompleteScans)
     }
 
     /// 10000×10000 (the default `maxPixels`), three components, over 64 bytes of data: refused
@@ -276,7 +276,7 @@ import WorkbenchTestSupport
         #expect(bomb.count < 240)
         for shrink in [2, 4, 8] {
             let refused = try #require(refusal(bomb, shrink: shrink))
-            #expect(refused.reason == "truncated" && refused.detail.contains("64 bytes of data for 4687500 blocks"), "\(refused)")
+            #expect(refused.reason == .truncated && refused.detail.contains("64 bytes of data for 4687500 blocks"), "\(refused)")
         }
     }
 

@@ -40,62 +40,62 @@ struct PNGChunks {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     init(_ data: UnsafeRawBufferPointer) throws(PNGRefusal) {
-        guard data.count > 8 + 25, Array(data[0..<8]) == Self.signature else { throw .refused("not a PNG") }
+        guard data.count > 8 + 25, Array(data[0..<8]) == Self.signature else { throw .notPNG }
         var at = 8
         var found: Header?
         var ended = false
         while !ended {
-            guard at + 12 <= data.count else { throw .refused("the file ends before its IEND chunk") }
+            guard at + 12 <= data.count else { throw .endsBeforeIEND }
             let length = Self.uint32(data, at)
             let type = String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self)
             let body = at + 8
-            guard length <= data.count - body - 4 else { throw .refused("its \(type) chunk runs past the file's end") }
+            guard length <= data.count - body - 4 else { throw .chunkPastEnd(type) }
             let stored = Self.uint32(data, body + length)
             guard let base = data.baseAddress, UInt32(libdeflate_crc32(0, base + at + 4, 4 + length)) == UInt32(stored) else {
-                throw .refused("its \(type) chunk's CRC does not match")
+                throw .badCRC(type)
             }
             switch type {
             case "IHDR":
-                guard found == nil, length == 13 else { throw .refused("a damaged IHDR chunk") }
+                guard found == nil, length == 13 else { throw .damagedHeader }
                 let depth = Int(data[body + 8]), colourType = Int(data[body + 9])
                 guard depth == 8 || ([1, 2, 4].contains(depth) && [0, 3].contains(colourType)) || (depth == 16 && colourType != 3) else {
-                    throw .refused("\(depth)-bit samples for colour type \(colourType), which PNG does not allow")
+                    throw .depth(depth, colourType: colourType)
                 }
                 guard [0, 2, 3, 4, 6].contains(colourType), data[body + 10] == 0, data[body + 11] == 0 else {
-                    throw .refused("colour type \(colourType) with methods \(data[body + 10]), \(data[body + 11])")
+                    throw .methods(colourType: colourType, compression: data[body + 10], filter: data[body + 11])
                 }
-                guard data[body + 12] <= 1 else { throw .refused("interlace method \(data[body + 12])") }
+                guard data[body + 12] <= 1 else { throw .interlaceMethod(data[body + 12]) }
                 let width = Self.uint32(data, body), height = Self.uint32(data, body + 4)
-                guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else { throw .refused("a frame of \(width)×\(height)") }
+                guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else { throw .frameSize(width, height) }
                 found = Header(width: width, height: height, colourType: colourType, depth: depth, interlaced: data[body + 12] == 1)
             case "PLTE":
                 guard found != nil, imageData.isEmpty, palette.isEmpty, length % 3 == 0, length > 0, length <= 768 else {
-                    throw .refused("a misplaced or damaged PLTE chunk")
+                    throw .misplacedPalette
                 }
                 palette = Array(data[body..<(body + length)])
             case "tRNS":
-                guard let header = found, imageData.isEmpty, transparency == nil else { throw .refused("a misplaced tRNS chunk") }
+                guard let header = found, imageData.isEmpty, transparency == nil else { throw .misplacedTransparency }
                 let expected = [0: 2, 2: 6][header.colourType]
                 guard header.colourType == 3 ? length <= palette.count / 3 && !palette.isEmpty : length == expected else {
-                    throw .refused("a tRNS chunk libpng would ignore or refuse")
+                    throw .unusableTransparency
                 }
                 transparency = Array(data[body..<(body + length)])
             case "IDAT":
-                guard found != nil else { throw .refused("image data before the header") }
-                guard imageData.last.map({ $0.upperBound + 12 == body }) ?? true else { throw .refused("image data split by other chunks") }
+                guard found != nil else { throw .dataBeforeHeader }
+                guard imageData.last.map({ $0.upperBound + 12 == body }) ?? true else { throw .dataSplit }
                 imageData.append(body..<(body + length))
             case "IEND":
                 ended = true
             case "acTL", "fcTL", "fdAT":
-                throw .refused("an animated PNG")
+                throw .animated
             default:
                 // An unknown critical chunk (its first letter upper case) is an error for libpng.
-                if let first = type.utf8.first, first < 0x61 { throw .refused("a critical chunk \(type) this decoder does not know") }
+                if let first = type.utf8.first, first < 0x61 { throw .unknownCriticalChunk(type) }
             }
             at = body + length + 4
         }
-        guard let header = found, !imageData.isEmpty else { throw .refused("no image data") }
-        if header.colourType == 3 && palette.isEmpty { throw .refused("a palette image without a palette") }
+        guard let header = found, !imageData.isEmpty else { throw .noImageData }
+        if header.colourType == 3 && palette.isEmpty { throw .noPalette }
         self.header = header
     }
 

@@ -58,13 +58,13 @@ public final class PNGDecoder {
         bytesPerSample = header.depth == 16 ? 2 : 1
         let stride = header.rowBytes
         let rowsCount = header.height * (1 + stride)
-        guard let raw = malloc(max(1, rowsCount)) else { throw .refused("no memory for \(rowsCount) bytes") }
+        guard let raw = malloc(max(1, rowsCount)) else { throw .noMemory("\(rowsCount) bytes") }
         var keep = false
         defer { if !keep { free(raw) } }
         let rows = raw.assumingMemoryBound(to: UInt8.self)
         if header.interlaced {
             let count = PNGInterlace.passes.indices.reduce(0) { $0 + PNGInterlace.byteCount(of: $1, header) }
-            guard let passes = malloc(max(1, count)) else { throw .refused("no memory for \(count) bytes") }
+            guard let passes = malloc(max(1, count)) else { throw .noMemory("\(count) bytes") }
             defer { free(passes) }
             try Self.inflate(file.imageData, into: passes, count: count, data: data)
             try PNGInterlace.deinterlace(passes.assumingMemoryBound(to: UInt8.self), into: rows, header)
@@ -81,7 +81,7 @@ public final class PNGDecoder {
             keep = true
             return
         }
-        guard let out = malloc(max(1, byteCount)) else { throw .refused("no memory for the pixels") }
+        guard let out = malloc(max(1, byteCount)) else { throw .noMemory("the pixels") }
         samples = out
         try PNGExpansion.expand(rows, header: header, palette: file.palette, transparency: file.transparency,
                                 into: out.assumingMemoryBound(to: UInt8.self), bands: bands)
@@ -102,9 +102,9 @@ public final class PNGDecoder {
     private static func chunks(_ data: UnsafeRawBufferPointer, maxPixels: Int) throws(PNGRefusal) -> PNGChunks {
         let file = try PNGChunks(data)
         let header = file.header
-        guard header.width * header.height <= maxPixels else { throw .refused("more pixels than maxPixels") }
+        guard header.width * header.height <= maxPixels else { throw .morePixelsThanAllowed }
         guard header.height * (1 + header.rowBytes) <= largestImage else {
-            throw .refused("over \(largestImage >> 20) MiB of samples, which libpng streams in less memory")
+            throw .tooLarge(limitMiB: largestImage >> 20)
         }
         return file
     }
@@ -113,7 +113,7 @@ public final class PNGDecoder {
     private static func inflate(_ ranges: [Range<Int>], into raw: UnsafeMutableRawPointer, count: Int,
                                 data: UnsafeRawBufferPointer) throws(PNGRefusal) {
         guard let base = data.baseAddress, let decompressor = libdeflate_alloc_decompressor() else {
-            throw .refused("no memory for a decompressor")
+            throw .noMemory("a decompressor")
         }
         defer { libdeflate_free_decompressor(decompressor) }
         // One chunk (the common case) is inflated in place; several are joined first.
@@ -128,18 +128,7 @@ public final class PNGDecoder {
             ? libdeflate_zlib_decompress(decompressor, base + ranges[0].lowerBound, ranges[0].count, raw, count, &produced)
             : joined.withUnsafeBytes { libdeflate_zlib_decompress(decompressor, $0.baseAddress, $0.count, raw, count, &produced) }
         guard result == LIBDEFLATE_SUCCESS, produced == count else {
-            throw .refused(result == LIBDEFLATE_INSUFFICIENT_SPACE ? "more image data than the header says" : "image data that does not inflate to the image")
-        }
-    }
-}
-
-/// Why `PNGDecoder` left a file to libvips.
-public enum PNGRefusal: Error, CustomStringConvertible {
-    case refused(String)
-
-    public var description: String {
-        switch self {
-        case .refused(let reason): reason
+            throw result == LIBDEFLATE_INSUFFICIENT_SPACE ? .moreDataThanHeaderSays : .dataDoesNotInflate
         }
     }
 }

@@ -68,7 +68,7 @@ enum PNGExpansion {
                 target.update(from: row, count: width &* header.channels)
             }
         }
-        if outOfPalette { throw .refused("a palette index past the palette") }
+        if outOfPalette { throw .indexPastPalette }
     }
 
     /// 16-bit samples (big-endian in the file) in the machine's order, in place.

@@ -26,7 +26,7 @@ enum PNGFilters {
                     row[x] = row[x] &+ UInt8(truncatingIfNeeded: predictor)
                 }
             default:
-                throw .refused("a row with filter type \(row[-1])")
+                throw .rowFilter(row[-1])
             }
         }
     }

@@ -66,12 +66,15 @@ public struct ItemSource: Sendable {
     }
 
     /// One item per line of a text file, read as the run needs them (blank lines and `#` comments
-    /// skipped; relative paths resolve against `folder`).
+    /// skipped; relative paths resolve against `folder`). A file that cannot be opened, or a
+    /// read that fails part way, ends the run failed with the reason, after the items read.
     public static func lines(of path: String, relativeTo folder: String) -> ItemSource {
-        ItemSource(count: nil) {
-            guard let reader = LineReader(path: path) else { return AnyIterator { nil } }
+        ItemSource(count: nil, listing: {
+            guard let reader = LineReader(path: path) else {
+                return ({ nil }, { "the item list \(path) cannot be opened" })
+            }
             var index = 0
-            return AnyIterator {
+            return ({
                 while let line = reader.next() {
                     let text = line.trimmingCharacters(in: .whitespaces)
                     if text.isEmpty || text.hasPrefix("#") { continue }
@@ -79,8 +82,8 @@ public struct ItemSource: Sendable {
                     return Item(index: index, source: InputExpansion.resolve(text, relativeTo: folder))
                 }
                 return nil
-            }
-        }
+            }, { reader.failure.map { "the item list \(path) could not be read past item \(index): \($0)" } })
+        })
     }
 }
 
@@ -89,6 +92,9 @@ final class LineReader {
     private let handle: FileHandle
     private var buffer = Data()
     private var atEnd = false
+    /// Why reading stopped early, if it did (the lines before it were handed out; a partial
+    /// line at the failure is dropped, not guessed at).
+    private(set) var failure: String?
 
     init?(path: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -106,14 +112,17 @@ final class LineReader {
                 return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines)
             }
             if atEnd {
-                guard !buffer.isEmpty else { return nil }
+                guard !buffer.isEmpty, failure == nil else { return nil }
                 defer { buffer.removeAll() }
                 return String(decoding: buffer, as: UTF8.self)
             }
-            // Known gap: a read error in the middle of a list ends the list there, quietly (the items
-            // read so far run).
-            let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
-            if let chunk, !chunk.isEmpty { buffer.append(chunk) } else { atEnd = true }
+            do {
+                let chunk = try handle.read(upToCount: 1 << 16)
+                if let chunk, !chunk.isEmpty { buffer.append(chunk) } else { atEnd = true }
+            } catch {
+                failure = (error as NSError).localizedDescription
+                atEnd = true
+            }
         }
     }
 }

@@ -83,4 +83,22 @@ private struct AtOnceStage: AsyncStage {
         #expect(iterator.next()?.name == "c")
         #expect(iterator.next() == nil)
     }
+
+    /// A list that cannot be read part way ends the listing with the reason (the run then ends
+    /// failed with it), where it used to end quietly as if the list were shorter.
+    @Test func anItemListThatCannotBeReadSaysSo() throws {
+        let folder = try Fixtures.temporaryDirectory("lines-unreadable")
+        // A folder opens for reading, and its first read fails (EISDIR).
+        let cursor = ItemSource.lines(of: folder.path, relativeTo: folder.path).makeCursor()
+        #expect(cursor.next() == nil)
+        let failure = try #require(cursor.failure())
+        #expect(failure.contains("the item list \(folder.path) could not be read past item 0"), "\(failure)")
+        let missing = ItemSource.lines(of: folder.appendingPathComponent("gone.txt").path, relativeTo: folder.path).makeCursor()
+        #expect(missing.next() == nil && missing.failure()?.contains("cannot be opened") == true)
+        // A whole list still ends without a failure.
+        let list = folder.appendingPathComponent("list.txt")
+        try "a.jpg\nb.jpg\n".write(to: list, atomically: true, encoding: .utf8)
+        let whole = ItemSource.lines(of: list.path, relativeTo: folder.path).makeCursor()
+        #expect(whole.next() != nil && whole.next() != nil && whole.next() == nil && whole.failure() == nil)
+    }
 }

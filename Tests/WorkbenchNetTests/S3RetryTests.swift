@@ -6,8 +6,8 @@ import WorkbenchCore
 /// When S3 requests are sent again, and what a refusal tells the user to do.
 @Suite struct S3RetryTests {
     private func refusal(_ status: Int, _ code: String, retryAfter: Double? = nil) -> DownloadError {
-        .s3(operation: "GetObject", location: "s3://photos/a.jpg", status: status, code: code, message: "", credentials: "the environment (AWS_ACCESS_KEY_ID)",
-            retryAfter: retryAfter)
+        .service(S3Error.refused(operation: "GetObject", location: "s3://photos/a.jpg", status: status, code: code, message: "",
+                                 credentials: "the environment (AWS_ACCESS_KEY_ID)", retryAfter: retryAfter))
     }
 
     @Test func slowDownAndServerErrorsAreRetriedWithinACapThatDoubles() {
@@ -60,7 +60,8 @@ import WorkbenchCore
             let error = refusal(status, code)
             #expect(error.description.hasPrefix("s3://photos/a.jpg: GetObject failed (\(status) \(code))"), "\(error)")
             #expect(error.description.contains(advice), "\(error)")
-            #expect(error.stopsS3Run == stops, "\(code)")
+            guard case .service(let failure) = error else { Issue.record("not a service failure: \(error)"); continue }
+            #expect((failure as? S3Error)?.stopsRun == stops, "\(code)")
         }
     }
 }

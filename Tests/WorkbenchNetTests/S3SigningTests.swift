@@ -51,7 +51,8 @@ import WorkbenchTestSupport
             _ = try refused.perform(S3Client.Request(operation: "GetObject", location: S3Location(bucket: "signed", key: "dir/a b.jpg")),
                                     limits: ListPages.limits)
         } throws: { error in
-            guard let error = error as? DownloadError, case .s3(_, _, 403, "SignatureDoesNotMatch", _, _, _) = error else { return false }
+            guard let error = error as? DownloadError, case .service(let failure) = error,
+                  case .refused(_, _, 403, "SignatureDoesNotMatch", _, _, _)? = failure as? S3Error else { return false }
             return error.description.contains("AWS_SECRET_ACCESS_KEY") && !error.description.contains("not-the-secret")
                 && error.description.contains("s3://signed/dir/a b.jpg")
         }

@@ -137,8 +137,8 @@ final class S3Client: Sendable {
         let code = xml.value("Code") ?? (answer.status == 404 ? (request.location.key.isEmpty ? "NoSuchBucket" : "NoSuchKey")
                                           : answer.status == 403 ? "AccessDenied" : "HTTP\(answer.status)")
         let retryAfter = answer.headers["retry-after"].flatMap { Transfer.seconds(retryAfter: $0) }
-        return .s3(operation: request.operation, location: request.location.description, status: answer.status, code: code,
-                   message: xml.value("Message") ?? "", credentials: credentials, retryAfter: retryAfter)
+        return .service(S3Error.refused(operation: request.operation, location: request.location.description, status: answer.status, code: code,
+                   message: xml.value("Message") ?? "", credentials: credentials, retryAfter: retryAfter))
     }
 }
 

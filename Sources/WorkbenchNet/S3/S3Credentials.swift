@@ -37,14 +37,14 @@ enum CredentialChain {
         let env = settings.environment
         if let key = env["AWS_ACCESS_KEY_ID"], !key.isEmpty {
             guard let secret = env["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
-                throw .s3Credentials("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not; export both (and AWS_SESSION_TOKEN for temporary keys)")
+                throw .service(S3Error.credentials("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not; export both (and AWS_SESSION_TOKEN for temporary keys)"))
             }
             return S3Credentials(accessKey: key, secret: secret, sessionToken: env["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
                                  source: "the environment (AWS_ACCESS_KEY_ID)")
         }
         if let tokenFile = env["AWS_WEB_IDENTITY_TOKEN_FILE"], !tokenFile.isEmpty {
             guard let role = env["AWS_ROLE_ARN"], !role.isEmpty else {
-                throw .s3Credentials("AWS_WEB_IDENTITY_TOKEN_FILE is set but AWS_ROLE_ARN is not; web identity needs the role to assume")
+                throw .service(S3Error.credentials("AWS_WEB_IDENTITY_TOKEN_FILE is set but AWS_ROLE_ARN is not; web identity needs the role to assume"))
             }
             return try WebIdentity(tokenFile: tokenFile, role: role, sessionName: env["AWS_ROLE_SESSION_NAME"]).assume(settings)
         }
@@ -54,7 +54,7 @@ enum CredentialChain {
             if let key = values["aws_access_key_id"], !key.isEmpty {
                 let file = files.credentials[profile]?["aws_access_key_id"] != nil ? files.credentialsPath : files.configPath
                 guard let secret = values["aws_secret_access_key"], !secret.isEmpty else {
-                    throw .s3Credentials("profile \"\(profile)\" in \(file) has aws_access_key_id but no aws_secret_access_key")
+                    throw .service(S3Error.credentials("profile \"\(profile)\" in \(file) has aws_access_key_id but no aws_secret_access_key"))
                 }
                 return S3Credentials(accessKey: key, secret: secret, sessionToken: values["aws_session_token"],
                                      source: "profile \"\(profile)\" in \(file)")
@@ -67,7 +67,7 @@ enum CredentialChain {
         if env["AWS_PROFILE"] != nil && files.credentials[profile] == nil && files.config[profile] == nil {
             looked += " (AWS_PROFILE names a profile neither file has)"
         }
-        throw .s3Credentials("no credentials found (looked at \(looked)); export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or set AWS_PROFILE")
+        throw .service(S3Error.credentials("no credentials found (looked at \(looked)); export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or set AWS_PROFILE"))
     }
 }
 

@@ -21,10 +21,17 @@ struct S3Retry: Sendable {
         guard made < attempts else { return nil }
         var floor = 0.0
         switch error {
-        case .s3(_, _, let status, let code, _, _, let retryAfter):
-            guard status >= 500 || status == 429 || code == "SlowDown" || code == "RequestTimeout" else { return nil }
-            floor = retryAfter ?? 0
-        case .transport, .tooSlow, .s3Integrity:
+        case .service(let failure):
+            switch failure as? S3Error {
+            case .refused(_, _, let status, let code, _, _, let retryAfter)?:
+                guard status >= 500 || status == 429 || code == "SlowDown" || code == "RequestTimeout" else { return nil }
+                floor = retryAfter ?? 0
+            case .integrity?:
+                break
+            default:
+                return nil
+            }
+        case .transport, .tooSlow:
             break
         default:
             return nil

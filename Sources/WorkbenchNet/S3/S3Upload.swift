@@ -33,7 +33,7 @@ struct S3Upload {
             attempt += 1
             let response = try client.perform(request, limits: Self.limits, cancellation: cancellation)
             guard let problem = Self.mismatch(response, md5: md5.hex) else { return response }
-            guard attempt < 3 else { throw .s3Integrity(location: request.location.description, detail: problem) }
+            guard attempt < 3 else { throw .service(S3Error.integrity(location: request.location.description, detail: problem)) }
         }
     }
 
@@ -43,8 +43,8 @@ struct S3Upload {
                                                           query: [S3Client.Pair("uploads", "")], headers: Self.headers(of: options),
                                                           body: Data()), limits: Self.limits, cancellation: cancellation)
         guard let uploadID = S3XML(String(decoding: created.data, as: UTF8.self)).value("UploadId") else {
-            throw .s3(operation: "CreateMultipartUpload", location: location.description, status: created.status, code: "NoUploadId",
-                      message: "the answer named no upload", credentials: "", retryAfter: nil)
+            throw .service(S3Error.refused(operation: "CreateMultipartUpload", location: location.description, status: created.status, code: "NoUploadId",
+                      message: "the answer named no upload", credentials: "", retryAfter: nil))
         }
         do throws(DownloadError) {
             try ledger?.started(uploadID, at: location)
@@ -72,8 +72,8 @@ struct S3Upload {
             // S3 may answer 200 and say in the body that completing failed.
             let answer = S3XML(String(decoding: done.data, as: UTF8.self))
             if let code = answer.value("Code") {
-                throw .s3(operation: "CompleteMultipartUpload", location: location.description, status: done.status, code: code,
-                          message: answer.value("Message") ?? "", credentials: "", retryAfter: nil)
+                throw .service(S3Error.refused(operation: "CompleteMultipartUpload", location: location.description, status: done.status, code: code,
+                          message: answer.value("Message") ?? "", credentials: "", retryAfter: nil))
             }
             ledger?.ended(uploadID)
         } catch {

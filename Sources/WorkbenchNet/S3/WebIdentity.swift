@@ -13,7 +13,7 @@ struct WebIdentity {
         // An unreadable token file is reported just below, with its path.
         guard let token = try? String(contentsOfFile: tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
               !token.isEmpty else {
-            throw .s3Credentials("cannot read the web identity token file \(tokenFile) (AWS_WEB_IDENTITY_TOKEN_FILE)")
+            throw .service(S3Error.credentials("cannot read the web identity token file \(tokenFile) (AWS_WEB_IDENTITY_TOKEN_FILE)"))
         }
         let env = settings.environment
         let endpoint = env["AWS_ENDPOINT_URL_STS"].flatMap { $0.isEmpty ? nil : $0 } ?? env["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -29,12 +29,12 @@ struct WebIdentity {
                                           outgoing: Transfer.Outgoing(method: "POST", body: Data(form.utf8), answersAnyStatus: true),
                                           cancellation: CancellationToken())
         } catch {
-            throw .s3Credentials("STS at \(endpoint) could not be reached for web identity credentials: \(error)")
+            throw .service(S3Error.credentials("STS at \(endpoint) could not be reached for web identity credentials: \(error)"))
         }
         let xml = S3XML(String(decoding: answer.data, as: UTF8.self))
         guard answer.status == 200, let key = xml.value("AccessKeyId"), let secret = xml.value("SecretAccessKey") else {
             let reason = [xml.value("Code"), xml.value("Message")].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
-            throw .s3Credentials("STS at \(endpoint) refused to assume role \(role) with the token in \(tokenFile) (HTTP \(answer.status)\(reason.isEmpty ? "" : ", " + reason)); check the role's trust policy and the service account")
+            throw .service(S3Error.credentials("STS at \(endpoint) refused to assume role \(role) with the token in \(tokenFile) (HTTP \(answer.status)\(reason.isEmpty ? "" : ", " + reason)); check the role's trust policy and the service account"))
         }
         let expiration = xml.value("Expiration").flatMap { ISO8601DateFormatter().date(from: $0) }
         return S3Credentials(accessKey: key, secret: secret, sessionToken: xml.value("SessionToken"), expiration: expiration,

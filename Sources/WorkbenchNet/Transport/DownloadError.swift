@@ -20,14 +20,9 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case badRedirect(url: String, message: String)
     /// The environment variable that should hold the Authorization header is not set.
     case missingCredential(variable: String)
-    /// No usable S3 credentials, or a problem with them found before asking the server.
-    case s3Credentials(String)
-    /// An S3 server refused a request: `operation` (GetObject, ListObjectsV2, …) on `location`
-    /// (`s3://bucket/key`), with S3's status, error code and message, and where the credentials
-    /// came from (never the credentials).
-    case s3(operation: String, location: String, status: Int, code: String, message: String, credentials: String, retryAfter: Double?)
-    /// An object arrived (or was stored) with other bytes than were sent: the checksums differ.
-    case s3Integrity(location: String, detail: String)
+    /// A failure the layer above the transfer found (a bucket's refusal, its credentials, its
+    /// checksums), in that layer's own words: the transport carries it without knowing them.
+    case service(any ServiceFailure)
 
     public var description: String {
         switch self {
@@ -51,12 +46,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
             return "\(url) redirected where it may not be followed: \(message)."
         case .missingCredential(let variable):
             return "The environment variable \(variable) (the download node's \"authorizationEnv\") is not set; export it with the Authorization header's value."
-        case .s3Credentials(let message):
-            return "S3: \(message)."
-        case .s3(let operation, let location, let status, let code, let message, let credentials, _):
-            return Self.describeS3(operation: operation, location: location, status: status, code: code, message: message, credentials: credentials)
-        case .s3Integrity(let location, let detail):
-            return "\(location) was damaged in transit (\(detail)); it is sent again on a retry."
+        case .service(let failure):
+            return failure.description
         }
     }
 
@@ -101,16 +92,18 @@ extension DownloadError: RetryableError {
     /// Network failures, timeouts, HTTP 5xx and 429 may pass on a second try; other answers will not.
     public var isRetryable: Bool {
         switch self {
-        case .http(let status, _, _), .s3(_, _, let status, _, _, _, _): return status >= 500 || status == 429
-        case .transport, .timedOut, .tooSlow, .s3Integrity: return true
-        case .tooLarge, .unsupportedScheme, .cancelled, .badRedirect, .missingCredential, .s3Credentials: return false
+        case .http(let status, _, _): return status >= 500 || status == 429
+        case .transport, .timedOut, .tooSlow: return true
+        case .service(let failure): return failure.isRetryable
+        case .tooLarge, .unsupportedScheme, .cancelled, .badRedirect, .missingCredential: return false
         }
     }
 
     /// The server's Retry-After (seconds or an HTTP date), when it sent one.
     public var retryAfter: Double? {
         switch self {
-        case .http(_, _, let seconds), .s3(_, _, _, _, _, _, let seconds): return seconds
+        case .http(_, _, let seconds): return seconds
+        case .service(let failure): return failure.retryAfter
         default: return nil
         }
     }

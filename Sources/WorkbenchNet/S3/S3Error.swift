@@ -1,6 +1,41 @@
-extension DownloadError {
+/// What went wrong with a bucket: its credentials, a refusal by the server, or damage in transit.
+/// Carried through the transport as `DownloadError.service`.
+public enum S3Error: ServiceFailure {
+    /// No usable credentials, or a problem with them found before asking the server.
+    case credentials(String)
+    /// The server refused a request: `operation` (GetObject, ListObjectsV2, …) on `location`
+    /// (`s3://bucket/key`), with S3's status, error code and message, and where the credentials
+    /// came from (never the credentials).
+    case refused(operation: String, location: String, status: Int, code: String, message: String, credentials: String, retryAfter: Double?)
+    /// An object arrived (or was stored) with other bytes than were sent: the checksums differ.
+    case integrity(location: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .credentials(let message):
+            return "S3: \(message)."
+        case .refused(let operation, let location, let status, let code, let message, let credentials, _):
+            return Self.describe(operation: operation, location: location, status: status, code: code, message: message, credentials: credentials)
+        case .integrity(let location, let detail):
+            return "\(location) was damaged in transit (\(detail)); it is sent again on a retry."
+        }
+    }
+
+    public var isRetryable: Bool {
+        switch self {
+        case .refused(_, _, let status, _, _, _, _): status >= 500 || status == 429
+        case .integrity: true
+        case .credentials: false
+        }
+    }
+
+    public var retryAfter: Double? {
+        if case .refused(_, _, _, _, _, _, let seconds) = self { return seconds }
+        return nil
+    }
+
     /// S3's refusal, with what to do about it for the codes people meet.
-    static func describeS3(operation: String, location: String, status: Int, code: String, message: String, credentials: String) -> String {
+    static func describe(operation: String, location: String, status: Int, code: String, message: String, credentials: String) -> String {
         let said = "\(status) \(code)" + (message.isEmpty ? "" : ": \(message)")
         // s3://bucket/key → s3://bucket
         let bucket = location.hasPrefix("s3://") ? "s3://" + location.dropFirst(5).prefix { $0 != "/" } : location
@@ -33,8 +68,8 @@ extension DownloadError {
 
     /// Whether the failure says the run cannot work at all (credentials, bucket, region), as
     /// opposed to one object's problem.
-    var stopsS3Run: Bool {
-        guard case .s3(_, _, _, let code, _, _, _) = self else { if case .s3Credentials = self { return true }; return false }
+    var stopsRun: Bool {
+        guard case .refused(_, _, _, let code, _, _, _) = self else { if case .credentials = self { return true }; return false }
         return ["NoSuchBucket", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "TokenRefreshRequired", "InvalidToken",
                 "AuthorizationHeaderMalformed", "PermanentRedirect", "RequestTimeTooSkewed"].contains(code)
     }

@@ -117,7 +117,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
             }
         }, failed: { $0 == nil })
         guard let image else {
-            throw .decodeFailed(origin: bytes.origin, message: VipsDecoding.explain(bytes, message: message))
+            throw .decodeFailed(origin: bytes.origin, message: VipsLoaders.explain(bytes, message: message))
         }
         return VipsImage(owning: image)
     }

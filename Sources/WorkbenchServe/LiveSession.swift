@@ -143,7 +143,8 @@ public actor LiveSession {
         if stamp != presetStamp {
             presetStamp = stamp
             logger.info("\(settings.presetPath) changed: reading it again")
-            await load()
+            let problem = await load()
+            logger.info("\(settings.presetPath) read again\(problem == nil ? "" : ", with problems the page shows")")
         }
         let now = Date()
         for (index, since) in suspended where now.timeIntervalSince(since) > settings.offScreenGrace {

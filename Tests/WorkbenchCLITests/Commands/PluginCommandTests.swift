@@ -262,10 +262,24 @@ import WorkbenchVips
                 return text.contains("plugin-helper") && text.contains(plugins.path)
             }
         }
+        // The hanging region is under way once a helper thread sits in pause() (x86-64's
+        // syscall 34, from /proc/PID/task/*/syscall); elsewhere, once a helper runs.
+        func hanging() -> Bool {
+            #if arch(x86_64)
+            return helpers().contains { pid in
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+                return tasks.contains { task in
+                    let call = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)) ?? ""
+                    return call.hasPrefix("34 ")
+                }
+            }
+            #else
+            return !helpers().isEmpty
+            #endif
+        }
         let deadline = Date().addingTimeInterval(300)  // only a hang waits this long
-        while helpers().isEmpty && Date() < deadline { usleep(50_000) }
-        #expect(!helpers().isEmpty, "no helper started")
-        usleep(300_000)  // the hanging region is under way
+        while !hanging() && Date() < deadline { usleep(50_000) }
+        #expect(hanging(), "no helper reached the hanging region")
         run.interrupt()
         let result = run.wait()
         #expect(result.status == 130, "\(result.stderr)")

@@ -126,7 +126,8 @@ import WorkbenchTestSupport
 
     @Test func saveWritesOnlyTheChangedBytesKeepsEditorChangesAndRevertForgets() throws {
         let (folder, preset) = try project("tune-save")
-        let server = try LiveServerProcess([preset])
+        // --verbose: the server says when it has read the edited file again (see below).
+        let server = try LiveServerProcess([preset, "--verbose"])
         defer { _ = server.stop() }
         let original = try String(contentsOfFile: preset, encoding: .utf8)
 
@@ -139,9 +140,10 @@ import WorkbenchTestSupport
         // A change on the page, then one in the editor meanwhile: saving keeps both.
         #expect(try change(server, "tone", "intensity", "0.75").status == 204)
         let edited = original.replacingOccurrences(of: "\"Q\": 85", with: "\"Q\": 80")
+        let readBefore = server.process.stderrSoFar.components(separatedBy: "read again").count
         try edited.write(toFile: preset, atomically: true, encoding: .utf8)
-        try server.wait { _ in (try? self.draft(server)) != nil }
-        usleep(500_000)
+        // Saved only once the server has read the edit (it merges the page's changes into it).
+        try server.wait { _ in server.process.stderrSoFar.components(separatedBy: "read again").count > readBefore }
         let saved = try server.request("/save", method: "POST")
         #expect(saved.status == 204, "\(saved.text)")
         let text = try String(contentsOfFile: preset, encoding: .utf8)

@@ -10,7 +10,7 @@ extension Resampler {
     public static func reducePremultiplied(_ pixels: UnsafeRawPointer, width: Int, height: Int, bands: Int,
                                            shrink: (x: Double, y: Double)) -> (width: Int, height: Int, pixels: UnsafeMutableRawPointer)? {
         guard bands == 2 || bands == 4, shrink.x >= 1, shrink.y >= 1 else { return nil }
-        let x = ReduceAxis(input: width, shrink: shrink.x), y = ReduceAxis(input: height, shrink: shrink.y)
+        let x = ReduceAxis.made(input: width, shrink: shrink.x), y = ReduceAxis.made(input: height, shrink: shrink.y)
         guard let out = malloc(max(1, x.output * y.output * bands)) else { return nil }
         let done = wb_reduce_alpha(pixels.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(bands),
                                    Int32(x.box), Int32(y.box), out.assumingMemoryBound(to: UInt8.self), Int32(x.output), Int32(y.output),
@@ -30,7 +30,7 @@ extension Resampler {
 /// centres it — its position rounded to 1/64 of a sample, the rounding of the output size
 /// shared out at both ends — with weights normalised to 1. Checked against libvips' own weights
 /// (an impulse through `reducev`) to 10⁻⁸.
-struct ReduceAxis {
+struct ReduceAxis: Sendable {
     let output: Int
     /// The whole-factor box shrink, and the size it leaves (rounded up).
     let box: Int
@@ -39,6 +39,18 @@ struct ReduceAxis {
     var inputs: [Int32] = []
     var weights: [Float] = []
     let count: Int
+
+    private struct Key: Hashable, Sendable {
+        let input: Int, shrink: Double
+    }
+
+    private static let cache = MadeOnce<Key, ReduceAxis>()
+
+    /// The axis for this input size and factor, made once: a batch of product shots of one
+    /// size shares it, instead of two sines per tap of every window again for each image.
+    static func made(input: Int, shrink: Double) -> ReduceAxis {
+        cache.value(for: Key(input: input, shrink: shrink)) { ReduceAxis(input: input, shrink: shrink) }
+    }
 
     init(input: Int, shrink whole: Double) {
         output = max(1, Int((Double(input) / whole + 0.5).rounded(.down)))

@@ -86,18 +86,10 @@ public enum Resampler {
     }
 
     /// Taps per (input, output, ratio), made once: a batch of photos of one size shares them.
-    private static let made = Mutex<[TapsKey: Taps]>([:])
+    private static let made = MadeOnce<TapsKey, Taps>()
 
     static func cachedTaps(from input: Int, to output: Int, shrink: Double) -> Taps {
-        let key = TapsKey(input: input, output: output, shrink: shrink)
-        if let found = made.withLock({ $0[key] }) { return found }
-        let fresh = taps(from: input, to: output, shrink: shrink)
-        made.withLock { cache in
-            // A run of many sizes must not grow the cache without end.
-            if cache.count > 4096 { cache.removeAll() }
-            cache[key] = fresh
-        }
-        return fresh
+        made.value(for: TapsKey(input: input, output: output, shrink: shrink)) { taps(from: input, to: output, shrink: shrink) }
     }
 
     private static func vertical(_ image: PixelImage, to height: Int, shrink: Double) -> PixelImage {
@@ -124,5 +116,22 @@ public enum Resampler {
             initialized = target.count
         }
         return PixelImage(width: width, height: image.height, bands: image.bands, pixels: out)
+    }
+}
+
+/// Values made once per key and shared by every later caller (a batch of photos of one size
+/// shares its resampling windows); emptied past 4,096 keys, so a run of many sizes does not
+/// grow it without end.
+final class MadeOnce<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let values = Mutex<[Key: Value]>([:])
+
+    func value(for key: Key, make: () -> Value) -> Value {
+        if let found = values.withLock({ $0[key] }) { return found }
+        let fresh = make()
+        values.withLock { cache in
+            if cache.count > 4096 { cache.removeAll() }
+            cache[key] = fresh
+        }
+        return fresh
     }
 }

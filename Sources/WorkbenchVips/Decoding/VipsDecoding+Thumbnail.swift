@@ -114,9 +114,8 @@ extension VipsDecoding {
     /// does more than reduce: crops, enlarges, turns, converts colour, or keeps the size.
     private static func premultipliedReduction(_ decoded: PNGDecoder, _ arguments: [String: VipsArgumentValue], header: VipsImage,
                                                source: DecodedSource) -> VipsImage? {
-        guard decoded.bands == 2 || decoded.bands == 4, decoded.bytesPerSample == 1, header.format == VIPS_FORMAT_UCHAR,
-              !source.colourManaged, source.orientation == 1,
-              decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands,
+        guard premultipliedRefusal(header, colourManaged: source.colourManaged, orientation: source.orientation) == nil,
+              decoded.bytesPerSample == 1, decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands,
               let shrink = reduction(arguments, of: (decoded.width, decoded.height)),
               let reduced = decoded.withSamples({ Resampler.reducePremultiplied($0, width: decoded.width, height: decoded.height,
                                                                                  bands: decoded.bands, shrink: shrink) }) ?? nil
@@ -124,6 +123,15 @@ extension VipsDecoding {
         let image = cvips_image_from_owned_pixels(reduced.pixels, reduced.width * reduced.height * decoded.bands, Int32(reduced.width),
                                                   Int32(reduced.height), Int32(decoded.bands), header.pointer)
         return image.map { VipsImage(owning: $0) }
+    }
+
+    /// Why a PNG with this header is left to libvips' thumbnail rather than reduced premultiplied
+    /// (whatever its size), in words for `explain`; nil when it is not.
+    static func premultipliedRefusal(_ header: VipsImage, colourManaged: Bool, orientation: Int) -> String? {
+        guard header.bands == 2 || header.bands == 4, header.format == VIPS_FORMAT_UCHAR else { return "it has no alpha, or 16-bit samples" }
+        if orientation != 1 { return "it turns it upright (EXIF orientation \(orientation))" }
+        if colourManaged { return "it converts its ICC profile to sRGB" }
+        return nil
     }
 
     /// The factors `thumbnail_image` with these arguments reduces a `size` image by on each

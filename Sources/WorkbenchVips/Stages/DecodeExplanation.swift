@@ -76,14 +76,13 @@ public enum DecodeExplanation {
         }
         let decoder = "our PNG decoder (libdeflate's inflate)"
         let factors = [box.width.map { Double(header.width) / Double($0) }, box.height.map { Double(header.height) / Double($0) }].compactMap { $0 }
-        guard header.hasAlpha, header.format == VIPS_FORMAT_UCHAR else { return decoder + ", then libvips' thumbnail" }
-        guard (factors.max() ?? 1) > 1 else { return decoder + ", then libvips' thumbnail: no reduction (never enlarged)" }
         let orientation = options.autorotate ? header.metadata(int: "orientation") ?? 1 : 1
-        if orientation != 1 { return decoder + ", then libvips' thumbnail, which turns it upright (EXIF orientation \(orientation))" }
-        let grey = header.bands <= 2
-        if !grey, let profile = ColourProfile.embedded(in: header), !ColourProfile.describesSRGB(profile) {
-            return decoder + ", then libvips' thumbnail, which converts its ICC profile to sRGB"
+        // As `decode` decides it (VipsDecoding.decode): a colour image whose profile is not sRGB.
+        let colourManaged = header.bands > 2 && ColourProfile.embedded(in: header).map { !ColourProfile.describesSRGB($0) } ?? false
+        if let reason = VipsDecoding.premultipliedRefusal(header, colourManaged: colourManaged, orientation: orientation) {
+            return decoder + ", then libvips' thumbnail: " + reason
         }
+        guard (factors.max() ?? 1) > 1 else { return decoder + ", then libvips' thumbnail: no reduction (never enlarged)" }
         return decoder + ", then reduced premultiplied on the direct path to \(box.description), as libvips' thumbnail would"
     }
 

@@ -96,6 +96,7 @@ enum TestOps {
         let failFor: String?
         let failTimes: Int
         let retryable: Bool
+        var warning: String? = nil
 
         func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
             probe.enter(label, context)
@@ -104,6 +105,7 @@ enum TestOps {
                 probe.stopped("\(context.item.index)/\(context.nodeID)")
                 throw error
             }
+            if let warning { context.warn(warning, node: "source") }
             if let failFor, context.item.name.contains(failFor) { throw PlannedFailure(isRetryable: retryable) }
             if context.attempt <= failTimes { throw PlannedFailure(isRetryable: retryable) }
             guard case .bytes(let first)? = inputs.first else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes") }
@@ -152,9 +154,10 @@ enum TestOps {
                 ParameterSpec("failTimes", .int(0...100), default: .int(0), "Fail the first attempts."),
                 ParameterSpec("retryable", .bool, default: .bool(true), "Whether failures may be retried."),
                 ParameterSpec("other", .reference(.bytes), "Another node's bytes to append."),
+                ParameterSpec("warn", .string, "A warning to record, blamed on the item's first node."),
             ])) { p in
                 Work(probe: probe, label: p.string("label") ?? "cpu", ms: p.int("ms") ?? 0, failFor: p.string("failFor"),
-                     failTimes: p.int("failTimes") ?? 0, retryable: p.bool("retryable") ?? true)
+                     failTimes: p.int("failTimes") ?? 0, retryable: p.bool("retryable") ?? true, warning: p.string("warn"))
             })
         registry.register(OpDefinition(OpSpec(
             name: "test.io", summary: "Test I/O work.", input: .bytes, output: .bytes,

@@ -57,11 +57,18 @@ public struct StageContext: Sendable {
 
     /// Records something the item's report should say although the node succeeded (a decoder
     /// worked around damage): the item ends "ok (with warnings: …)".
-    /// `node` names another node as the cause (the decode whose bytes were damaged).
+    /// `node` names another node as the cause (the decode whose bytes were damaged). Said once
+    /// an item: every node reading damaged pixels finds the same damage, and which of them
+    /// finds it (one, or each) depends on whether libvips' log was theirs alone at the time.
     public func warn(_ message: String, node: String? = nil) {
         let node = node ?? nodeID
-        shared.logger.debug("\(item.name): \(node): \(message)")
-        shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].warnings.append("\(node): \(message)") }
+        let text = "\(node): \(message)"
+        let added = shared.notes.entries.withLock { entries -> Bool in
+            guard !(entries[item.index]?.warnings.contains(text) ?? false) else { return false }
+            entries[item.index, default: ItemNotes()].warnings.append(text)
+            return true
+        }
+        if added { shared.logger.debug("\(item.name): \(text)") }
     }
 
     /// Records that this node decoded the item's pixels, in the words `--verbose` prints (which

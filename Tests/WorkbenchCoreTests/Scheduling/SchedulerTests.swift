@@ -42,6 +42,22 @@ struct Harness {
 }
 
 @Suite struct SchedulerTests {
+    /// Two nodes that find the same damage (both read pixels of one damaged decode) say it once
+    /// in the item's report; another warning is kept beside it.
+    @Test func aWarningIsSaidOnceAnItem() async throws {
+        let h = try Harness("""
+            {"version": 1, "graph": [{"id": "source", "op": "test.source"},
+                                     {"id": "x", "op": "test.work", "warn": "premature end of data"},
+                                     {"id": "y", "op": "test.work", "warn": "premature end of data"},
+                                     {"id": "z", "op": "test.work", "warn": "something else"}]}
+            """, items: 2)
+        let (summary, events) = await h.finish()
+        #expect(summary.succeeded == 2)
+        for report in Harness.items(events) {
+            #expect(report.warnings == ["source: premature end of data", "source: something else"], "\(report.warnings)")
+        }
+    }
+
     @Test func queueLimitsHoldUnderLoad() async throws {
         let h = try Harness("""
             {"version": 1, "queues": {"a": {"concurrency": 3}, "b": {"concurrency": 1}, "n": {"concurrency": 2}},

@@ -96,7 +96,6 @@ enum TestOps {
         let failFor: String?
         let failTimes: Int
         let retryable: Bool
-        var warning: String? = nil
 
         func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
             probe.enter(label, context)
@@ -105,13 +104,35 @@ enum TestOps {
                 probe.stopped("\(context.item.index)/\(context.nodeID)")
                 throw error
             }
-            if let warning { context.warn(warning, node: "source") }
             if let failFor, context.item.name.contains(failFor) { throw PlannedFailure(isRetryable: retryable) }
             if context.attempt <= failTimes { throw PlannedFailure(isRetryable: retryable) }
             guard case .bytes(let first)? = inputs.first else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes") }
             var data = first.data
             for other in inputs.references("other") { if case .bytes(let b) = other { data += b.data } }
             return .bytes(Bytes(data, origin: first.origin))
+        }
+    }
+
+    /// `test.warn`: passes its input on, recording `message` as a warning blamed on node "source".
+    struct Warn: Stage {
+        let message: String
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            context.warn(message, node: "source")
+            return inputs.first ?? .bytes(Bytes(Data(), origin: "warn"))
+        }
+    }
+
+    /// `test.fail`: fails (not to be retried) once node `after` has started a body — an event,
+    /// not a clock, so the order holds however loaded the machine.
+    struct Fail: Stage {
+        let probe: Probe
+        let after: String
+        func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+            while !probe.starts.contains(where: { $0.node == after }) {
+                if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
+                usleep(1000)
+            }
+            throw PlannedFailure(isRetryable: false)
         }
     }
 
@@ -154,10 +175,9 @@ enum TestOps {
                 ParameterSpec("failTimes", .int(0...100), default: .int(0), "Fail the first attempts."),
                 ParameterSpec("retryable", .bool, default: .bool(true), "Whether failures may be retried."),
                 ParameterSpec("other", .reference(.bytes), "Another node's bytes to append."),
-                ParameterSpec("warn", .string, "A warning to record, blamed on the item's first node."),
             ])) { p in
                 Work(probe: probe, label: p.string("label") ?? "cpu", ms: p.int("ms") ?? 0, failFor: p.string("failFor"),
-                     failTimes: p.int("failTimes") ?? 0, retryable: p.bool("retryable") ?? true, warning: p.string("warn"))
+                     failTimes: p.int("failTimes") ?? 0, retryable: p.bool("retryable") ?? true)
             })
         registry.register(OpDefinition(OpSpec(
             name: "test.io", summary: "Test I/O work.", input: .bytes, output: .bytes,
@@ -167,6 +187,16 @@ enum TestOps {
             ])) { p in
                 Work(probe: probe, label: p.string("label") ?? "io", ms: p.int("ms") ?? 0, failFor: nil, failTimes: 0, retryable: false)
             })
+        registry.register(OpDefinition(OpSpec(
+            name: "test.warn", summary: "Records a warning.", input: .bytes, output: .bytes,
+            defaultQueue: "cpu", execution: .cpu, parameters: [
+                ParameterSpec("message", .string, required: true, "The warning."),
+            ])) { p in Warn(message: p.string("message") ?? "") })
+        registry.register(OpDefinition(OpSpec(
+            name: "test.fail", summary: "Fails once another node has started.", input: .bytes, output: .bytes,
+            defaultQueue: "cpu", execution: .cpu, parameters: [
+                ParameterSpec("after", .string, required: true, "The node whose start comes first."),
+            ])) { p in Fail(probe: probe, after: p.string("after") ?? "") })
         registry.register(OpDefinition(OpSpec(
             name: "test.collect", summary: "Fan-in.", input: nil, output: .bytes,
             defaultQueue: "cpu", execution: .cpu, parameters: [

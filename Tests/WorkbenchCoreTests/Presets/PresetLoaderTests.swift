@@ -67,7 +67,7 @@ import Testing
             #"test.json:3:3: error: inputz: unknown key "inputz" in the preset; did you mean "inputs"? (allowed: "$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph", "s3")"#,
             #"test.json:4:37: error: queues.cpu.concurrency: expected an integer 1…1024 or "auto", found 0"#,
             #"test.json:4:47: error: queues.cpu.qos: expected one of "userInteractive", "userInitiated", "utility", "background", found "fast""#,
-            #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.collect, test.image, test.io, test.source, test.work, write)"#,
+            #"test.json:7:12: error: graph[1].op: unknown op "test.wrok"; did you mean "test.work"? (known ops: read, test.collect, test.fail, test.image, test.io, test.source, test.warn, test.work, write)"#,
             #"test.json:8:25: error: graph[2].mss: unknown parameter "mss" for op "test.work"; did you mean "ms"? (parameters: "ms", "failFor", "label", "failTimes", "retryable", "other")"#,
             #"test.json:8:41: error: graph[2].ms: expected an integer 0…60000, found "x""#,
             #"test.json:9:54: error: graph[3].queue: unknown queue "gpu"; did you mean "cpu"? (defined: "net", "cpu", "disk")"#,

@@ -55,12 +55,14 @@ import Testing
     }
 
     @Test func sharedWorkNobodyNeedsIsCancelledAtTheEnd() async throws {
-        // Every item fails before it needs "logo", so the slow shared download is abandoned.
+        // Every item fails before it needs "logo", so the slow shared download is abandoned. The
+        // items fail only once it has started (test.fail waits for that start), so that it is
+        // stopped running, by its token, whichever a loaded machine starts first.
         let h = try Harness("""
             {"version": 1, "graph": [
               {"id": "logo", "op": "test.source", "scope": "run", "value": "L", "ms": 5000},
               {"op": "test.source"},
-              {"id": "bad", "op": "test.work", "failFor": "item", "retryable": false},
+              {"id": "bad", "op": "test.fail", "after": "logo"},
               {"id": "mark", "op": "test.work", "other": "@logo"}]}
             """, items: 4, options: RunOptions(workers: 2, eventDetail: .nodes))
         let (summary, events) = await h.finish()

@@ -47,9 +47,9 @@ struct Harness {
     @Test func aWarningIsSaidOnceAnItem() async throws {
         let h = try Harness("""
             {"version": 1, "graph": [{"id": "source", "op": "test.source"},
-                                     {"id": "x", "op": "test.work", "warn": "premature end of data"},
-                                     {"id": "y", "op": "test.work", "warn": "premature end of data"},
-                                     {"id": "z", "op": "test.work", "warn": "something else"}]}
+                                     {"id": "x", "op": "test.warn", "message": "premature end of data"},
+                                     {"id": "y", "op": "test.warn", "message": "premature end of data"},
+                                     {"id": "z", "op": "test.warn", "message": "something else"}]}
             """, items: 2)
         let (summary, events) = await h.finish()
         #expect(summary.succeeded == 2)

@@ -23,12 +23,14 @@ extension LiveSession {
         public var previewSize: Int
         /// Lists a preset's `s3://` inputs.
         public var remote: (any RemoteListing)?
+        /// What the item runs' stages are handed (`RunOptions.services`: the S3 client).
+        public var services: StageServices
 
         public init(presetPath: String, inputs: [String], out: String?, workingDirectory: String,
                     registry: @escaping @Sendable () -> OpRegistry, versions: @escaping @Sendable (Preset) -> [String: String],
                     prepare: @escaping @Sendable (Preset) throws -> Void = { _ in },
                     concurrentItems: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), offScreenGrace: Double = 5,
-                    previewSize: Int = 512, remote: (any RemoteListing)? = nil) {
+                    previewSize: Int = 512, remote: (any RemoteListing)? = nil, services: StageServices = StageServices()) {
             self.presetPath = presetPath
             self.inputs = inputs
             self.out = out
@@ -40,6 +42,7 @@ extension LiveSession {
             self.offScreenGrace = offScreenGrace
             self.previewSize = previewSize
             self.remote = remote
+            self.services = services
         }
     }
 }

@@ -212,6 +212,7 @@ public actor LiveSession {
             pending.remove(next)
             var options = RunOptions(workers: 1, eventDetail: .nodes)
             options.resultCache = runScope
+            options.services = settings.services
             let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .list([items[next]]), output: root,
                                       options: options, manifest: manifest, logger: logger)
             running[next] = run
@@ -235,6 +236,7 @@ public actor LiveSession {
         wholeRunGeneration = generation
         var options = RunOptions(eventDetail: .nodes)
         options.resultCache = runScope
+        options.services = settings.services
         let run = PresetRun.start(preset, items: .list(items), output: root, options: options, manifest: manifest, logger: logger)
         wholeRun = run
         let generation = self.generation, board = self.board

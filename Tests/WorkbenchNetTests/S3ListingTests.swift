@@ -66,23 +66,23 @@ import WorkbenchTestSupport
         let base = ["AWS_SHARED_CREDENTIALS_FILE": credentials.path, "AWS_CONFIG_FILE": config.path, "HOME": folder.path]
 
         let chosen = S3Settings(environment: base.merging(["AWS_PROFILE": "ci"]) { $1 })
-        let found = try CredentialChain.resolve(chosen)
+        let found = try CredentialChain.standard(chosen).resolve()
         #expect(found.accessKey == "AKIACI" && found.secret == "ci-secret")
         #expect(found.source == "profile \"ci\" in \(credentials.path)")
         #expect(chosen.region == "eu-west-3" && chosen.endpoint == "http://127.0.0.1:9" && chosen.pathStyle)
         #expect(!"\(found)".contains("ci-secret"))
 
-        #expect(try CredentialChain.resolve(S3Settings(environment: base)).accessKey == "AKIADEFAULT")
+        #expect(try CredentialChain.standard(S3Settings(environment: base)).resolve().accessKey == "AKIADEFAULT")
         // The environment comes first.
         let env = base.merging(["AWS_ACCESS_KEY_ID": "AKIAENV", "AWS_SECRET_ACCESS_KEY": "env-secret"]) { $1 }
-        #expect(try CredentialChain.resolve(S3Settings(environment: env)).accessKey == "AKIAENV")
+        #expect(try CredentialChain.standard(S3Settings(environment: env)).resolve().accessKey == "AKIAENV")
         #expect {
-            _ = try CredentialChain.resolve(S3Settings(environment: base.merging(["AWS_PROFILE": "missing"]) { $1 }))
+            _ = try CredentialChain.standard(S3Settings(environment: base.merging(["AWS_PROFILE": "missing"]) { $1 })).resolve()
         } throws: { error in
             "\(error)".contains("AWS_PROFILE names a profile neither file has")
         }
         #expect {
-            _ = try CredentialChain.resolve(S3Settings(environment: ["AWS_ACCESS_KEY_ID": "AKIA", "HOME": folder.path]))
+            _ = try CredentialChain.standard(S3Settings(environment: ["AWS_ACCESS_KEY_ID": "AKIA", "HOME": folder.path])).resolve()
         } throws: { error in
             "\(error)".contains("AWS_SECRET_ACCESS_KEY is not")
         }

@@ -18,7 +18,8 @@ import WorkbenchCore
                 let delay = retry.delay(after: refusal(503, "SlowDown"))
                 #expect(delay != nil && delay! >= 0 && delay! <= ceiling, "attempt \(attempt): \(String(describing: delay))")
             }
-            #expect(retry.delay(after: .transport(url: "s3://photos/a.jpg", code: 56, message: "Connection reset by peer")) != nil)
+            #expect(retry.delay(after: .service(S3Error.unreachable(location: "s3://photos/a.jpg", code: 56, message: "Connection reset by peer",
+                                                                      endpointIsDefault: false))) != nil)
             retry = retry.next()
         }
         // Attempts spent: the failure is final.
@@ -38,9 +39,13 @@ import WorkbenchCore
     /// A host the user never typed: made from the bucket and the region because no endpoint
     /// was set. The message says so instead of asking to check its spelling.
     @Test func anUnknownAWSHostSaysNoEndpointWasSet() {
-        let error = DownloadError.transport(url: "s3://photos/in/", code: 6, message: "Could not resolve host: photos.s3.us-east-1.amazonaws.com")
+        let error = S3Error.unreachable(location: "s3://photos/in/", code: 6, message: "Could not resolve host: photos.s3.us-east-1.amazonaws.com",
+                                        endpointIsDefault: true)
         #expect(error.description.contains("with no S3 endpoint set, AWS itself is assumed"), "\(error)")
         #expect(!error.description.contains("check its spelling"))
+        // A host the user set is theirs to check; the transport itself knows nothing of S3.
+        let set = S3Error.unreachable(location: "s3://photos/in/", code: 6, message: "Could not resolve host: minio.lan", endpointIsDefault: false)
+        #expect(set.description.contains("check its spelling") && set.description.contains("could not be reached"))
         let typed = DownloadError.transport(url: "http://phtoos.example/a.jpg", code: 6, message: "Could not resolve host: phtoos.example")
         #expect(typed.description.contains("check its spelling"))
     }

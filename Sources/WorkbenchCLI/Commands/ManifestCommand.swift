@@ -38,7 +38,7 @@ struct ManifestShowCommand: ParsableCommand {
     func run() throws {
         if S3Location.isS3(folder) {
             do {
-                let bucket = try S3Output.root(folder, shard: nil, run: false)
+                let bucket = try S3Output.root(folder, shard: nil, client: S3Client(settings: S3Settings()), run: false)
                 let (document, warnings) = try ManifestStore.document(root: bucket.path)
                 for warning in warnings { Terminal.error(warning) }
                 FileHandle.standardOutput.write(try document.encoded())
@@ -85,7 +85,7 @@ struct ManifestMergeCommand: ParsableCommand {
     func run() throws {
         if S3Location.isS3(folder) {
             do {
-                let bucket = try S3Output.root(folder, shard: nil, run: false)
+                let bucket = try S3Output.root(folder, shard: nil, client: S3Client(settings: S3Settings()), run: false)
                 // A shard still running keeps adding segments: merging now would fold only part
                 // of its work, and its later segments would be folded by nobody.
                 if let running = (bucket.remote as? S3Output)?.runningShards, !running.isEmpty {

@@ -76,6 +76,7 @@ struct RunCommand: AsyncParsableCommand {
         var items: ItemSource
         let root: OutputRoot
         let manifest: RunManifest
+        var s3 = S3Client(bucket: nil)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         do {
@@ -83,8 +84,9 @@ struct RunCommand: AsyncParsableCommand {
             for warning in loaded.warnings { Terminal.error(warning.description) }
             let cwd = FileManager.default.currentDirectoryPath
             if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
-            S3Service.configure(loaded.bucket)
-            items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: S3Listing()) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: S3Listing())
+            s3 = S3Client(bucket: loaded.bucket)
+            let listing = S3Listing(client: s3)
+            items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: listing) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: listing)
             let shard = try incremental.resolvedShard()
             try incremental.checkFanIns(of: loaded, shard: shard)
             if dryRun {
@@ -96,7 +98,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             let destination = out ?? loaded.outputFolder ?? cwd
             if S3Location.isS3(destination) {
-                root = try S3Output.root(destination, shard: shard)
+                root = try S3Output.root(destination, shard: shard, client: s3)
                 // Each upload waits on the network, not the disk: more of them in flight.
                 loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
             } else {
@@ -150,6 +152,7 @@ struct RunCommand: AsyncParsableCommand {
         let reporter = reporters.group
         var options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
         if incremental.perShardSheets { options.runFileSuffix = manifest.shard?.label }
+        options.s3 = s3
         let run = PresetRun.start(loaded, items: items, output: root, options: options, manifest: manifest, logger: logger)
         // The display's rate and ETA move between events too.
         let ticker = reporters.display.map { display in

@@ -67,17 +67,20 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.error("serve writes into a folder (saved files must be shown at once); give --out DIR, and run the preset with --out \(out) once it is tuned.")
             throw ExitCode(ExitStatus.badPreset)
         }
-        // Where the preset's buckets are (its "s3" key), before its inputs are listed.
-        if let read = try? PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: presetPath) {
-            S3Service.configure(read.bucket)
-        }
+        // Where the preset's buckets are (its "s3" key), before its inputs are listed. A preset
+        // that does not load is said by the session just below, with its problems.
+        let bucket = (try? PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: presetPath))?.bucket
+        let s3 = S3Client(bucket: bucket)
+        var services = StageServices()
+        services[S3Client.Key.self] = s3
         let session = LiveSession(settings: .init(
             presetPath: presetPath, inputs: inputs, out: out.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: cwd + "/")).standardizedFileURL.path },
             workingDirectory: cwd,
             registry: { BuiltinOps.registry(plugins: catalogue) },
             versions: { RunVersions.of($0, catalogue: catalogue) },
             prepare: { preset in try catalogue.prepare(ops: preset.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") }) },
-            offScreenGrace: offScreenGrace, previewSize: previewSize, remote: S3Listing()))
+            offScreenGrace: offScreenGrace, previewSize: previewSize, remote: S3Listing(client: s3),
+            services: services))
         do {
             try await session.start()
         } catch {

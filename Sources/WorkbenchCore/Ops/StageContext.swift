@@ -17,6 +17,8 @@ public struct StageContext: Sendable {
         let inputHistory: (any InputHistory)?
         /// Inserted before the extension of files run-scope nodes write (per-shard sheets).
         let runFileSuffix: String?
+        /// What the run's caller handed to the stages (`RunOptions.services`).
+        let services: StageServices
 
         final class NoteStore: Sendable {
             let entries = Mutex<[Int: ItemNotes]>([:])
@@ -27,8 +29,10 @@ public struct StageContext: Sendable {
         }
 
         init(output: OutputRoot, logger: Logger, baseDirectory: String, progress: (@Sendable (ProgressEvent) -> Void)? = nil,
-             inputHistory: (any InputHistory)? = nil, runFileSuffix: String? = nil, sharing other: Shared? = nil) {
+             inputHistory: (any InputHistory)? = nil, runFileSuffix: String? = nil, services: StageServices? = nil,
+             sharing other: Shared? = nil) {
             self.notes = other?.notes ?? NoteStore()
+            self.services = services ?? other?.services ?? StageServices()
             self.inputHistory = inputHistory ?? other?.inputHistory
             self.runFileSuffix = runFileSuffix ?? other?.runFileSuffix
             self.output = output
@@ -104,11 +108,13 @@ public struct StageContext: Sendable {
     public var logger: Logger { shared.logger }
     /// The preset's folder, against which relative paths in parameters resolve.
     public var baseDirectory: String { shared.baseDirectory }
+    /// A value the run's caller handed in under `key` (`RunOptions.services`), if any.
+    public func service<Key: StageServiceKey>(_ key: Key.Type) -> Key.Value? { shared.services[key] }
 
     public init(item: Item, nodeID: String, cancellation: CancellationToken, output: OutputRoot, logger: Logger,
-                baseDirectory: String = ".", attempt: Int = 1, timeout: Double? = nil) {
+                baseDirectory: String = ".", attempt: Int = 1, timeout: Double? = nil, services: StageServices = StageServices()) {
         self.init(item: item, nodeID: nodeID, cancellation: cancellation, attempt: attempt, timeout: timeout,
-                  shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory))
+                  shared: Shared(output: output, logger: logger, baseDirectory: baseDirectory, services: services))
     }
 
     init(item: Item, nodeID: String, cancellation: CancellationToken, attempt: Int, timeout: Double?, shared: Shared,

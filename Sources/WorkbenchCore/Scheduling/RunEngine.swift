@@ -91,7 +91,7 @@ final class RunEngine: @unchecked Sendable {
         let events = RunEvents(events, detail: options.eventDetail, plan: plan)
         self.events = events
         shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: events.progress,
-                                     inputHistory: recipes, runFileSuffix: options.runFileSuffix)
+                                     inputHistory: recipes, runFileSuffix: options.runFileSuffix, services: options.services)
         startNanos = Self.monotonicNanos()
     }
 

@@ -32,6 +32,9 @@ public struct RunOptions: Sendable {
     /// Results kept from earlier runs: a node whose recipe has one takes it instead of running,
     /// and the run keeps what it makes there (see `ResultCache`).
     public var resultCache: ResultCache?
+    /// What the caller hands to the stages (a configured S3 client), read through
+    /// `StageContext.service(_:)`.
+    public var services = StageServices()
 
     public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),

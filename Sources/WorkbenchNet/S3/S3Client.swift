@@ -3,9 +3,11 @@ import Synchronization
 import WorkbenchCore
 
 /// S3's REST calls, signed (`SigV4`) and retried (`S3Retry`), on the Downloader's libcurl loop.
-/// One per process and settings; credentials are found once and found again before temporary
-/// ones expire.
-final class S3Client: Sendable {
+/// A value built from `S3Settings` and handed to what needs it (`S3Listing`, `S3Output.root`,
+/// the download stage through `RunOptions.s3`); two clients with other settings work side by
+/// side. Its credentials come from a chain of providers behind `CachingCredentials`, which
+/// finds them again before temporary ones expire without holding up a thread.
+public final class S3Client: Sendable {
     struct Request: Sendable {
         /// S3's name for the call (GetObject, ListObjectsV2, …), for messages.
         var operation: String
@@ -32,31 +34,32 @@ final class S3Client: Sendable {
         let file: SpooledFile?
     }
 
-    let settings: S3Settings
-    private let cached = Mutex<S3Credentials?>(nil)
+    public let settings: S3Settings
+    let credentials: CachingCredentials
 
-    init(settings: S3Settings) {
+    /// A client for `settings`, with credentials found the way the AWS tools find them.
+    public convenience init(settings: S3Settings) {
+        self.init(settings: settings, credentials: CredentialChain.standard(settings))
+    }
+
+    /// A client for a preset's `s3` settings over the environment's.
+    public convenience init(bucket: BucketSettings?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(settings: S3Settings(environment: environment, region: bucket?.region, endpoint: bucket?.endpoint,
+                                       pathStyle: bucket?.pathStyle))
+    }
+
+    init(settings: S3Settings, credentials: any CredentialProvider) {
         self.settings = settings
+        self.credentials = credentials as? CachingCredentials ?? CachingCredentials(credentials)
     }
 
-    /// The client for this process: the environment's settings, with the preset's over them
-    /// (`S3Service.configure`).
-    static var shared: S3Client { sharedClient.withLock { $0 } }
-    fileprivate static let sharedClient = Mutex(S3Client(settings: S3Settings()))
-
-    /// The credentials to sign with, found now if none are held or they are about to expire.
-    func credentials() throws(DownloadError) -> S3Credentials {
-        if let held = cached.withLock({ $0 }), !held.isStale { return held }
-        let found = try CredentialChain.resolve(settings)
-        cached.withLock { $0 = found }
-        return found
-    }
+    /// For a run's stages that were handed no client: the environment's settings, made once.
+    static let environmentDefault = S3Client(settings: S3Settings())
 
     static let emptyPayloadHash = SHA256.hex([UInt8]())
 
-    /// The URL and headers of `request`, signed now.
-    func signed(_ request: Request) throws(DownloadError) -> (url: String, headers: [String]) {
-        let credentials = try credentials()
+    /// The URL and headers of `request`, signed now with `credentials`.
+    func signed(_ request: Request, with credentials: S3Credentials) -> (url: String, headers: [String]) {
         let address = settings.address(bucket: request.location.bucket, key: request.location.key)
         let payloadHash = request.body.map { SHA256.hex($0) } ?? Self.emptyPayloadHash
         var own = request.headers.map { ($0.name, $0.value) }
@@ -72,23 +75,28 @@ final class S3Client: Sendable {
         return (address.url + (query.isEmpty ? "" : "?" + query), (own + added).map { "\($0.0): \($0.1)" })
     }
 
-    /// Sends `request` once; an answer of 300 or more becomes `DownloadError.s3` with S3's code.
+    /// Sends `request` once; an answer of 300 or more becomes an `S3Error.refused` with S3's code.
     func attempt(_ request: Request, limits: Transfer.Limits, cancellation: CancellationToken,
                  progress: (@Sendable (Int, Int?) -> Void)? = nil,
                  completion: @escaping @Sendable (Result<Response, DownloadError>) -> Void) {
-        let url: String, headers: [String]
-        do throws(DownloadError) { (url, headers) = try signed(request) } catch { return completion(.failure(error)) }
-        var limits = limits
-        limits.headers += headers
-        let outgoing = Transfer.Outgoing(method: request.method, body: request.body, answersAnyStatus: true)
-        let source = cached.withLock { $0?.source } ?? "nowhere"
-        Transfer.start(url, limits: limits, outgoing: outgoing, cancellation: cancellation, progress: progress) { result in
-            completion(result.mapError { Self.named($0, request) }.flatMap { answer in
-                if answer.status < 300 || answer.status == 304 {
-                    return .success(Response(status: answer.status, headers: answer.headers, data: answer.data, file: answer.file))
-                }
-                return .failure(Self.refusal(answer, request, credentials: source))
-            })
+        credentials.fetch { [self] found in
+            let credentials: S3Credentials
+            switch found {
+            case .success(let held): credentials = held
+            case .failure(let error): return completion(.failure(.service(error)))
+            }
+            let (url, headers) = signed(request, with: credentials)
+            var limits = limits
+            limits.headers += headers
+            let outgoing = Transfer.Outgoing(method: request.method, body: request.body, answersAnyStatus: true)
+            Transfer.start(url, limits: limits, outgoing: outgoing, cancellation: cancellation, progress: progress) { [settings] result in
+                completion(result.mapError { Self.named($0, request, settings: settings) }.flatMap { answer in
+                    if answer.status < 300 || answer.status == 304 {
+                        return .success(Response(status: answer.status, headers: answer.headers, data: answer.data, file: answer.file))
+                    }
+                    return .failure(Self.refusal(answer, request, credentials: credentials.source))
+                })
+            }
         }
     }
 
@@ -120,10 +128,13 @@ final class S3Client: Sendable {
         return try result.get()
     }
 
-    /// Transport failures name the object, not the signed URL (whose query may be long).
-    private static func named(_ error: DownloadError, _ request: Request) -> DownloadError {
+    /// Transport failures name the object, not the signed URL (whose query may be long); an
+    /// unreachable server is said in S3's words (`S3Error.unreachable`).
+    private static func named(_ error: DownloadError, _ request: Request, settings: S3Settings) -> DownloadError {
         switch error {
-        case .transport(_, let code, let message): return .transport(url: request.location.description, code: code, message: message)
+        case .transport(_, let code, let message):
+            return .service(S3Error.unreachable(location: request.location.description, code: code, message: message,
+                                                 endpointIsDefault: settings.endpoint == nil))
         case .timedOut(_, let seconds): return .timedOut(url: request.location.description, seconds: seconds)
         case .cancelled: return .cancelled(url: request.location.description)
         case .tooLarge(_, let limit): return .tooLarge(url: request.location.description, limit: limit)
@@ -142,12 +153,18 @@ final class S3Client: Sendable {
     }
 }
 
-/// The S3 settings a process uses for `s3://` inputs and outputs.
-public enum S3Service {
-    /// Puts a preset's `s3` settings over the environment's (call before the run starts).
-    public static func configure(_ bucket: BucketSettings?) {
-        guard let bucket else { return }
-        let settings = S3Settings(region: bucket.region, endpoint: bucket.endpoint, pathStyle: bucket.pathStyle)
-        S3Client.sharedClient.withLock { $0 = S3Client(settings: settings) }
+extension S3Client {
+    /// Where a run's stages find the client their caller handed in (`RunOptions.s3`).
+    public enum Key: StageServiceKey {
+        public typealias Value = S3Client
+    }
+}
+
+extension RunOptions {
+    /// The client the run's `download` nodes use for `s3://` URLs; without one, a client with
+    /// the environment's settings.
+    public var s3: S3Client? {
+        get { services[S3Client.Key.self] }
+        set { services[S3Client.Key.self] = newValue }
     }
 }

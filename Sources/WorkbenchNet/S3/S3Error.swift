@@ -9,6 +9,9 @@ public enum S3Error: ServiceFailure {
     case refused(operation: String, location: String, status: Int, code: String, message: String, credentials: String, retryAfter: Double?)
     /// An object arrived (or was stored) with other bytes than were sent: the checksums differ.
     case integrity(location: String, detail: String)
+    /// The server could not be reached for `location` (libcurl's code and message).
+    /// `endpointIsDefault`: no endpoint was set, so the host was made from AWS's pattern.
+    case unreachable(location: String, code: Int, message: String, endpointIsDefault: Bool)
 
     public var description: String {
         switch self {
@@ -18,13 +21,20 @@ public enum S3Error: ServiceFailure {
             return Self.describe(operation: operation, location: location, status: status, code: code, message: message, credentials: credentials)
         case .integrity(let location, let detail):
             return "\(location) was damaged in transit (\(detail)); it is sent again on a retry."
+        case .unreachable(let location, let code, let message, let endpointIsDefault):
+            // A bucket's requests also put and list: the server, not a body, was out of reach.
+            let hint = code == 6 && endpointIsDefault
+                // The user typed no host: it was made from the region because no endpoint was set.
+                ? "; with no S3 endpoint set, AWS itself is assumed and this host is made from the bucket and the region: for MinIO, Ceph, R2 or another server set AWS_ENDPOINT_URL or the preset's \"s3\": {\"endpoint\": …}; for AWS, check the bucket's and the region's names"
+                : DownloadError.hint(code: code, message: message)
+            return "\(location) could not be reached: \(message) (libcurl error \(code))\(hint)."
         }
     }
 
     public var isRetryable: Bool {
         switch self {
         case .refused(_, _, let status, _, _, _, _): status >= 500 || status == 429
-        case .integrity: true
+        case .integrity, .unreachable: true
         case .credentials: false
         }
     }

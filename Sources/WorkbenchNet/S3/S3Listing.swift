@@ -12,8 +12,8 @@ import WorkbenchCore
 public struct S3Listing: RemoteListing {
     let client: S3Client
 
-    public init() { client = .shared }
-    init(client: S3Client) { self.client = client }
+    /// Lists with `client`'s settings and credentials.
+    public init(client: S3Client) { self.client = client }
 
     public func items(under url: String, matching glob: String?) throws(WorkbenchError) -> ItemSource {
         guard let location = S3Location(url) else {

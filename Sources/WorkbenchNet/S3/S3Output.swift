@@ -44,11 +44,7 @@ public final class S3Output: RemoteOutput {
     /// output root for the run. `shard`: this run's part of the manifest.
     /// `run`: the root is for a run, which holds a lease on the prefix and first aborts the
     /// uploads that killed runs left (`UploadLedger`); `manifest show` only reads.
-    public static func root(_ url: String, shard: Shard?, run: Bool = true) throws(WorkbenchError) -> OutputRoot {
-        try root(url, shard: shard, client: .shared, run: run)
-    }
-
-    static func root(_ url: String, shard: Shard?, client: S3Client, run: Bool = true) throws(WorkbenchError) -> OutputRoot {
+    public static func root(_ url: String, shard: Shard?, client: S3Client, run: Bool = true) throws(WorkbenchError) -> OutputRoot {
         guard let parsed = S3Location(url) else {
             throw .unusableBucket(location: url, reason: "it is not an s3://bucket/prefix/ URL")
         }

@@ -26,7 +26,7 @@ struct S3Retry: Sendable {
             case .refused(_, _, let status, let code, _, _, let retryAfter)?:
                 guard status >= 500 || status == 429 || code == "SlowDown" || code == "RequestTimeout" else { return nil }
                 floor = retryAfter ?? 0
-            case .integrity?:
+            case .integrity?, .unreachable?:
                 break
             default:
                 return nil

@@ -35,9 +35,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .unsupportedScheme(let url):
             return "\"\(url)\" is not an http or https URL; only those are downloaded (redirects to other schemes are refused)."
         case .transport(let url, let code, let message):
-            // A bucket's requests also put and list: the server, not a body, was out of reach.
-            let what = url.hasPrefix("s3://") ? "could not be reached" : "could not be fetched"
-            return "\(url) \(what): \(message) (libcurl error \(code))" + Self.hint(code: code, message: message) + "."
+            return "\(url) could not be fetched: \(message) (libcurl error \(code))" + Self.hint(code: code, message: message) + "."
         case .cancelled(let url):
             return "The download of \(url) was cancelled."
         case .tooSlow(let url, let rate, let seconds):
@@ -51,12 +49,10 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// What the commonest libcurl failures mean for the person who typed the URL.
-    private static func hint(code: Int, message: String) -> String {
+    /// What the commonest libcurl failures mean for the person who typed the URL (services
+    /// above the transport add their own, `S3Error.unreachable`).
+    static func hint(code: Int, message: String) -> String {
         switch code {
-        case 6 where message.contains(".amazonaws.com"):
-            // The user typed no host: it was made from the region because no endpoint was set.
-            return "; with no S3 endpoint set, AWS itself is assumed and this host is made from the bucket and the region: for MinIO, Ceph, R2 or another server set AWS_ENDPOINT_URL or the preset's \"s3\": {\"endpoint\": …}; for AWS, check the bucket's and the region's names"
         case 6: return "; the host name is not known: check its spelling"
         case 7: return "; nothing answered there: check that the server runs and the port is right"
         case 35 where message.contains("wrong version number"):

@@ -2,8 +2,8 @@
 /// reads runs of zeros and new values, with end-of-band runs spanning blocks; a refinement adds
 /// a bit to each coefficient already nonzero and places the newly nonzero ones (±1).
 extension ProgressiveScan {
-    func decodeAC(_ reader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> Bool {
-        guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByShape[component.shape] else { return false }
+    func decodeAC(_ reader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component) -> EntropyFault? {
+        guard let store = component.store, let table = members[0].ac, let slots = ScaledIDCT.slotsByShape[component.shape] else { return .missingTable }
         return table.lookup.withUnsafeBufferPointer { lookup in
             slots.withUnsafeBufferPointer { slots in
                 let keptMask = slots.enumerated().reduce(UInt64(0)) { $1.element >= 0 ? $0 | 1 << UInt64($1.offset) : $0 }
@@ -21,7 +21,7 @@ extension ProgressiveScan {
     // the reader and the block's mask to stay in registers (see `JPEGEntropyReader.fill`).
 
     @inline(never)
-    private func firstPasses(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+    private func firstPasses(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> EntropyFault? {
         var reader = scanReader
         defer { scanReader = reader }
         var endOfBands = 0
@@ -31,19 +31,19 @@ extension ProgressiveScan {
             let row = y &* component.stride
             for block in row..<(row &+ component.blocksWide) {
                 if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
-                    guard reader.restart(number: restarts) else { return false }
+                    guard reader.restart(number: restarts) else { return .missingRestart }
                     restarts &+= 1
                     endOfBands = 0
                 }
                 blockIndex &+= 1
-                guard firstPass(&reader, block: block, c, endOfBands: &endOfBands) else { return false }
+                if let fault = firstPass(&reader, block: block, c, endOfBands: &endOfBands) { return fault }
             }
         }
-        return true
+        return nil
     }
 
     @inline(never)
-    private func refinements(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+    private func refinements(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> EntropyFault? {
         var reader = scanReader
         defer { scanReader = reader }
         var endOfBands = 0
@@ -53,15 +53,15 @@ extension ProgressiveScan {
             let row = y &* component.stride
             for block in row..<(row &+ component.blocksWide) {
                 if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
-                    guard reader.restart(number: restarts) else { return false }
+                    guard reader.restart(number: restarts) else { return .missingRestart }
                     restarts &+= 1
                     endOfBands = 0
                 }
                 blockIndex &+= 1
-                guard refinement(&reader, block: block, c, endOfBands: &endOfBands) else { return false }
+                if let fault = refinement(&reader, block: block, c, endOfBands: &endOfBands) { return fault }
             }
         }
-        return true
+        return nil
     }
 
     /// What a block's decoding reads and writes, gathered once a scan.
@@ -80,19 +80,19 @@ extension ProgressiveScan {
 
     /// A block's first pass over the band: runs of zeros and new values.
     @inline(always)
-    private func firstPass(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
-        if endOfBands > 0 { endOfBands -= 1; return true }
+    private func firstPass(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> EntropyFault? {
+        if endOfBands > 0 { endOfBands -= 1; return nil }
         let value = c.values + block * c.size
         var mask = c.nonzero[block]
         defer { c.nonzero[block] = mask }
         let one = 1 << low
         var k = start
         while k <= end {
-            guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
+            guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return .badHuffmanCode }
             let run = symbol >> 4, bits = symbol & 15
             if bits != 0 {
                 k += run
-                guard k <= end else { return false }
+                guard k <= end else { return .runPastBand }
                 // The mask says which coefficients are nonzero as libjpeg's 16-bit values are: a
                 // huge value shifted by `low` can wrap to 0, and a refinement passes it as a zero.
                 let bit = UInt64(1) << UInt64(k)
@@ -112,7 +112,7 @@ extension ProgressiveScan {
                 break
             }
         }
-        return true
+        return nil
     }
 
     /// A block's refinement: the correction bit of every nonzero coefficient passed, and the
@@ -120,7 +120,7 @@ extension ProgressiveScan {
     /// mask, and the correction bits of coefficients this scale does not keep are stepped over
     /// together.
     @inline(always)
-    private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> Bool {
+    private func refinement(_ reader: inout JPEGEntropyReader, block: Int, _ c: ACContext, endOfBands: inout Int) -> EntropyFault? {
         // Wrapping arithmetic and masking shifts throughout: positions are below 64 by the
         // scan's checks, and Swift's checked forms doubled the instructions of a symbol.
         let value = c.values + block &* c.size
@@ -131,12 +131,12 @@ extension ProgressiveScan {
         var k = start
         if endOfBands == 0 {
             while k <= end {
-                guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
+                guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return .badHuffmanCode }
                 var run = symbol &>> 4
                 let bits = symbol & 15
                 var placed = 0
                 if bits != 0 {
-                    guard bits == 1 else { return false }
+                    guard bits == 1 else { return .badCorrectionBit }
                     placed = reader.bits(1) != 0 ? one : -one
                 } else if run != 15 {
                     endOfBands = (1 &<< run) &+ reader.bits(run)
@@ -153,7 +153,7 @@ extension ProgressiveScan {
                 correct(mask & ahead & before, &reader, value, c, one: one)
                 k = stop
                 if placed != 0 {
-                    guard k <= end else { return false }
+                    guard k <= end else { return .runPastBand }
                     mask |= 1 &<< UInt64(truncatingIfNeeded: k)
                     let slot = c.slots[k]
                     if slot >= 0 { value[slot] = Int16(truncatingIfNeeded: placed) }
@@ -166,7 +166,7 @@ extension ProgressiveScan {
             if k <= end { correct(mask & band & (UInt64.max &<< UInt64(truncatingIfNeeded: k)), &reader, value, c, one: one) }
             endOfBands &-= 1
         }
-        return true
+        return nil
     }
 
     /// Reads the correction bit of each coefficient in `pending` (a mask of zigzag positions, in
@@ -202,7 +202,7 @@ extension ProgressiveScan {
     /// reader and the block's mask to stay in registers: these scans are most of a
     /// progressive photo's bits, and at 1/8 most of its decoding.
     @inline(never)
-    private func countRefinement(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> Bool {
+    private func countRefinement(_ scanReader: inout JPEGEntropyReader, _ component: ProgressiveFrame.Component, _ c: ACContext) -> EntropyFault? {
         var reader = scanReader
         defer { scanReader = reader }
         let band = c.band
@@ -213,7 +213,7 @@ extension ProgressiveScan {
             let row = y &* component.stride
             for block in row..<(row &+ component.blocksWide) {
                 if restartInterval > 0, blockIndex > 0, blockIndex % restartInterval == 0 {
-                    guard reader.restart(number: restarts) else { return false }
+                    guard reader.restart(number: restarts) else { return .missingRestart }
                     restarts &+= 1
                     endOfBands = 0
                 }
@@ -226,7 +226,7 @@ extension ProgressiveScan {
                 }
                 var k = start
                 while k <= end {
-                    guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return false }
+                    guard let symbol = reader.shortSymbol(c.lookup) ?? reader.symbol(c.table) else { return .badHuffmanCode }
                     var run = symbol &>> 4
                     let bits = symbol & 15
                     let ahead = band & (UInt64.max &<< UInt64(truncatingIfNeeded: k))
@@ -236,7 +236,7 @@ extension ProgressiveScan {
                         reader.skip((mask & ahead).nonzeroBitCount)
                         break
                     }
-                    guard bits <= 1 else { return false }
+                    guard bits <= 1 else { return .badCorrectionBit }
                     // The sign of a new coefficient, then the zeros passed up to its place.
                     reader.skip(bits)
                     var zeros = ~mask & ahead
@@ -245,7 +245,7 @@ extension ProgressiveScan {
                     let before = stop > 63 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: stop)) &- 1
                     reader.skip((mask & ahead & before).nonzeroBitCount)
                     if bits != 0 {
-                        guard stop <= end else { return false }
+                        guard stop <= end else { return .runPastBand }
                         mask |= 1 &<< UInt64(truncatingIfNeeded: stop)
                     }
                     k = stop &+ 1
@@ -253,6 +253,6 @@ extension ProgressiveScan {
                 c.nonzero[block] = mask
             }
         }
-        return true
+        return nil
     }
 }

@@ -101,11 +101,12 @@ struct ProgressiveScan {
     /// the frame's kept coefficients.
     func decode(_ data: UnsafeRawBufferPointer, from: Int, until: Int, into frame: ProgressiveFrame) throws(ProgressiveRefusal) {
         var reader = JPEGEntropyReader(data, at: from)
-        let decoded = isDC ? decodeDC(&reader, frame) : decodeAC(&reader, frame.components[members[0].component])
-        guard decoded, !reader.readPastEnd, reader.position <= until else {
-            let what = reader.readPastEnd || reader.position > until ? "its data ends early" : "its data is corrupt"
-            throw .damaged(.corruptData, "scan \(number): \(what)", at: min(reader.position, until))
+        let fault = isDC ? decodeDC(&reader, frame) : decodeAC(&reader, frame.components[members[0].component])
+        // Bits read past the data make any fault found after them a consequence of that.
+        if reader.readPastEnd || reader.position > until {
+            throw .damaged(.corruptData, "scan \(number): its data ends early", at: min(reader.position, until))
         }
+        if let fault { throw .damaged(fault.reason, "scan \(number): \(fault.words)", at: min(reader.position, until)) }
         if let unread = reader.firstUnreadByte(before: until) {
             throw .damaged(.extraneousBytes, "scan \(number): \(until - unread) bytes after its last block, before the next marker (libjpeg warns of extraneous data)", at: unread)
         }
@@ -138,8 +139,8 @@ struct ProgressiveScan {
         return layout
     }
 
-    private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> Bool {
-        guard let layout = dcLayout(frame) else { return false }
+    private func decodeDC(_ reader: inout JPEGEntropyReader, _ frame: ProgressiveFrame) -> EntropyFault? {
+        guard let layout = dcLayout(frame) else { return .missingTable }
         return high == 0 ? firstDC(&reader, layout) : refineDC(&reader, layout)
     }
 
@@ -148,32 +149,32 @@ struct ProgressiveScan {
     /// carries from block to block). `block` gets the block's member and value; false stops.
     @inline(__always)
     private func walk(_ reader: inout JPEGEntropyReader, _ layout: DCLayout, restarted: () -> Void,
-                      _ block: (inout JPEGEntropyReader, _ slot: Int, UnsafeMutablePointer<Int16>) -> Bool) -> Bool {
+                      _ block: (inout JPEGEntropyReader, _ slot: Int, UnsafeMutablePointer<Int16>) -> EntropyFault?) -> EntropyFault? {
         layout.blocks.withUnsafeBufferPointer { blocks in
             layout.steps.withUnsafeBufferPointer { steps in
                 var restarts = 0
                 var (x, y) = (0, 0)
                 for mcu in 0..<(layout.across &* layout.down) {
                     if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
-                        guard reader.restart(number: restarts) else { return false }
+                        guard reader.restart(number: restarts) else { return .missingRestart }
                         restarts &+= 1
                         restarted()
                     }
                     for entry in blocks {
                         let step = steps[entry.slot]
-                        guard block(&reader, entry.slot, entry.values + (entry.offset &+ x &* step.x &+ y &* step.y)) else { return false }
+                        if let fault = block(&reader, entry.slot, entry.values + (entry.offset &+ x &* step.x &+ y &* step.y)) { return fault }
                     }
                     x &+= 1
                     if x == layout.across { x = 0; y &+= 1 }
                 }
-                return true
+                return nil
             }
         }
     }
 
     /// A DC first pass: each block's value is a Huffman-coded difference from the previous
     /// block's of the same component (reset at each restart), scaled up by `low` bits.
-    private func firstDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
+    private func firstDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> EntropyFault? {
         // The short codes' look-up tables side by side, read through one pointer: handing the
         // tables themselves to the reader block by block costs more than the decoding.
         let lookups = members.flatMap { $0.dc?.lookup ?? [UInt16](repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits) }
@@ -181,7 +182,8 @@ struct ProgressiveScan {
             var predictions = (0, 0, 0, 0)
             return walk(&reader, layout, restarted: { predictions = (0, 0, 0, 0) }) { reader, slot, value in
                 let short = reader.shortSymbol(lookups.baseAddress! + slot &<< JPEGHuffmanTable.lookupBits)
-                guard let category = short ?? members[slot].dc.flatMap({ reader.symbol($0) }), category <= 11 else { return false }
+                guard let category = short ?? members[slot].dc.flatMap({ reader.symbol($0) }) else { return .badHuffmanCode }
+                guard category <= 11 else { return .dcCategory }
                 let difference = reader.difference(category: category)
                 // libjpeg keeps the running value in an int and refuses one that leaves it.
                 let prediction: Int
@@ -191,19 +193,19 @@ struct ProgressiveScan {
                 case 2: predictions.2 &+= difference; prediction = predictions.2
                 default: predictions.3 &+= difference; prediction = predictions.3
                 }
-                guard prediction >= Int(Int32.min), prediction <= Int(Int32.max) else { return false }
+                guard prediction >= Int(Int32.min), prediction <= Int(Int32.max) else { return .dcOutOfRange }
                 value.pointee = Int16(truncatingIfNeeded: prediction &<< low)
-                return true
+                return nil
             }
         }
     }
 
     /// A DC refinement: one raw bit per block, the next bit of its value.
-    private func refineDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> Bool {
+    private func refineDC(_ reader: inout JPEGEntropyReader, _ layout: DCLayout) -> EntropyFault? {
         let bit = Int16(truncatingIfNeeded: 1 &<< low)
         return walk(&reader, layout, restarted: {}) { reader, _, value in
             if reader.bits(1) != 0 { value.pointee |= bit }
-            return true
+            return nil
         }
     }
 }

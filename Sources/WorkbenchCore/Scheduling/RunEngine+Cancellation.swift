@@ -25,8 +25,8 @@ extension RunEngine {
                 guard instances[target].state == .pending || instances[target].state == .ready else { continue }
                 let n = top.node, d = node(of: target)
                 let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
-                if let s = slot(of: target), window.slots[s].failure == nil, state == .skipped {
-                    window.slots[s].failure = (plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
+                if let s = slot(of: target), state == .skipped {
+                    window.blame(s, node: plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
                 } else if plan.nodes[d].scope == .run, state == .skipped, let root = runScope.failures[n] {
                     runScope.failures[d] = root
                 }
@@ -86,7 +86,7 @@ extension RunEngine {
 
     func timeoutFired(_ id: Int, stamp: Int) {
         lock.lock()
-        if !tally.isFinished, !stopping, instances[id].state == .running, instances[id].stamp == stamp {
+        if !tally.isFinished, !tally.stopping, instances[id].state == .running, instances[id].stamp == stamp {
             instances[id].timedOut = true
             inFlight.cancel(id)
         }
@@ -95,8 +95,8 @@ extension RunEngine {
 
     func retryFired(_ id: Int, stamp: Int) {
         lock.lock()
-        recentNow = now
-        if !tally.isFinished, !stopping, instances[id].state == .pending, instances[id].waitingForRetry,
+        ready.recentNow = now
+        if !tally.isFinished, !tally.stopping, instances[id].state == .pending, instances[id].waitingForRetry,
            instances[id].stamp == stamp {
             makeReady(id)
         }

@@ -3,8 +3,8 @@ extension RunEngine {
     /// Stops the whole run. Waiting work is dropped in bulk (the ready heaps are swapped out, no
     /// node is visited under the lock); running bodies are told to stop and are then waited for.
     func stop(_ why: RunSummary.Ending) {
-        guard !stopping, !tally.isFinished else { return }
-        stopping = true
+        guard !tally.stopping, !tally.isFinished else { return }
+        tally.stopping = true
         tally.ending = why
         let dropped = ready.dropAll()
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
@@ -25,11 +25,12 @@ extension RunEngine {
     /// Cancels every unfinished node of the item with this index, if it is in the window.
     func cancelItem(_ index: Int) {
         lock.lock()
-        if !stopping, !tally.isFinished, let s = window.slot(holding: index) {
-            window.slots[s].cancelled = true
+        if !tally.stopping, !tally.isFinished, let s = window.slot(holding: index) {
+            window.markCancelled(s)
             for n in plan.itemNodes {
                 let id = s * nodeCount + n
-                if window.slots[s].itemIndex == index && !instances[id].state.isTerminal { cancelNode(id, reason: "the item was cancelled") }
+                // Cancelling a node can end the item, and the next item take its slot.
+                if window.itemIndex(of: id) == index && !instances[id].state.isTerminal { cancelNode(id, reason: "the item was cancelled") }
             }
             checkDone()
         }

@@ -4,7 +4,7 @@ extension RunEngine {
     /// Ends the run once nothing can happen any more.
     func checkDone() {
         guard !tally.isFinished else { return }
-        if stopping {
+        if tally.stopping {
             guard inFlight.isEmpty else { return }
             tally.leftovers = (window.takeAll(), instances)
             instances = []
@@ -18,23 +18,11 @@ extension RunEngine {
             }
             guard plan.runNodes.allSatisfy({ instances[runInstance($0)].state.isTerminal }) else { return }
         }
-        _ = tally.finish(items: window.admitted, duration: now, runNodes: runNodeReports())
+        let states = tally.leftovers?.instances ?? instances
+        let reports = runScope.reports(plan) { n in runInstance(n) < states.count ? states[runInstance(n)].state : .cancelled }
+        _ = tally.finish(items: window.admitted, duration: now, runNodes: reports)
         lock.broadcast()
         lock.announceEnd()
-    }
-
-    /// The run-scope nodes whose outcome a user must see: files written, failures and skips.
-    private func runNodeReports() -> [RunNodeReport] {
-        let states = tally.leftovers?.instances ?? instances
-        return plan.runNodes.compactMap { n in
-            let id = runInstance(n)
-            let state = id < states.count ? states[id].state : .cancelled
-            if let file = runScope.files[n] {
-                return RunNodeReport(node: plan.nodes[n].spec.id, state: state, output: file.path, bytesWritten: file.bytes)
-            }
-            guard state == .failed || state == .skipped else { return nil }
-            return RunNodeReport(node: plan.nodes[n].spec.id, state: state, failure: runScope.failures[n])
-        }
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,

@@ -18,7 +18,7 @@ extension RunEngine {
         guard !window.filling else { return }
         window.filling = true
         defer { window.filling = false }
-        while !stopping {
+        while !tally.stopping {
             switch window.admit(unfinished: itemNodes.count) {
             case .item(_, let s): instantiate(slot: s)
             case .full: return
@@ -83,7 +83,7 @@ extension RunEngine {
         }
         for (id, cause) in blocked where instances[id].state == .pending {
             let message = "skipped because \"\(cause)\" did not succeed"
-            window.slots[s].failure = window.slots[s].failure ?? (plan.nodes[node(of: id)].spec.id, message)
+            window.blame(s, node: plan.nodes[node(of: id)].spec.id, message)
             mark(id, .skipped, message: message)
             skipDownstream(of: id, cause: cause)
             settle(id)
@@ -106,7 +106,7 @@ extension RunEngine {
                 try shared.output.reserve(try stage.destination(for: item, runFileSuffix: nil), node: plan.nodes[n].id, for: item)
             } catch {
                 let message = String(describing: error)
-                if window.slots[s].failure == nil { window.slots[s].failure = (plan.nodes[n].id, message) }
+                window.blame(s, node: plan.nodes[n].id, message)
                 mark(id, .failed, message: message)
                 skipDownstream(of: id, cause: plan.nodes[n].id)
                 releaseUpstream(of: id)

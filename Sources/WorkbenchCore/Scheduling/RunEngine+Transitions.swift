@@ -5,7 +5,7 @@ extension RunEngine {
     func makeReady(_ id: Int) {
         instances[id].state = .ready
         instances[id].version = ready.nextVersion()
-        instances[id].readySince = recentNow
+        instances[id].readySince = ready.recentNow
         instances[id].waitingForRetry = false
         // A result an earlier run made from the same recipe: taken, not made again (and never
         // queued, so no "ready" for it either).
@@ -28,9 +28,7 @@ extension RunEngine {
         ready.file(key, queue: node.queue, io: node.isIO)
         if node.isIO {
             startIO()
-        } else if endingWorkerTakesOne {
-            endingWorkerTakesOne = false
-        } else if idleWorkers > 0 {
+        } else if wakeups.wakesOne() {
             lock.signal()
         }
     }
@@ -38,23 +36,22 @@ extension RunEngine {
     /// A body returned (or was abandoned after a stop).
     func endBody(_ job: Job, _ result: Result<Payload, any Error>, releasesPermit: Bool = true) {
         let id = job.instance
-        if let span = job.span { endingSpan = (id, span) }
-        defer { endingSpan = nil }
+        if let span = job.span { inFlight.endingSpan = (id, span) }
+        defer { inFlight.endingSpan = nil }
         let n = node(of: id)
         let node = plan.traits[n]
         if releasesPermit {
             ready.release(node.queue)
             // An I/O body on a queue CPU work also uses held a permit that work may be waiting
             // for, with every worker asleep: wake one (nothing else would).
-            if idleWorkers > 0 && ready.hasCPUWork(in: node.queue) { lock.signal() }
+            if wakeups.idle > 0 && ready.hasCPUWork(in: node.queue) { lock.signal() }
         }
-        inFlight.end(id, recyclesToken: !stopping)
+        inFlight.end(id, recyclesToken: !tally.stopping)
         tally.nodesRun += 1
-        if stopping {
+        if tally.stopping {
             // Nothing moves on after a stop; a file already in place still counts.
             if case .success(.file(let file)) = result, let s = slot(of: id), !window.slots.isEmpty {
-                window.slots[s].files.append(withRecipe(file, node: n, slot: s))
-                window.slots[s].bytes += file.bytes
+                window.record(withRecipe(file, node: n, slot: s), slot: s)
             }
             checkDone()
             return
@@ -80,8 +77,7 @@ extension RunEngine {
         let n = node(of: id)
         if case .file(let file) = payload {
             if let s = slot(of: id) {
-                window.slots[s].files.append(withRecipe(file, node: n, slot: s))
-                window.slots[s].bytes += file.bytes
+                window.record(withRecipe(file, node: n, slot: s), slot: s)
             } else {
                 tally.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
                 runScope.files[n] = (file.path, file.bytes)
@@ -132,18 +128,14 @@ extension RunEngine {
         }
         let message = String(describing: error)
         let blamed = (error as? any BlamingError)?.blamedNode ?? node.spec.id
-        if let s = slot(of: id), window.slots[s].failure == nil { window.slots[s].failure = (blamed, message) }
+        if let s = slot(of: id) { window.blame(s, node: blamed, message) }
         payloads[id] = Payloads()
         mark(id, .failed, message: message)
         if node.scope == .run {
             runScope.failures[n] = (node.spec.id, message)
             // Every item that needs it fails; later items are skipped as they are instantiated.
             // Items that never read it (a contact sheet's failure) go on.
-            if plan.feedsItems(n) {
-                for s in window.slots.indices where window.slots[s].item != nil && window.slots[s].failure == nil {
-                    window.slots[s].failure = (node.spec.id, message)
-                }
-            }
+            if plan.feedsItems(n) { window.blameEveryItem(node: node.spec.id, message) }
         }
         skipDownstream(of: id, cause: node.spec.id)
         settle(id)
@@ -160,7 +152,7 @@ extension RunEngine {
         switch (plan.nodes[node(of: upstream)].scope, plan.nodes[d].scope) {
         case (.item, _): return slot(of: upstream).map { plan.nodes[d].scope == .item ? [$0 * nodeCount + d] : [] } ?? []
         case (.run, .run): return [runInstance(d)]
-        case (.run, .item): return window.slots.indices.compactMap { window.slots[$0].item == nil ? nil : $0 * nodeCount + d }
+        case (.run, .item): return window.occupied.map { $0 * nodeCount + d }
         }
     }
 
@@ -184,10 +176,8 @@ extension RunEngine {
         guard let s = slot(of: id) else { return }
         let state = instances[id].state
         if fanIns.feeds(n) {
-            contribute(state == .succeeded ? payload : nil, from: n, item: window.slots[s].itemIndex)
+            contribute(state == .succeeded ? payload : nil, from: n, item: window.itemIndex(of: id))
         }
-        if state == .cancelled { window.slots[s].cancelled = true }
-        window.slots[s].unfinished -= 1
-        if window.slots[s].unfinished == 0 { finishItem(s) }
+        if window.nodeEnded(s, cancelled: state == .cancelled) { finishItem(s) }
     }
 }

@@ -3,12 +3,14 @@ import Logging
 
 /// Runs a compiled preset graph over a stream of items; `PresetRun` is its public face.
 ///
-/// The engine coordinates; the state lives in parts it owns, each with its own methods and
-/// tests: the `ItemWindow` (items in flight, and how instances are addressed), the
-/// `ReadyQueues` (ready heaps and permits), `BodiesInFlight` (tokens and stamps), `FanIns`,
-/// `RunScope` (what run-scope nodes made for all items), `ShortIO` (which I/O bodies a worker runs
-/// itself), the `Tally` and the `RunEvents` it reports. Everything sits behind
-/// one lock. An instance's count of unfinished inputs reaches zero → it is filed in its queue;
+/// The engine coordinates; the state lives in parts it owns, each changing its own state
+/// through its own methods: the `ItemWindow` (items in flight, and how instances are
+/// addressed), the `ReadyQueues` (ready heaps, permits, the clock ageing reads),
+/// `BodiesInFlight` (tokens, stamps, I/O begun but not started), `FanIns`, `RunScope` (what
+/// run-scope nodes made for all items), `ShortIO` (which I/O bodies a worker runs itself),
+/// `Wakeups` (which sleeping worker new work wakes), the `Tally` (counts, the stop, the end and
+/// who waits for it), the `RunEvents` it reports, and a `CPUWorker` per thread. Everything sits
+/// behind one lock. An instance's count of unfinished inputs reaches zero → it is filed in its queue;
 /// CPU workers pick the best ready work across queues and I/O nodes go to I/O threads (short
 /// ones run on the worker that made them ready), so
 /// nothing ever scans for ready work and no thread waits for a permit.
@@ -44,21 +46,8 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var runScope: RunScope
     @exclusivity(unchecked) var tally: Tally
     @exclusivity(unchecked) var shortIO: ShortIO
-    /// Set by a stop: nothing moves on, running bodies are waited for.
-    @exclusivity(unchecked) var stopping = false
-    /// I/O bodies begun under the lock, started once it is released (`unlockAndFlush`).
-    @exclusivity(unchecked) var pendingIO: [Job] = []
-    /// `now` as last read under the lock (once per batch): nodes made ready record it as the
-    /// start of their wait, which is all ageing needs.
-    @exclusivity(unchecked) var recentNow = 0.0
-    @exclusivity(unchecked) var idleWorkers = 0
-    /// A worker ending its batch takes the next CPU work itself: the first it makes ready wakes
-    /// no sleeping worker (see `push`).
-    @exclusivity(unchecked) var endingWorkerTakesOne = false
-    /// The span of the body `endBody` is ending, for the node event that ends it.
-    @exclusivity(unchecked) var endingSpan: (instance: Int, span: NodeSpan)?
+    @exclusivity(unchecked) var wakeups = Wakeups()
     @exclusivity(unchecked) var kept = KeptResults()
-    @exclusivity(unchecked) var waiters: [CheckedContinuation<RunSummary, Never>] = []
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
          logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
@@ -129,11 +118,7 @@ final class RunEngine: @unchecked Sendable {
     }
 
     private func reportNode(_ id: Int, _ state: NodeState, message: String?) {
-        var span: NodeSpan?
-        if let ending = endingSpan, ending.instance == id, state != .running, state != .ready {
-            span = ending.span
-            endingSpan = nil
-        }
+        let span = inFlight.takeSpan(of: id, ending: state)
         events.node(node(of: id), of: item(of: id), state, time: now, attempt: instances[id].attempt, message: message, span: span)
     }
 
@@ -158,7 +143,7 @@ final class RunEngine: @unchecked Sendable {
                 continuation.resume(returning: summary)
                 return
             }
-            waiters.append(continuation)
+            tally.waiters.append(continuation)
             lock.unlock()
         }
     }

@@ -42,7 +42,7 @@ struct WorkerNodes {
 
     /// Runs the job's body with this worker's copies.
     func run(_ job: RunEngine.Job) -> Result<Payload, any Error> {
-        RunEngine.call(job, stage: entries[job.node].stage, id: entries[job.node].id,
+        job.run(stage: entries[job.node].stage, id: entries[job.node].id,
                        referenceNames: entries[job.node].referenceNames,
                        references: entries[job.node].sharedReferences ?? job.held.references,
                        timeout: entries[job.node].timeout, shared: shared, computesImage: entries[job.node].computesImage)

@@ -9,6 +9,10 @@ struct BodiesInFlight {
     private var spare: [CancellationToken] = []
     /// Handings-out so far; the latest is the current body's stamp.
     private(set) var stamps = 0
+    /// I/O bodies begun under the lock, started once it is released (`RunEngine.unlockAndFlush`).
+    var pendingIO: [RunEngine.Job] = []
+    /// The span of the body being ended, for the node event that ends it.
+    var endingSpan: (instance: Int, span: NodeSpan)?
 
     init(instances: Int) {
         position = Array(repeating: -1, count: instances)
@@ -41,6 +45,13 @@ struct BodiesInFlight {
         guard recyclesToken, let token = tokens[id] else { return }
         tokens[id] = nil
         if token.isReusable { spare.append(token) }
+    }
+
+    /// The span of instance `id`'s body when it is the one being ended and `state` ends it.
+    mutating func takeSpan(of id: Int, ending state: NodeState) -> NodeSpan? {
+        guard let ending = endingSpan, ending.instance == id, state != .running, state != .ready else { return nil }
+        endingSpan = nil
+        return ending.span
     }
 
     /// Tells instance `id`'s body to stop, if it runs.

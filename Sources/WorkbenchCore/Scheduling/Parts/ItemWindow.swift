@@ -122,6 +122,48 @@ struct ItemWindow {
         free.append(s)
     }
 
+    // MARK: - What happens to an item
+
+    /// Its first body started (recorded when item events are on).
+    mutating func noteStarted(_ s: Int, at time: Double) {
+        if slots[s].started == nil { slots[s].started = time }
+    }
+
+    /// A file one of its writes put in place (also after a stop, while the window still holds it).
+    mutating func record(_ file: OutputFile, slot s: Int) {
+        guard s < slots.count else { return }
+        slots[s].files.append(file)
+        slots[s].bytes += file.bytes
+    }
+
+    /// Its first failure is the one its line and report name; later ones follow from it.
+    mutating func blame(_ s: Int, node: String, _ message: String) {
+        if slots[s].failure == nil { slots[s].failure = (node, message) }
+    }
+
+    /// A run-scope node the items read failed: every item in the window fails with it.
+    mutating func blameEveryItem(node: String, _ message: String) {
+        for s in slots.indices where slots[s].item != nil { blame(s, node: node, message) }
+    }
+
+    mutating func markCancelled(_ s: Int) { slots[s].cancelled = true }
+
+    /// One of its nodes ended; true when that was its last.
+    mutating func nodeEnded(_ s: Int, cancelled: Bool) -> Bool {
+        if cancelled { slots[s].cancelled = true }
+        slots[s].unfinished -= 1
+        return slots[s].unfinished == 0
+    }
+
+    /// The input's identity, once read, and the files an incremental run leaves as they are.
+    mutating func leaveOut(_ s: Int, identity: InputIdentity?, upToDate: [OutputFile]) {
+        slots[s].identity = identity
+        slots[s].upToDate += upToDate
+    }
+
+    /// The slots holding an item.
+    var occupied: [Int] { slots.indices.filter { slots[$0].item != nil } }
+
     /// After a stop: every slot, for the leftovers report; the window is empty from here on.
     mutating func takeAll() -> [Slot] {
         defer { slots = [] }

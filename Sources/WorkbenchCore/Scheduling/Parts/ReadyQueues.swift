@@ -23,6 +23,9 @@ struct ReadyQueues {
     let agingInterval: Double
     /// The whole run suspended (`PresetRun.suspend()`).
     var suspended = false
+    /// The run's clock as last read under the lock (once per batch): nodes made ready record it
+    /// as the start of their wait, which is all ageing needs.
+    var recentNow = 0.0
     /// Versions come from one counter, so an entry left behind by a slot's previous item can
     /// never pass for the current one.
     private var versions = 0

@@ -42,4 +42,17 @@ struct RunScope {
         sharedReferences[n] = references
         return references
     }
+
+    /// The run-scope nodes whose outcome a user must see: files written, failures and skips.
+    /// `state(n)`: the node's state at the end.
+    func reports(_ plan: RunPlan, state: (Int) -> NodeState) -> [RunNodeReport] {
+        plan.runNodes.compactMap { n in
+            let state = state(n)
+            if let file = files[n] {
+                return RunNodeReport(node: plan.nodes[n].spec.id, state: state, output: file.path, bytesWritten: file.bytes)
+            }
+            guard state == .failed || state == .skipped else { return nil }
+            return RunNodeReport(node: plan.nodes[n].spec.id, state: state, failure: failures[n])
+        }
+    }
 }

@@ -11,8 +11,24 @@ struct Tally {
     private(set) var summary: RunSummary?
     /// After a stop: the window and instances as they were, for the leftovers report.
     var leftovers: (slots: [ItemWindow.Slot], instances: [NodeInstance])?
+    /// Set by a stop: nothing moves on, running bodies are waited for.
+    var stopping = false
+    /// Callers awaiting the summary (`RunEngine.result()`).
+    var waiters: [CheckedContinuation<RunSummary, Never>] = []
 
     var isFinished: Bool { summary != nil }
+
+    /// Once the run has finished: the summary, the callers to hand it to and what a stop left
+    /// (each handed out once, to be delivered outside the lock).
+    mutating func takeEnd() -> (summary: RunSummary, waiters: [CheckedContinuation<RunSummary, Never>],
+                                leftovers: (slots: [ItemWindow.Slot], instances: [NodeInstance])?)? {
+        guard let summary else { return nil }
+        defer {
+            waiters = []
+            leftovers = nil
+        }
+        return (summary, waiters, leftovers)
+    }
 
     mutating func count(_ status: ItemReport.Status, bytes: Int) {
         switch status {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether a node runs once per item or once for the whole run.
 public enum NodeScope: String, Sendable {
     case item, run
@@ -24,6 +26,14 @@ public struct NodeRetry: Sendable, Equatable {
     public let delay: Double
 
     public static let none = NodeRetry(retries: 0, delay: 1)
+
+    /// The pause before attempt `attempt + 1` after `error`, or nil when it is not retried: the
+    /// backoff with jitter, at least the server's Retry-After, at most five minutes.
+    func delay(after error: any Error, attempt: Int) -> Double? {
+        guard attempt <= retries, let retryable = error as? any RetryableError, retryable.isRetryable else { return nil }
+        let base = delay * pow(2, Double(attempt - 1))
+        return min(300, max(retryable.retryAfter ?? 0, base * Double.random(in: 0.5...1.5)))
+    }
 }
 
 /// One node of the preset graph, instantiated once per item (or once per run).

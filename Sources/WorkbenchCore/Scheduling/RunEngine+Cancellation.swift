@@ -2,53 +2,27 @@
 /// any more, cancelling, and the timers (timeouts, retries) that come back later. Every function
 /// here runs with the lock held, except the timers' entry points, which take it.
 extension RunEngine {
-    /// Marks everything downstream of a node that did not succeed; those nodes' other inputs may
-    /// then be needed by nobody.
-    ///
-    /// A depth-first walk on a stack of its own, not the call stack: a chain of a million nodes
-    /// is a million levels deep. Each node is marked when the walk reaches it, and releases its
-    /// inputs and settles once everything below it is marked, in the order a recursive walk
-    /// would (settling may finish the item, so it comes last).
+    /// Marks everything downstream of a node that did not succeed (`DownstreamWalk`); those
+    /// nodes' other inputs may then be needed by nobody.
     func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {
-        struct Frame {
-            let id: Int
-            let node: Int
-            var dependent = 0
-            var targets: [Int] = []
-            var target = 0
-        }
-        var stack = [Frame(id: id, node: node(of: id))]
-        while let top = stack.last {
-            if top.target < top.targets.count {
-                let target = top.targets[top.target]
-                stack[stack.count - 1].target += 1
-                guard instances[target].state == .pending || instances[target].state == .ready else { continue }
-                let n = top.node, d = node(of: target)
-                let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
-                if let s = slot(of: target), state == .skipped {
-                    window.blame(s, node: plan.nodes[n].spec.id, "skipped because \"\(cause)\" did not succeed")
-                } else if plan.nodes[d].scope == .run, state == .skipped, let root = runScope.failures[n] {
-                    runScope.failures[d] = root
-                }
-                mark(target, state, message: message)
-                stack.append(Frame(id: target, node: d))
-                continue
+        let message = state == .skipped ? "skipped because \"\(cause)\" did not succeed" : nil
+        DownstreamWalk.walk(from: id, node: node(of: id), dependents: { plan.nodes[$0].dependents }, targets: { d, upstream in
+            // A fan-in leaves the item out.
+            plan.nodes[d].scope == .run && plan.nodes[node(of: upstream)].scope == .item ? [] : instancesOf(d, downstreamOf: upstream)
+        }, enter: { target, n in
+            guard instances[target].state == .pending || instances[target].state == .ready else { return nil }
+            let d = node(of: target)
+            if let s = slot(of: target), let message {
+                window.blame(s, node: plan.nodes[n].spec.id, message)
+            } else if plan.nodes[d].scope == .run, state == .skipped, let root = runScope.failures[n] {
+                runScope.failures[d] = root
             }
-            let dependents = plan.nodes[top.node].dependents
-            if top.dependent < dependents.count {
-                let d = dependents[top.dependent]
-                stack[stack.count - 1].dependent += 1
-                // A fan-in leaves the item out.
-                let skipsFanIn = plan.nodes[d].scope == .run && plan.nodes[top.node].scope == .item
-                stack[stack.count - 1].targets = skipsFanIn ? [] : instancesOf(d, downstreamOf: top.id)
-                stack[stack.count - 1].target = 0
-                continue
-            }
-            stack.removeLast()
-            guard let parent = stack.last else { break }
-            releaseUpstream(of: top.id, except: parent.node)
-            settle(top.id)
-        }
+            mark(target, state, message: message)
+            return d
+        }, leave: { done, parent in
+            releaseUpstream(of: done, except: parent)
+            settle(done)
+        })
     }
 
     /// `id` will never read its inputs: each upstream loses a waiter, and one nobody needs is cancelled.
@@ -86,7 +60,7 @@ extension RunEngine {
 
     func timeoutFired(_ id: Int, stamp: Int) {
         lock.lock()
-        if !tally.isFinished, !tally.stopping, instances[id].state == .running, instances[id].stamp == stamp {
+        if tally.isRunning, instances[id].state == .running, instances[id].stamp == stamp {
             instances[id].timedOut = true
             inFlight.cancel(id)
         }
@@ -96,7 +70,7 @@ extension RunEngine {
     func retryFired(_ id: Int, stamp: Int) {
         lock.lock()
         ready.recentNow = now
-        if !tally.isFinished, !tally.stopping, instances[id].state == .pending, instances[id].waitingForRetry,
+        if tally.isRunning, instances[id].state == .pending, instances[id].waitingForRetry,
            instances[id].stamp == stamp {
             makeReady(id)
         }

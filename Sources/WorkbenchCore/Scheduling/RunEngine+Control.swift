@@ -3,9 +3,7 @@ extension RunEngine {
     /// Stops the whole run. Waiting work is dropped in bulk (the ready heaps are swapped out, no
     /// node is visited under the lock); running bodies are told to stop and are then waited for.
     func stop(_ why: RunSummary.Ending) {
-        guard !tally.stopping, !tally.isFinished else { return }
-        tally.stopping = true
-        tally.ending = why
+        guard tally.stop(why) else { return }
         let dropped = ready.dropAll()
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
         inFlight.cancelAll()
@@ -25,7 +23,7 @@ extension RunEngine {
     /// Cancels every unfinished node of the item with this index, if it is in the window.
     func cancelItem(_ index: Int) {
         lock.lock()
-        if !tally.stopping, !tally.isFinished, let s = window.slot(holding: index) {
+        if tally.isRunning, let s = window.slot(holding: index) {
             window.markCancelled(s)
             for n in plan.itemNodes {
                 let id = s * nodeCount + n
@@ -39,11 +37,7 @@ extension RunEngine {
 
     func setSuspended(_ suspended: Bool, queue name: String?) {
         lock.lock()
-        if let name {
-            for q in plan.queues.indices where plan.queues[q].name == name { ready.setSuspended(suspended, queue: q) }
-        } else {
-            ready.suspended = suspended
-        }
+        ready.setSuspended(suspended, queues: name.map { name in plan.queues.indices.filter { plan.queues[$0].name == name } })
         if !suspended {
             startIO()
             lock.broadcast()
@@ -56,10 +50,7 @@ extension RunEngine {
     func prioritize(item index: Int, to qos: QoS) {
         lock.lock()
         if let s = window.slot(holding: index) {
-            var targets = plan.itemNodes.map { s * nodeCount + $0 }
-            for n in plan.itemNodes {
-                for edge in plan.nodes[n].inputs where edge.fromRunScope { targets.append(runInstance(edge.node)) }
-            }
+            let targets = plan.itemNodes.map { s * nodeCount + $0 } + plan.runInputsOfItems.map(runInstance)
             for id in targets where instances[id].qos < qos.rank && !instances[id].state.isTerminal {
                 instances[id].qos = qos.rank
                 if instances[id].state == .ready {

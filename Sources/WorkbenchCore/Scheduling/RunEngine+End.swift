@@ -11,10 +11,8 @@ extension RunEngine {
         } else {
             guard window.exhausted && window.live == 0 else { return }
             // Shared work nobody is left to use is cancelled.
-            for n in plan.runNodes where !instances[runInstance(n)].state.isTerminal {
-                if !plan.nodes[n].isSink && plan.nodes[n].dependents.allSatisfy({ instances[runInstance($0)].state.isTerminal || plan.nodes[$0].scope == .item }) {
-                    cancelNode(runInstance(n), reason: "no item needs it any more")
-                }
+            for n in plan.runNodesNeededByNobody(isEnded: { instances[runInstance($0)].state.isTerminal }) {
+                cancelNode(runInstance(n), reason: "no item needs it any more")
             }
             guard plan.runNodes.allSatisfy({ instances[runInstance($0)].state.isTerminal }) else { return }
         }

@@ -2,12 +2,8 @@
 extension RunEngine {
     func setUpRunNode(_ n: Int) {
         let node = plan.nodes[n]
-        var instance = NodeInstance()
-        instance.qos = node.qos
-        instance.remaining = node.inputs.count
         // Run-scope nodes that items read from are needed as long as items may come.
-        instance.waiters = node.outEdges
-        instances[runInstance(n)] = instance
+        instances[runInstance(n)] = NodeInstance(qos: node.qos, remaining: node.inputs.count, waiters: node.outEdges)
         payloads[runInstance(n)] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
     }
 
@@ -45,39 +41,11 @@ extension RunEngine {
         for k in 0..<itemNodes.count {
             let n = itemNodes[k]
             let id = s * nodeCount + n
-            let node = plan.traits[n]
-            var instance = NodeInstance()
-            instance.qos = node.qos
-            instance.remaining = node.inputCount
-            instance.waiters = node.outEdges
-            var held = Payloads(from: node.fromCount, references: node.sharesRunReferences ? 0 : node.referenceCount)
-            if node.sharesRunReferences {
-                // Nothing to deliver per item: only count the run-scope inputs that are done.
-                let range = runScope.inputRanges[n]
-                for r in range.start..<range.end {
-                    let u = runScope.inputs[r]
-                    switch instances[runInstance(u)].state {
-                    case .succeeded: instance.remaining -= 1
-                    case .failed, .cancelled, .skipped: blocked.append((id, plan.nodes[u].spec.id))
-                    default: break
-                    }
-                }
-            } else if node.readsRunScope {
-                for edge in plan.nodes[n].inputs where edge.fromRunScope {
-                    switch instances[runInstance(edge.node)].state {
-                    case .succeeded:
-                        if let payload = runScope.outputs[edge.node] { deliver(payload, to: &held, edge: edge) }
-                        instance.remaining -= 1
-                    case .failed, .cancelled, .skipped:
-                        blocked.append((id, plan.nodes[edge.node].spec.id))
-                    default:
-                        break
-                    }
-                }
-            }
+            let (instance, held, blockedBy) = runScope.instance(ofItemNode: n, plan: plan) { instances[runInstance($0)].state }
             instances[id] = instance
             payloads[id] = held
             fanIns.expect(from: n)
+            for cause in blockedBy { blocked.append((id, cause)) }
             // A node ready at once reads only run-scope outputs, so nothing skipped below is upstream of it.
             if instance.remaining == 0 { readyNow.append(id) }
         }
@@ -94,53 +62,24 @@ extension RunEngine {
         if itemNodes.count == 0 { finishItem(s) }
     }
 
-    /// Claims the paths of the item's `write`s now, in input order, whether or not they will
-    /// run (an item found up to date keeps its files from a later item): a write whose path an
-    /// earlier item has fails before anything of it runs, and what only fed it is cancelled.
+    /// A write whose path an earlier item holds fails before anything of it runs, and what
+    /// only fed it is cancelled (`RunPlan.claimWrites`).
     private func claimOutputs(slot s: Int) {
         guard let item = window.slots[s].item else { return }
-        for (n, stage) in plan.writes where plan.nodes[n].scope == .item {
+        for (n, message) in plan.claimWrites(of: item, in: shared.output, pending: { instances[s * nodeCount + $0].state == .pending }) {
             let id = s * nodeCount + n
-            guard instances[id].state == .pending else { continue }
-            do {
-                try shared.output.reserve(try stage.destination(for: item, runFileSuffix: nil), node: plan.nodes[n].id, for: item)
-            } catch {
-                let message = String(describing: error)
-                window.blame(s, node: plan.nodes[n].id, message)
-                mark(id, .failed, message: message)
-                skipDownstream(of: id, cause: plan.nodes[n].id)
-                releaseUpstream(of: id)
-                settle(id)
-            }
-        }
-    }
-
-    /// Run-scope files (a contact sheet) are claimed before any item: an item naming one fails.
-    func claimRunOutputs() {
-        for (n, stage) in plan.writes where plan.nodes[n].scope == .run {
-            // A clash between two run-scope writes is reported when the second one runs.
-            if let path = try? stage.destination(for: .run, runFileSuffix: shared.runFileSuffix) {
-                // As above: that clash is reported when the write runs, with both nodes named.
-                try? shared.output.reserve(path, node: plan.nodes[n].id, for: .run)
-            }
-        }
-    }
-
-    func deliver(_ payload: Payload, to held: inout Payloads, edge: RunPlan.Edge) {
-        switch edge.slot {
-        case .from(let i): held.from[i] = payload
-        case .reference(_, false): held.references[edge.singleIndex] = payload
-        case .reference: break
+            window.blame(s, node: plan.nodes[n].id, message)
+            mark(id, .failed, message: message)
+            skipDownstream(of: id, cause: plan.nodes[n].id)
+            releaseUpstream(of: id)
+            settle(id)
         }
     }
 
     /// The input list has ended: fan-ins waiting only for the list can complete.
     private func inputsExhausted() {
-        for n in plan.runNodes {
-            for (e, edge) in plan.nodes[n].inputs.enumerated()
-            where edge.isFanIn && fanIns.isComplete(fanIns.slot(node: n, edge: e), listEnded: true) {
-                satisfyFanIn(runInstance(n), edge: e)
-            }
+        for (n, e) in plan.fanInEdges where fanIns.isComplete(fanIns.slot(node: n, edge: e), listEnded: true) {
+            satisfyFanIn(runInstance(n), edge: e)
         }
     }
 

@@ -3,16 +3,12 @@ import Foundation
 /// State changes of node instances. Every function here runs with the lock held.
 extension RunEngine {
     func makeReady(_ id: Int) {
-        instances[id].state = .ready
-        instances[id].version = ready.nextVersion()
-        instances[id].readySince = ready.recentNow
-        instances[id].waitingForRetry = false
+        instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
         // A result an earlier run made from the same recipe: taken, not made again (and never
         // queued, so no "ready" for it either).
-        if let cache = options.resultCache, let key = resultKeys?.key(of: node(of: id), item: item(of: id)),
-           let kept = cache.payload(for: key) {
-            if self.kept.add(id, kept) {
-                while let next = self.kept.take() { succeed(next.instance, with: next.payload) }
+        if let found = kept.lookup(node: node(of: id), item: item(of: id)) {
+            if kept.add(id, found) {
+                while let next = kept.take() { succeed(next.instance, with: next.payload) }
             }
             return
         }
@@ -51,7 +47,7 @@ extension RunEngine {
         if tally.stopping {
             // Nothing moves on after a stop; a file already in place still counts.
             if case .success(.file(let file)) = result, let s = slot(of: id), !window.slots.isEmpty {
-                window.record(withRecipe(file, node: n, slot: s), slot: s)
+                window.record(window.withRecipe(file, write: n, slot: s, recipes: recipes), slot: s)
             }
             checkDone()
             return
@@ -77,21 +73,16 @@ extension RunEngine {
         let n = node(of: id)
         if case .file(let file) = payload {
             if let s = slot(of: id) {
-                window.record(withRecipe(file, node: n, slot: s), slot: s)
+                window.record(window.withRecipe(file, write: n, slot: s, recipes: recipes), slot: s)
             } else {
-                tally.bytes += file.bytes // a run-scope file (e.g. a contact sheet) belongs to no item
-                runScope.files[n] = (file.path, file.bytes)
+                tally.bytes += runScope.wrote(file, node: n) // a run-scope file (e.g. a contact sheet) belongs to no item
             }
         }
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runScope.succeeded(n, with: payload) }
-        if let cache = options.resultCache, let key = resultKeys?.key(of: n, item: item(of: id)) { cache.keep(payload, for: key) }
+        kept.keep(payload, node: n, item: item(of: id))
         if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id) }
-        if !fanIns.feeds(n) {
-            finishNode(id, as: .succeeded)
-        } else {
-            finishNode(id, as: .succeeded, payload: payload)
-        }
+        finishNode(id, as: .succeeded, payload: fanIns.feeds(n) ? payload : nil)
     }
 
     /// Hands a succeeded instance's payload to the instances that read it (fan-ins excepted:
@@ -104,7 +95,7 @@ extension RunEngine {
             let shared = plan.traits[d].sharesRunReferences
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    if !(shared && edge.singleIndex >= 0) { deliver(payload, to: &payloads[target], edge: edge) }
+                    if !(shared && edge.singleIndex >= 0) { payloads[target].receive(payload, along: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }
@@ -115,12 +106,8 @@ extension RunEngine {
     private func fail(_ id: Int, with error: any Error) {
         let n = node(of: id)
         let node = plan.nodes[n]
-        let retryable = (error as? any RetryableError)
-        if instances[id].attempt <= node.spec.retry.retries, let retryable, retryable.isRetryable {
-            let base = node.spec.retry.delay * pow(2, Double(instances[id].attempt - 1))
-            let delay = min(300, max(retryable.retryAfter ?? 0, base * Double.random(in: 0.5...1.5)))
-            instances[id].state = .pending
-            instances[id].waitingForRetry = true
+        if let delay = node.spec.retry.delay(after: error, attempt: instances[id].attempt) {
+            instances[id].end(as: .pending, waitingForRetry: true)
             let stamp = instances[id].stamp
             emitNode(id, .pending, message: String(format: "retrying in %.2f s after: ", delay) + String(describing: error))
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in self?.retryFired(id, stamp: stamp) }
@@ -147,13 +134,10 @@ extension RunEngine {
         }
     }
 
-    /// The instances of node `d` that read from instance `upstream`.
+    /// The instances of node `d` that read from instance `upstream` (`ItemWindow.instances`).
     func instancesOf(_ d: Int, downstreamOf upstream: Int) -> [Int] {
-        switch (plan.nodes[node(of: upstream)].scope, plan.nodes[d].scope) {
-        case (.item, _): return slot(of: upstream).map { plan.nodes[d].scope == .item ? [$0 * nodeCount + d] : [] } ?? []
-        case (.run, .run): return [runInstance(d)]
-        case (.run, .item): return window.occupied.map { $0 * nodeCount + d }
-        }
+        window.instances(of: d, itemScope: plan.nodes[d].scope == .item, downstreamOf: upstream,
+                         upstreamItemScope: plan.nodes[node(of: upstream)].scope == .item)
     }
 
     /// Records a terminal state and settles it at once (for nodes with nothing left downstream).
@@ -164,8 +148,7 @@ extension RunEngine {
 
     /// Sets a terminal state first, so cascades that reach the node again leave it alone.
     func mark(_ id: Int, _ state: NodeState, message: String? = nil) {
-        instances[id].state = state
-        instances[id].waitingForRetry = false
+        instances[id].end(as: state)
         emitNode(id, state, message: message)
     }
 

@@ -1,5 +1,5 @@
 /// Incremental runs in the scheduler: leaving out what is up to date (`Job.judged` decides it,
-/// outside the lock), and the recipes of files written. With the lock held.
+/// outside the lock; `ItemWindow.withRecipe` gives written files their recipes). With the lock held.
 extension RunEngine {
     /// The node that read the item's input says which of its files are up to date: those
     /// `write`s, and every node that only feeds them, end as `upToDate` without running.
@@ -17,13 +17,5 @@ extension RunEngine {
             mark(id, .upToDate)
             settle(id)
         }
-    }
-
-    /// A written file with its recipe, for the manifest.
-    func withRecipe(_ file: OutputFile, node n: Int, slot s: Int) -> OutputFile {
-        guard let recipes, let item = window.slots[s].item else { return file }
-        var file = file
-        file.recipe = recipes.recipe(write: n, item: item, identity: window.slots[s].identity)
-        return file
     }
 }

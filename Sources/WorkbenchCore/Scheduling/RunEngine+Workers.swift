@@ -6,28 +6,18 @@ extension RunEngine {
         lock.lock()
         events.started(items: window.total)
         for n in plan.runNodes { setUpRunNode(n) }
-        claimRunOutputs()
+        plan.claimRunWrites(in: shared.output, runFileSuffix: shared.runFileSuffix)
         fillWindow()
         for n in plan.runNodes where instances[runInstance(n)].state == .pending && instances[runInstance(n)].remaining == 0 {
             makeReady(runInstance(n))
         }
         checkDone()
         unlockAndFlush()
-        for index in 0..<workerCount {
-            do {
-                try DetachedThread.start(name: "workbench.cpu.\(index)") { [self] in
-                    var worker = CPUWorker(engine: self, index: index)
-                    worker.run()
-                }
-            } catch {
-                // Fewer workers only make the run slower; none would leave it waiting for ever.
-                guard index == 0 else { return }
-                lock.lock()
-                tally.stopReason = "\(error)"
-                stop(.outOfResources)
-                unlockAndFlush()
-                return
-            }
+        if let failure = CPUWorker.startThreads(for: self) {
+            lock.lock()
+            tally.stopReason = failure
+            stop(.outOfResources)
+            unlockAndFlush()
         }
     }
 
@@ -94,9 +84,7 @@ extension RunEngine {
         let n = node(of: id)
         let node = plan.traits[n]
         let (token, stamp) = inFlight.begin(id)
-        instances[id].state = .running
-        instances[id].attempt += 1
-        instances[id].stamp = stamp
+        instances[id].begin(stamp: stamp)
         if events.items, let s = slot(of: id) { window.noteStarted(s, at: now) }
         emitNode(id, .running)
         if let timeout = node.timeout {

@@ -23,8 +23,6 @@ final class RunEngine: @unchecked Sendable {
     let options: RunOptions
     /// The recipes of an incremental run (nil: every file is made).
     let recipes: RecipeBook?
-    /// Where results are filed in `options.resultCache` (nil without one).
-    let resultKeys: ResultKeys?
     /// By node: its images are computed into memory before they are kept (`ResultCache.Reach.everyNode`).
     let computesKeptImages: [Bool]
     /// `plan.itemNodes` as a raw table.
@@ -34,8 +32,7 @@ final class RunEngine: @unchecked Sendable {
     let shared: StageContext.Shared
     let lock = ConditionLock()
     let events: RunEvents
-    /// Monotonic nanoseconds at the start; `now` is measured from it.
-    let startNanos: UInt64
+    let clock = RunClock()
 
     @exclusivity(unchecked) var instances: [NodeInstance]
     @exclusivity(unchecked) var payloads: [Payloads]
@@ -47,7 +44,7 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var tally: Tally
     @exclusivity(unchecked) var shortIO: ShortIO
     @exclusivity(unchecked) var wakeups = Wakeups()
-    @exclusivity(unchecked) var kept = KeptResults()
+    @exclusivity(unchecked) var kept: KeptResults
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
          logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
@@ -55,24 +52,18 @@ final class RunEngine: @unchecked Sendable {
         self.options = options
         self.recipes = recipes
         let resultKeys = options.resultCache.map { ResultKeys(plan: plan, baseDirectory: baseDirectory, reach: $0.reach) }
-        self.resultKeys = resultKeys
+        kept = KeptResults(cache: options.resultCache, keys: resultKeys)
         computesKeptImages = plan.nodes.indices.map { options.resultCache?.reach == .everyNode && resultKeys?.keeps($0) == true }
         itemNodes = RawTable(plan.itemNodes)
         workerCount = max(1, options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
-        var io = 0
-        for (q, limit) in plan.limits.enumerated() where plan.nodes.contains(where: { $0.queue == q && $0.isIO }) {
-            io += limit
-        }
-        ioPermits = max(1, io)
+        ioPermits = plan.ioPermits
         let capacity = options.window ?? max(8, 2 * (workerCount + ioPermits))
         let instanceCount = (capacity + 1) * plan.nodes.count
         window = ItemWindow(capacity: capacity, nodeCount: plan.nodes.count, items: items)
         ready = ReadyQueues(limits: plan.limits, agingInterval: options.agingInterval, suspended: options.startSuspended)
         inFlight = BodiesInFlight(instances: instanceCount)
         fanIns = FanIns(inputs: plan.nodes.map { $0.inputs.map { ($0.node, $0.isFanIn) } })
-        runScope = RunScope(runInputs: plan.nodes.map { $0.inputs.filter(\.fromRunScope).map(\.node) },
-                            references: plan.nodes.map { $0.inputs.filter { $0.singleIndex >= 0 }.map { ($0.singleIndex, $0.node) } },
-                            referenceCounts: plan.traits.map(\.referenceCount))
+        runScope = RunScope(plan: plan)
         tally = Tally()
         shortIO = ShortIO(inlineable: plan.nodes.map { $0.isIO && !($0.stage is any AsyncStage) })
         instances = Array(repeating: NodeInstance(), count: instanceCount)
@@ -81,7 +72,6 @@ final class RunEngine: @unchecked Sendable {
         self.events = events
         shared = StageContext.Shared(output: output, logger: logger, baseDirectory: baseDirectory, progress: events.progress,
                                      inputHistory: recipes, runFileSuffix: options.runFileSuffix, services: options.services)
-        startNanos = Self.monotonicNanos()
     }
 
     deinit {
@@ -90,17 +80,10 @@ final class RunEngine: @unchecked Sendable {
         runScope.free()
     }
 
-    static func monotonicNanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
+    static func monotonicNanos() -> UInt64 { RunClock.nanos() }
     /// Seconds since the run started.
-    var now: Double { Double(Self.monotonicNanos() - startNanos) * 1e-9 }
-
-    /// Seconds since the start for a monotonic clock reading.
-    func seconds(_ nanos: UInt64) -> Double { Double(nanos &- startNanos) * 1e-9 }
+    var now: Double { clock.now }
+    func seconds(_ nanos: UInt64) -> Double { clock.seconds(nanos) }
 
     // MARK: - Addressing (see `ItemWindow`)
 
@@ -128,10 +111,8 @@ final class RunEngine: @unchecked Sendable {
     func waitForEnd() -> RunSummary {
         lock.lock()
         while !tally.isFinished { lock.waitForEnd() }
-        let result = tally.summary
-        lock.unlock()
-        return result ?? RunSummary(items: 0, succeeded: 0, failed: 0, cancelled: 0, nodesRun: 0, bytesWritten: 0,
-                                    duration: 0, ending: tally.ending)
+        defer { lock.unlock() }
+        return tally.summaryOrEmpty
     }
 
     /// Waits for the end of the run.

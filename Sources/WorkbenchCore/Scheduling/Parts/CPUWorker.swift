@@ -27,6 +27,22 @@ struct CPUWorker {
         copies = WorkerNodes(plan: engine.plan, shared: engine.shared, computesKeptImages: engine.computesKeptImages)
     }
 
+    /// Starts the run's worker threads; says why when not even one could start. Fewer workers
+    /// only make the run slower; none would leave it waiting for ever.
+    static func startThreads(for engine: RunEngine) -> String? {
+        for index in 0..<engine.workerCount {
+            do {
+                try DetachedThread.start(name: "workbench.cpu.\(index)") {
+                    var worker = CPUWorker(engine: engine, index: index)
+                    worker.run()
+                }
+            } catch {
+                return index == 0 ? "\(error)" : nil
+            }
+        }
+        return nil
+    }
+
     mutating func run() {
         let engine = self.engine
         engine.lock.lock()

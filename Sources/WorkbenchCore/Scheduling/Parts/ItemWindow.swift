@@ -74,6 +74,13 @@ struct ItemWindow {
         let s = instance / nodeCount
         return s < capacity ? s : nil
     }
+    /// The instances of node `d` that read instance `upstream`: the same item's, or from a
+    /// run-scope upstream, every item's in the window (or the run's own).
+    func instances(of d: Int, itemScope: Bool, downstreamOf upstream: Int, upstreamItemScope: Bool) -> [Int] {
+        if upstreamItemScope { return slot(of: upstream).map { itemScope ? [$0 * nodeCount + d] : [] } ?? [] }
+        return itemScope ? occupied.map { $0 * nodeCount + d } : [runInstance(d)]
+    }
+
     /// The item an instance works for (`.run` for run-scope nodes and after a stop).
     func item(of instance: Int) -> Item {
         guard let s = slot(of: instance), s < slots.count else { return .run }
@@ -159,6 +166,14 @@ struct ItemWindow {
     mutating func leaveOut(_ s: Int, identity: InputIdentity?, upToDate: [OutputFile]) {
         slots[s].identity = identity
         slots[s].upToDate += upToDate
+    }
+
+    /// A file the item's write `n` put in place, with the recipe the manifest keeps for it.
+    func withRecipe(_ file: OutputFile, write n: Int, slot s: Int, recipes: RecipeBook?) -> OutputFile {
+        guard let recipes, let item = slots[s].item else { return file }
+        var file = file
+        file.recipe = recipes.recipe(write: n, item: item, identity: slots[s].identity)
+        return file
     }
 
     /// The slots holding an item.

@@ -13,6 +13,15 @@ extension RunEngine {
             if from > 0 { self.from = Array(repeating: nil, count: from) }
             if references > 0 { self.references = Array(repeating: nil, count: references) }
         }
+
+        /// Takes an upstream's payload along `edge` (fan-ins are gathered whole, `FanIns`).
+        mutating func receive(_ payload: Payload, along edge: RunPlan.Edge) {
+            switch edge.slot {
+            case .from(let i): from[i] = payload
+            case .reference(_, false): references[edge.singleIndex] = payload
+            case .reference: break
+            }
+        }
     }
 
     /// A body about to run: what was taken under the lock. The stage's inputs and context are

@@ -17,4 +17,33 @@ struct NodeInstance {
     /// When it was made ready (seconds since the start), for ageing.
     var readySince = 0.0
     var waitingForRetry = false
+
+    init() {}
+
+    /// Filed as ready under `version`, waiting since `time`.
+    mutating func becomeReady(version: Int, at time: Double) {
+        state = .ready
+        self.version = version
+        readySince = time
+        waitingForRetry = false
+    }
+
+    /// Its body handed out under `stamp`.
+    mutating func begin(stamp: Int) {
+        state = .running
+        attempt += 1
+        self.stamp = stamp
+    }
+
+    /// A terminal state (or back to pending for a retry).
+    mutating func end(as state: NodeState, waitingForRetry: Bool = false) {
+        self.state = state
+        self.waitingForRetry = waitingForRetry
+    }
+
+    init(qos: Int, remaining: Int, waiters: Int) {
+        self.qos = qos
+        self.remaining = remaining
+        self.waiters = waiters
+    }
 }

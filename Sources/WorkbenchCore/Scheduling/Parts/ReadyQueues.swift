@@ -110,7 +110,11 @@ struct ReadyQueues {
     /// Whether queue `q` has CPU work filed (perhaps stale entries only).
     func hasCPUWork(in q: Int) -> Bool { !queues[q].cpu.isEmpty }
 
-    mutating func setSuspended(_ suspended: Bool, queue q: Int) { queues[q].suspended = suspended }
+    /// Suspends or resumes the queues `qs`, or the whole run when nil.
+    mutating func setSuspended(_ suspended: Bool, queues qs: [Int]?) {
+        guard let qs else { return self.suspended = suspended }
+        for q in qs { queues[q].suspended = suspended }
+    }
 
     /// Detaches every heap (a stop); the caller frees what it returns outside the lock.
     mutating func dropAll() -> [Queue] {

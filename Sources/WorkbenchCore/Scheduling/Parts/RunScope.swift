@@ -26,6 +26,12 @@ struct RunScope {
         sharedReferences = Array(repeating: nil, count: runInputs.count)
     }
 
+    init(plan: RunPlan) {
+        self.init(runInputs: plan.nodes.map { $0.inputs.filter(\.fromRunScope).map(\.node) },
+                  references: plan.nodes.map { $0.inputs.filter { $0.singleIndex >= 0 }.map { ($0.singleIndex, $0.node) } },
+                  referenceCounts: plan.traits.map(\.referenceCount))
+    }
+
     /// Frees the tables; called once by the owner's `deinit`.
     func free() {
         inputs.free()
@@ -33,6 +39,12 @@ struct RunScope {
     }
 
     mutating func succeeded(_ n: Int, with payload: Payload) { outputs[n] = payload }
+
+    /// Run-scope write `n` put `file` in place; returns its bytes.
+    mutating func wrote(_ file: OutputFile, node n: Int) -> Int {
+        files[n] = (file.path, file.bytes)
+        return file.bytes
+    }
 
     /// The run-scope payloads node `n` refers to, built once; they all exist once it is ready.
     mutating func references(of n: Int) -> [Payload?] {

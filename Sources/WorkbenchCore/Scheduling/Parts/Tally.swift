@@ -17,6 +17,21 @@ struct Tally {
     var waiters: [CheckedContinuation<RunSummary, Never>] = []
 
     var isFinished: Bool { summary != nil }
+    /// Neither stopping nor finished: things still move on.
+    var isRunning: Bool { !stopping && summary == nil }
+
+    /// Starts a stop for `why`; false when the run is stopping or finished already.
+    mutating func stop(_ why: RunSummary.Ending) -> Bool {
+        guard isRunning else { return false }
+        stopping = true
+        ending = why
+        return true
+    }
+
+    /// The summary, or an empty one for a run that ended before it counted anything.
+    var summaryOrEmpty: RunSummary {
+        summary ?? RunSummary(items: 0, succeeded: 0, failed: 0, cancelled: 0, nodesRun: 0, bytesWritten: 0, duration: 0, ending: ending)
+    }
 
     /// Once the run has finished: the summary, the callers to hand it to and what a stop left
     /// (each handed out once, to be delivered outside the lock).

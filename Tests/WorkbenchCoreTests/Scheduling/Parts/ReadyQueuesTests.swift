@@ -68,9 +68,9 @@ import Testing
         for id in 0..<3 { Self.file(id, item: id, queue: 0, io: true, in: &queues, &instances) }
         #expect(queues.nextIO(instances) == nil)
         queues.suspended = false
-        queues.setSuspended(true, queue: 0)
+        queues.setSuspended(true, queues: [0])
         #expect(queues.nextIO(instances) == nil)
-        queues.setSuspended(false, queue: 0)
+        queues.setSuspended(false, queues: [0])
         #expect(queues.nextIO(instances) == 0 && queues.nextIO(instances) == 1 && queues.nextIO(instances) == nil)
         queues.release(0)
         #expect(queues.nextIO(instances) == 2)

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func keptResultsAreHandedOnByTheFirstTakerInTheOrderTheyCame() {
-        var kept = KeptResults()
+        var kept = KeptResults(cache: nil, keys: nil)
         let payload = Payload.file(OutputFile(path: "/x", node: "w", bytes: 0))
         let firstTakes = kept.add(1, payload)
         // Taking 1 makes 2 and 3 ready: they queue behind it instead of being taken by recursion.

@@ -1,0 +1,38 @@
+extension RunScope {
+    /// A new item's instance of node `n`, holding at once what run scope has made for it: the
+    /// outputs of the run-scope nodes it reads that succeeded, counted off its inputs.
+    /// `blockedBy`: the run-scope nodes it reads that did not succeed (it is skipped).
+    /// `state(u)`: run-scope node `u`'s state now.
+    func instance(ofItemNode n: Int, plan: RunPlan, state: (Int) -> NodeState)
+        -> (instance: NodeInstance, held: RunEngine.Payloads, blockedBy: [String]) {
+        let node = plan.traits[n]
+        var instance = NodeInstance(qos: node.qos, remaining: node.inputCount, waiters: node.outEdges)
+        var held = RunEngine.Payloads(from: node.fromCount, references: node.sharesRunReferences ? 0 : node.referenceCount)
+        var blockedBy: [String] = []
+        if node.sharesRunReferences {
+            // Nothing to deliver per item: only count the run-scope inputs that are done.
+            let range = inputRanges[n]
+            for r in range.start..<range.end {
+                let u = inputs[r]
+                switch state(u) {
+                case .succeeded: instance.remaining -= 1
+                case .failed, .cancelled, .skipped: blockedBy.append(plan.nodes[u].spec.id)
+                default: break
+                }
+            }
+        } else if node.readsRunScope {
+            for edge in plan.nodes[n].inputs where edge.fromRunScope {
+                switch state(edge.node) {
+                case .succeeded:
+                    if let payload = outputs[edge.node] { held.receive(payload, along: edge) }
+                    instance.remaining -= 1
+                case .failed, .cancelled, .skipped:
+                    blockedBy.append(plan.nodes[edge.node].spec.id)
+                default:
+                    break
+                }
+            }
+        }
+        return (instance, held, blockedBy)
+    }
+}

@@ -41,7 +41,7 @@ extension RunEngine {
         for k in 0..<itemNodes.count {
             let n = itemNodes[k]
             let id = s * nodeCount + n
-            let (instance, held, blockedBy) = runScope.instance(ofItemNode: n, plan: plan) { instances[runInstance($0)].state }
+            let (instance, held, blockedBy) = runScope.instance(ofItemNode: n, plan: plan, states: instances, runBase: runInstance(0))
             instances[id] = instance
             payloads[id] = held
             fanIns.expect(from: n)

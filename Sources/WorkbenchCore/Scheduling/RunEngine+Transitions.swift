@@ -6,7 +6,8 @@ extension RunEngine {
         instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
         // A result an earlier run made from the same recipe: taken, not made again (and never
         // queued, so no "ready" for it either).
-        if let found = kept.lookup(node: node(of: id), item: item(of: id)) {
+        // The cache is looked at only when there is one: a call on `kept` copies it first.
+        if kept.cache != nil, let found = kept.lookup(node: node(of: id), item: item(of: id)) {
             if kept.add(id, found) {
                 while let next = kept.take() { succeed(next.instance, with: next.payload) }
             }
@@ -47,7 +48,7 @@ extension RunEngine {
         if tally.stopping {
             // Nothing moves on after a stop; a file already in place still counts.
             if case .success(.file(let file)) = result, let s = slot(of: id), !window.slots.isEmpty {
-                window.record(window.withRecipe(file, write: n, slot: s, recipes: recipes), slot: s)
+                window.record(file, write: n, slot: s, recipes: recipes)
             }
             checkDone()
             return
@@ -73,14 +74,14 @@ extension RunEngine {
         let n = node(of: id)
         if case .file(let file) = payload {
             if let s = slot(of: id) {
-                window.record(window.withRecipe(file, write: n, slot: s, recipes: recipes), slot: s)
+                window.record(file, write: n, slot: s, recipes: recipes)
             } else {
                 tally.bytes += runScope.wrote(file, node: n) // a run-scope file (e.g. a contact sheet) belongs to no item
             }
         }
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runScope.succeeded(n, with: payload) }
-        kept.keep(payload, node: n, item: item(of: id))
+        if kept.cache != nil { kept.keep(payload, node: n, item: item(of: id)) }
         if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id) }
         finishNode(id, as: .succeeded, payload: fanIns.feeds(n) ? payload : nil)
     }
@@ -134,10 +135,14 @@ extension RunEngine {
         }
     }
 
-    /// The instances of node `d` that read from instance `upstream` (`ItemWindow.instances`).
+    /// The instances of node `d` that read from instance `upstream`. Worked out here, not by a
+    /// method of the window: a non-mutating call on a struct this class holds copies it first.
     func instancesOf(_ d: Int, downstreamOf upstream: Int) -> [Int] {
-        window.instances(of: d, itemScope: plan.nodes[d].scope == .item, downstreamOf: upstream,
-                         upstreamItemScope: plan.nodes[node(of: upstream)].scope == .item)
+        switch (plan.nodes[node(of: upstream)].scope, plan.nodes[d].scope) {
+        case (.item, _): return slot(of: upstream).map { plan.nodes[d].scope == .item ? [$0 * nodeCount + d] : [] } ?? []
+        case (.run, .run): return [runInstance(d)]
+        case (.run, .item): return window.occupied.map { $0 * nodeCount + d }
+        }
     }
 
     /// Records a terminal state and settles it at once (for nodes with nothing left downstream).

@@ -1,5 +1,5 @@
 /// Incremental runs in the scheduler: leaving out what is up to date (`Job.judged` decides it,
-/// outside the lock; `ItemWindow.withRecipe` gives written files their recipes). With the lock held.
+/// outside the lock, and `ItemWindow.record` gives written files their recipes). With the lock held.
 extension RunEngine {
     /// The node that read the item's input says which of its files are up to date: those
     /// `write`s, and every node that only feeds them, end as `upToDate` without running.

@@ -74,13 +74,6 @@ struct ItemWindow {
         let s = instance / nodeCount
         return s < capacity ? s : nil
     }
-    /// The instances of node `d` that read instance `upstream`: the same item's, or from a
-    /// run-scope upstream, every item's in the window (or the run's own).
-    func instances(of d: Int, itemScope: Bool, downstreamOf upstream: Int, upstreamItemScope: Bool) -> [Int] {
-        if upstreamItemScope { return slot(of: upstream).map { itemScope ? [$0 * nodeCount + d] : [] } ?? [] }
-        return itemScope ? occupied.map { $0 * nodeCount + d } : [runInstance(d)]
-    }
-
     /// The item an instance works for (`.run` for run-scope nodes and after a stop).
     func item(of instance: Int) -> Item {
         guard let s = slot(of: instance), s < slots.count else { return .run }
@@ -136,9 +129,12 @@ struct ItemWindow {
         if slots[s].started == nil { slots[s].started = time }
     }
 
-    /// A file one of its writes put in place (also after a stop, while the window still holds it).
-    mutating func record(_ file: OutputFile, slot s: Int) {
+    /// A file its write `n` put in place (also after a stop, while the window still holds it),
+    /// with the recipe the manifest keeps for it on an incremental run.
+    mutating func record(_ file: OutputFile, write n: Int, slot s: Int, recipes: RecipeBook?) {
         guard s < slots.count else { return }
+        var file = file
+        if let recipes, let item = slots[s].item { file.recipe = recipes.recipe(write: n, item: item, identity: slots[s].identity) }
         slots[s].files.append(file)
         slots[s].bytes += file.bytes
     }
@@ -166,14 +162,6 @@ struct ItemWindow {
     mutating func leaveOut(_ s: Int, identity: InputIdentity?, upToDate: [OutputFile]) {
         slots[s].identity = identity
         slots[s].upToDate += upToDate
-    }
-
-    /// A file the item's write `n` put in place, with the recipe the manifest keeps for it.
-    func withRecipe(_ file: OutputFile, write n: Int, slot s: Int, recipes: RecipeBook?) -> OutputFile {
-        guard let recipes, let item = slots[s].item else { return file }
-        var file = file
-        file.recipe = recipes.recipe(write: n, item: item, identity: slots[s].identity)
-        return file
     }
 
     /// The slots holding an item.

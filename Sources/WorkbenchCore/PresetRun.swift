@@ -93,6 +93,7 @@ public final class PresetRun: Sendable {
     public func suspend(queue: String) { engine.setSuspended(true, queue: queue) }
     public func resume(queue: String) { engine.setSuspended(false, queue: queue) }
 
-    /// Moves an item (and the shared nodes it reads) ahead of other work of lower QoS.
+    /// Sets an item's priority: raised ahead of work of lower QoS, or lowered behind it (the
+    /// shared nodes it reads are only ever raised).
     public func prioritize(item index: Int, to qos: QoS = .userInteractive) { engine.prioritize(item: index, to: qos) }
 }

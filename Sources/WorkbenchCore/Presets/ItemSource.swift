@@ -7,9 +7,16 @@ public struct ItemSource: Sendable {
         let next: () -> Item?
         /// Why the list ended early, once `next` has returned nil (a listing that failed part way).
         let failure: () -> String?
-        init(_ next: @escaping () -> Item?, failure: @escaping () -> String? = { nil }) {
+        /// A feed's: after `next` returned nil, whether more may come (the list has not ended).
+        let isOpen: () -> Bool
+        /// A feed's: hands it the call to make when items arrive.
+        let listen: ((@escaping @Sendable () -> Void) -> Void)?
+        init(_ next: @escaping () -> Item?, failure: @escaping () -> String? = { nil }, isOpen: @escaping () -> Bool = { false },
+             listen: ((@escaping @Sendable () -> Void) -> Void)? = nil) {
             self.next = next
             self.failure = failure
+            self.isOpen = isOpen
+            self.listen = listen
         }
     }
 
@@ -41,6 +48,11 @@ public struct ItemSource: Sendable {
     }
 
     func makeCursor() -> Cursor { make() }
+
+    /// Items fed while the run runs (the live page's): the run waits for more until the feed closes.
+    public static func feed(_ feed: ItemFeed) -> ItemSource {
+        ItemSource(count: nil) { Cursor(feed.take, isOpen: { feed.isOpen }, listen: feed.listen) }
+    }
 
     /// A fresh iterator over the items.
     public func makeIterator() -> AnyIterator<Item> {

@@ -8,6 +8,7 @@ extension RunEngine {
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
         inFlight.cancelAll()
         lock.broadcast()
+        seat?.reset(to: -1)
         checkDone()
         // `dropped` is freed here, after the heaps were detached; callers free it outside the lock
         // when they can (see `cancel()`), which matters only for very large heaps.
@@ -42,16 +43,20 @@ extension RunEngine {
             startIO()
             lock.broadcast()
         }
+        if seat != nil { refreshCPUHint() }
         unlockAndFlush()
     }
 
-    /// Raises the item's waiting nodes, and the shared nodes they read, to `qos`; ready ones are
-    /// re-filed under the new priority at once.
+    /// Sets the QoS of the item's unfinished nodes to `qos`, raising or lowering them, and
+    /// raises the shared nodes they read (never lowered: other items need them too); ready
+    /// ones are re-filed under the new priority at once.
     func prioritize(item index: Int, to qos: QoS) {
         lock.lock()
         if let s = window.slot(holding: index) {
             let targets = plan.itemNodes.map { s * nodeCount + $0 } + plan.runInputsOfItems.map(runInstance)
-            for id in targets where instances[id].qos < qos.rank && !instances[id].state.isTerminal {
+            for id in targets where !instances[id].state.isTerminal && instances[id].qos != qos.rank {
+                // A run-scope node (no slot) is only ever raised.
+                if slot(of: id) == nil && instances[id].qos > qos.rank { continue }
                 instances[id].qos = qos.rank
                 if instances[id].state == .ready {
                     instances[id].version = ready.nextVersion()

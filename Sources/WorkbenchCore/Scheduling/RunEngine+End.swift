@@ -21,6 +21,7 @@ extension RunEngine {
         _ = tally.finish(items: window.admitted, duration: now, runNodes: reports)
         lock.broadcast()
         lock.announceEnd()
+        seat?.engine.detach(self)
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,

@@ -7,6 +7,16 @@ extension RunEngine {
         payloads[runInstance(n)] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
     }
 
+    /// A feed has items (or closed): admit them.
+    func itemsArrived() {
+        lock.lock()
+        if tally.isRunning {
+            fillWindow()
+            checkDone()
+        }
+        unlockAndFlush()
+    }
+
     /// Admits items until the window is full or the input list ends.
     func fillWindow() {
         // An item can end while it is set up (its shared input failed); the loop below, not a
@@ -17,7 +27,7 @@ extension RunEngine {
         while !tally.stopping {
             switch window.admit(unfinished: itemNodes.count) {
             case .item(_, let s): instantiate(slot: s)
-            case .full: return
+            case .full, .waiting: return
             case .listEnded(let justEnded):
                 guard justEnded else { return }
                 if let failure = window.listFailure() {

@@ -25,8 +25,8 @@ extension RunEngine {
         ready.file(key, queue: node.queue, io: node.isIO)
         if node.isIO {
             startIO()
-        } else if wakeups.wakesOne() {
-            lock.signal()
+        } else {
+            cpuWorkFiled(qos: instances[id].qos)
         }
     }
 
@@ -41,7 +41,7 @@ extension RunEngine {
             ready.release(node.queue)
             // An I/O body on a queue CPU work also uses held a permit that work may be waiting
             // for, with every worker asleep: wake one (nothing else would).
-            if wakeups.idle > 0 && ready.hasCPUWork(in: node.queue) { lock.signal() }
+            if seat != nil { refreshCPUHint() } else if wakeups.idle > 0 && ready.hasCPUWork(in: node.queue) { lock.signal() }
         }
         inFlight.end(id, recyclesToken: !tally.stopping)
         tally.nodesRun += 1

@@ -3,6 +3,7 @@ import Foundation
 /// Starting a run's threads, releasing the lock with what was decided under it, and handing bodies out.
 extension RunEngine {
     func start() {
+        window.listen { [weak self] in self?.itemsArrived() }
         lock.lock()
         events.started(items: window.total)
         for n in plan.runNodes { setUpRunNode(n) }
@@ -13,7 +14,12 @@ extension RunEngine {
         }
         checkDone()
         unlockAndFlush()
-        if let failure = CPUWorker.startThreads(for: self) {
+        if let seat, !seat.engine.attach(self) {
+            lock.lock()
+            tally.stopReason = "the engine it was handed was shut down"
+            stop(.outOfResources)
+            unlockAndFlush()
+        } else if seat == nil, let failure = CPUWorker.startThreads(for: self) {
             lock.lock()
             tally.stopReason = failure
             stop(.outOfResources)
@@ -70,8 +76,21 @@ extension RunEngine {
         guard !tally.stopping else { return nil }
         let time = ready.agingInterval > 0 ? now : 0
         ready.recentNow = time
-        return ready.pickCPU(now: time, instances: &instances)
+        let picked = ready.pickCPU(now: time, instances: &instances)
+        if seat != nil { refreshCPUHint() }
+        return picked
     }
+
+    /// CPU work of QoS rank `qos` was filed: a sleeping worker is woken for it, unless the
+    /// worker ending its batch takes it.
+    @inline(__always)
+    func cpuWorkFiled(qos: Int) {
+        guard let seat else { return wakeups.wakesOne() ? lock.signal() : () }
+        seat.filed(qos: qos, wakes: !wakeups.takenByEndingWorker())
+    }
+
+    /// On a shared engine: says again what CPU work a worker could take now, waking one for it.
+    func refreshCPUHint() { seat?.reset(to: tally.stopping ? -1 : ready.bestCPUQoS(instances)) }
 
     /// Begins I/O bodies while their queues have permits; they start once the lock is released.
     func startIO() {

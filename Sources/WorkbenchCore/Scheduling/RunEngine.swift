@@ -33,6 +33,8 @@ final class RunEngine: @unchecked Sendable {
     let lock = ConditionLock()
     let events: RunEvents
     let clock = RunClock()
+    /// Its place on the shared workers it is a job of, or nil for threads of its own.
+    let seat: EngineSeat?
 
     @exclusivity(unchecked) var instances: [NodeInstance]
     @exclusivity(unchecked) var payloads: [Payloads]
@@ -50,6 +52,7 @@ final class RunEngine: @unchecked Sendable {
          logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
         self.plan = plan
         self.options = options
+        seat = options.engine.map(EngineSeat.init)
         self.recipes = recipes
         let resultKeys = options.resultCache.map { ResultKeys(plan: plan, baseDirectory: baseDirectory, reach: $0.reach) }
         kept = KeptResults(cache: options.resultCache, keys: resultKeys)

@@ -35,6 +35,9 @@ public struct RunOptions: Sendable {
     /// What the caller hands to the stages (a configured S3 client), read through
     /// `StageContext.service(_:)`.
     public var services = StageServices()
+    /// A shared set of CPU workers to run on (several runs at once, by QoS); nil: the run
+    /// starts threads of its own.
+    public var engine: Engine?
 
     public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),

@@ -11,6 +11,7 @@ import Foundation
 /// aside for `standDownNanos` and try again.
 struct CPUWorker {
     let engine: RunEngine
+    /// Its place among the run's own threads; -1 on a shared `Engine`.
     let index: Int
     private var copies: WorkerNodes
     private var jobs: [RunEngine.Job] = []
@@ -43,6 +44,7 @@ struct CPUWorker {
         return nil
     }
 
+    /// Own threads: batches until the run ends, asleep when there is no work.
     mutating func run() {
         let engine = self.engine
         engine.lock.lock()
@@ -53,38 +55,57 @@ struct CPUWorker {
                 engine.wakeups.idle -= 1
                 continue
             }
-            jobs.removeAll(keepingCapacity: true)
-            for id in ids {
-                let job = engine.beginBody(id, attachesSharedReferences: false)
-                if engine.plan.traits[job.node].sharesRunReferences && copies.needsSharedReferences(job.node) {
-                    copies.adoptSharedReferences(job.node, engine.runScope.references(of: job.node))
-                }
-                jobs.append(job)
-            }
-            engine.lock.unlock()
-            let started = RunEngine.monotonicNanos()
-            runBatch()
-            let ended = RunEngine.monotonicNanos()
-            let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
-            engine.lock.lock()
-            if engine.ready.agingInterval > 0 { engine.ready.recentNow = engine.now }
-            if index > 0 {
-                waiting = waiting * 0.8 + Double(RunEngine.monotonicNanos() - ended) * 0.2
-                working = working * 0.8 + Double(ended - started) * 0.2
-            }
-            engine.ready.release(q, perBody: perBody)
-            let standsDown = index > 0 && waiting * 2 > working
-            engine.wakeups.endingWorkerTakesOne = !standsDown
-            for index in jobs.indices { engine.endBody(jobs[index], results[index], releasesPermit: false) }
-            engine.wakeups.endingWorkerTakesOne = false
-            runShortIO()
-            if standsDown && !engine.tally.isFinished {
+            if take(queue: q, ids) && !engine.tally.isFinished {
                 engine.lock.wait(nanoseconds: Self.standDownNanos)
                 waiting = 0
                 working = 0
             }
         }
         engine.lock.unlock()
+    }
+
+    /// On a shared `Engine`: one batch, if the run has one; false when it had none.
+    mutating func serveOnce() -> Bool {
+        engine.lock.lock()
+        defer { engine.lock.unlock() }
+        guard !engine.tally.isFinished, let (q, ids) = engine.pickCPU() else { return false }
+        _ = take(queue: q, ids)
+        return true
+    }
+
+    /// Runs the batch `ids` picked from queue `q` and ends it, then the short I/O it made
+    /// ready. Called and returns with the lock held. Returns whether this worker should step
+    /// aside for a while (never on a shared engine, whose workers have other runs to serve).
+    private mutating func take(queue q: Int, _ ids: [Int]) -> Bool {
+        let engine = self.engine
+        jobs.removeAll(keepingCapacity: true)
+        for id in ids {
+            let job = engine.beginBody(id, attachesSharedReferences: false)
+            if engine.plan.traits[job.node].sharesRunReferences && copies.needsSharedReferences(job.node) {
+                copies.adoptSharedReferences(job.node, engine.runScope.references(of: job.node))
+            }
+            jobs.append(job)
+        }
+        engine.lock.unlock()
+        let started = RunEngine.monotonicNanos()
+        runBatch()
+        let ended = RunEngine.monotonicNanos()
+        let perBody = Double(ended - started) * 1e-9 / Double(jobs.count)
+        engine.lock.lock()
+        if engine.ready.agingInterval > 0 { engine.ready.recentNow = engine.now }
+        if index > 0 {
+            waiting = waiting * 0.8 + Double(RunEngine.monotonicNanos() - ended) * 0.2
+            working = working * 0.8 + Double(ended - started) * 0.2
+        }
+        engine.ready.release(q, perBody: perBody)
+        let standsDown = index > 0 && waiting * 2 > working
+        engine.wakeups.endingWorkerTakesOne = !standsDown
+        for index in jobs.indices { engine.endBody(jobs[index], results[index], releasesPermit: false) }
+        engine.wakeups.endingWorkerTakesOne = false
+        // The permit released may let waiting work of its queue go: say so to the engine's workers.
+        if engine.seat != nil { engine.refreshCPUHint() }
+        runShortIO()
+        return standsDown
     }
 
     /// Runs the batch outside the lock; with node events on, each body's own start and end are

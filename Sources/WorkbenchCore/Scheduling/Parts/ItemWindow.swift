@@ -38,6 +38,8 @@ struct ItemWindow {
         case full
         /// The list has no more items; `justEnded` only the first time it is seen.
         case listEnded(justEnded: Bool)
+        /// A feed has none now; more may come (`ItemFeed`).
+        case waiting
     }
 
     let capacity: Int
@@ -92,9 +94,13 @@ struct ItemWindow {
     /// Why the input list ended early, if it did (`ItemSource.Cursor.failure`).
     func listFailure() -> String? { cursor.failure() }
 
+    /// For a feed: `arrived` is called when items arrive or the feed closes.
+    func listen(_ arrived: @escaping @Sendable () -> Void) { cursor.listen?(arrived) }
+
     mutating func admit(unfinished: Int) -> Admission {
         guard let s = free.last else { return .full }
         guard let item = cursor.next() else {
+            if cursor.isOpen() { return .waiting }
             defer { exhausted = true }
             return .listEnded(justEnded: !exhausted)
         }

@@ -110,6 +110,17 @@ struct ReadyQueues {
     /// Whether queue `q` has CPU work filed (perhaps stale entries only).
     func hasCPUWork(in q: Int) -> Bool { !queues[q].cpu.isEmpty }
 
+    /// The QoS rank of the most urgent CPU work a worker could take now, or -1 for none: what a
+    /// run on a shared `Engine` tells its workers (stale heap entries are dropped on the way).
+    mutating func bestCPUQoS(_ instances: borrowing [NodeInstance]) -> Int {
+        guard !suspended else { return -1 }
+        var best = -1
+        for q in queues.indices where !queues[q].suspended && queues[q].running < limits[q] {
+            if let head = Self.current(&queues[q].cpu, instances) { best = max(best, head.qos) }
+        }
+        return best
+    }
+
     /// Suspends or resumes the queues `qs`, or the whole run when nil.
     mutating func setSuspended(_ suspended: Bool, queues qs: [Int]?) {
         guard let qs else { return self.suspended = suspended }

@@ -7,6 +7,12 @@ struct Wakeups {
     /// Set while a worker that goes straight back for work ends its bodies.
     var endingWorkerTakesOne = false
 
+    /// Whether the worker ending its batch takes the CPU work just made ready (once).
+    mutating func takenByEndingWorker() -> Bool {
+        defer { endingWorkerTakesOne = false }
+        return endingWorkerTakesOne
+    }
+
     /// Whether CPU work just made ready should wake a sleeping worker.
     mutating func wakesOne() -> Bool {
         if endingWorkerTakesOne {

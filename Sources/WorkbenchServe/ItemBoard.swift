@@ -144,11 +144,14 @@ final class ItemBoard: Sendable {
         }
     }
 
-    func pausedOffScreen(_ index: Int, cancelled: Bool) {
+    /// The page scrolled a running item away: lowered behind what it shows, or cancelled after the grace.
+    func offScreen(_ index: Int, cancelled: Bool) {
         state.withLock { s in
-            guard s.snapshot.rows.indices.contains(index) else { return }
+            // An item that ended meanwhile keeps what it ended as.
+            guard s.snapshot.rows.indices.contains(index),
+                  ![.done, .upToDate, .failed, .cancelled].contains(s.snapshot.rows[index].state) else { return }
             if cancelled { s.snapshot.cancelledOffScreen.append(index) }
-            s.snapshot.rows[index].state = cancelled ? .cancelled : .paused
+            s.snapshot.rows[index].state = cancelled ? .cancelled : .lowered
             s.dirty.insert(index)
         }
     }

@@ -13,8 +13,9 @@ enum ItemState: String, Codable, Sendable, CaseIterable {
     case failed
     /// Stopped off screen, or cancelled from the page.
     case cancelled
-    /// Suspended off screen; resumes when scrolled back.
-    case paused
+    /// Scrolled away while running: lowered behind what the page shows (raised again when it
+    /// comes back, cancelled after the off-screen grace).
+    case lowered
     /// Made by an earlier version of the preset; made again when looked at.
     case stale
 

@@ -3,28 +3,36 @@ import Logging
 import WorkbenchCore
 import WorkbenchReports
 
-/// A preset run live for a page: each item runs on its own (a `PresetRun` of one item, several
-/// at once), chosen by what the page shows — visible items first, then those just out of
-/// view; items scrolled away are suspended and, after `offScreenGrace` seconds, cancelled
-/// (they run again when they come back). The preset file is watched: a saved change is
-/// checked, and items run again as they are looked at, the manifest skipping every file whose
-/// recipe did not change.
+/// A preset run live for a page, on one long-lived `Engine` whose jobs are everything the page
+/// asks for: one run of the preset's items, fed the items the page shows (`ItemFeed`) in its
+/// order — visible items raised to `userInteractive`, those just out of view `userInitiated`,
+/// items scrolled away lowered to `background` and, after `offScreenGrace` seconds, cancelled
+/// (they are fed again when they come back) — the previews of unsaved values, and the run that
+/// gathers every item (a contact sheet). The preset file is watched: a saved change is checked,
+/// and items run again as they are looked at, the manifest skipping every file whose recipe
+/// did not change.
 public actor LiveSession {
     let settings: Settings
     nonisolated let board: ItemBoard
     private let logger = Logger(label: "workbench.serve")
+    /// The workers every run of the session shares; nil when not even one thread could be had
+    /// (each run then starts threads of its own, as the command line's does).
+    nonisolated let engine: Engine?
     private var preset: Preset?
     private var items: [Item] = []
     /// The output root, once a preset was read.
     private(set) var root: OutputRoot?
     private var manifest: RunManifest?
-    /// Items that need a run under the current preset.
-    private var pending = Set<Int>()
     private var visible: [Int] = []
     private var near: [Int] = []
-    private var running: [Int: PresetRun] = [:]
-    private var suspended: [Int: Date] = [:]
-    /// Bumped when the preset is read again: item runs of an older one are over.
+    /// The run of the preset's items (its item part, for a preset that gathers), and what feeds it.
+    private var itemRun: PresetRun?
+    private var feed: ItemFeed?
+    /// Items made (or failed) under the current preset: not fed again until it changes.
+    private var made = Set<Int>()
+    /// Items the run holds that the page scrolled away, and since when.
+    private var offScreen: [Int: Date] = [:]
+    /// Bumped when the preset is read again: what runs of an older one say is over.
     private var generation = 0
     private var presetStamp: Data?
     /// The item part of a preset that gathers every item (a contact sheet), and the run of the
@@ -32,12 +40,9 @@ public actor LiveSession {
     private var gathering: GatheringSplit?
     private var wholeRun: PresetRun?
     private var wholeRunGeneration = -1
-    /// Run-scope results, shared by every item run of the session (kept by recipe, so they
-    /// outlive edits that leave them alone).
+    /// Run-scope results, shared by every run of the session (kept by recipe, so they outlive
+    /// edits that leave them alone).
     private let runScope = ResultCache(reach: .runScope)
-    /// Whether an item run of the current preset has ended: until one has, a preset with
-    /// run-scope nodes runs one item at a time, so the others find its results kept.
-    private var runScopeReady = false
     /// Values changed on the page and not saved, in the order they were set (one per node
     /// and key): applied over the file's for previews, written into it by `save`.
     private var draft: [PresetOverride] = []
@@ -46,7 +51,10 @@ public actor LiveSession {
     public init(settings: Settings) {
         self.settings = settings
         board = ItemBoard(presetFile: settings.presetPath)
-        previews = DraftPreviews(size: settings.previewSize)
+        // Without a thread for the shared engine, runs start their own (see `engine`).
+        let engine = try? Engine()
+        self.engine = engine
+        previews = DraftPreviews(size: settings.previewSize, engine: engine)
     }
 
     /// The folder files are written to (and served from).
@@ -88,7 +96,7 @@ public actor LiveSession {
             board.presetFailed(.init(file: settings.presetPath, ok: false, errors: message.split(separator: "\n").map(String.init), graph: ""))
             return message
         }
-        // Item runs of the old preset end first: their manifest lets its lock go.
+        // Runs of the old preset end first: their manifest lets its lock go.
         await stopAll()
         saveManifest()
         manifest = nil
@@ -106,16 +114,14 @@ public actor LiveSession {
         wholeRunGeneration = -1
         items = list
         generation += 1
-        runScopeReady = !loaded.nodes.contains { $0.scope == .run }
+        made = []
         await previews.reset()
         board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
             : "The preset file changed in the editor. Save writes your \(draft.count) change\(draft.count == 1 ? "" : "s") from this page into it, value by value, keeping the editor's; Revert takes the file as it is now."))
-        pending = Set(list.indices)
-        suspended = [:]
         board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],
                                                graph: GraphRenderer(loaded).tree(maxLines: 60).lines.joined(separator: "\n")),
                     ops: Dictionary(loaded.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { a, _ in a }))
-        fill()
+        feedWanted()
         return nil
     }
 
@@ -123,18 +129,20 @@ public actor LiveSession {
     public func setViewport(visible: [Int], near: [Int]) {
         self.visible = visible.filter { items.indices.contains($0) }
         self.near = near.filter { items.indices.contains($0) && !visible.contains($0) }
-        let wanted = Set(self.visible + self.near)
-        for (index, run) in running {
-            if wanted.contains(index) {
-                if suspended.removeValue(forKey: index) != nil { run.resume() }
-                if visible.contains(index) { run.prioritize(item: index) }
-            } else if suspended[index] == nil {
-                run.suspend()
-                suspended[index] = Date()
-                board.pausedOffScreen(index, cancelled: false)
+        if let run = itemRun, let feed {
+            let wanted = Set(self.visible + self.near)
+            for index in feed.taken {
+                if wanted.contains(index) {
+                    offScreen[index] = nil
+                    run.prioritize(item: index, to: self.visible.contains(index) ? .userInteractive : .userInitiated)
+                } else if offScreen[index] == nil {
+                    run.prioritize(item: index, to: .background)
+                    offScreen[index] = Date()
+                    board.offScreen(index, cancelled: false)
+                }
             }
         }
-        fill()
+        feedWanted()
     }
 
     /// Every 100 ms: the preset file, the off-screen deadline, the page's updates.
@@ -147,10 +155,10 @@ public actor LiveSession {
             logger.info("\(settings.presetPath) read again\(problem == nil ? "" : ", with problems the page shows")")
         }
         let now = Date()
-        for (index, since) in suspended where now.timeIntervalSince(since) > settings.offScreenGrace {
-            suspended[index] = nil
-            running[index]?.cancel()
-            board.pausedOffScreen(index, cancelled: true)
+        for (index, since) in offScreen where now.timeIntervalSince(since) > settings.offScreenGrace {
+            offScreen[index] = nil
+            itemRun?.cancel(item: index)
+            board.offScreen(index, cancelled: true)
         }
         board.flush()
     }
@@ -158,7 +166,9 @@ public actor LiveSession {
     /// The page went away (no event stream left): everything running stops; what it had not
     /// finished runs again when a page asks for it.
     public func pageClosed() async {
-        board.closed(Array(running.keys))
+        board.closed(feed.map { Array($0.taken).sorted() } ?? [])
+        visible = []
+        near = []
         await stopAll()
     }
 
@@ -167,14 +177,17 @@ public actor LiveSession {
         guard board.listenerCount == 0 else { return }
         // Cancelled (the server stopping): the check below runs once more, harmlessly.
         try? await Task.sleep(nanoseconds: 1_500_000_000)
-        if board.listenerCount == 0 && !running.isEmpty { await pageClosed() }
+        if board.listenerCount == 0 && itemRun != nil { await pageClosed() }
     }
 
-    /// Writes the manifest and lets its lock go (the server is stopping).
+    /// Stops the runs, writes the manifest and lets its lock go, and lets the engine's workers
+    /// go (the server is stopping).
     public func finish() async {
+        await stopAll()
         saveManifest()
         manifest = nil
         await previews.remove()
+        engine?.shutDown()
     }
 
     /// Writes the manifest; a failure is said (the next run makes those files again), not dropped.
@@ -188,82 +201,109 @@ public actor LiveSession {
     }
 
     private func stopAll() async {
-        if let whole = wholeRun {
-            wholeRun = nil
-            whole.cancel()
-            _ = await whole.result
-        }
-        let runs = running
-        running = [:]
-        suspended = [:]
-        for run in runs.values { run.cancel() }
-        for run in runs.values { _ = await run.result }
-        // What was stopped runs again when a page asks for it.
-        pending.formUnion(runs.keys)
+        let runs = [itemRun, wholeRun].compactMap { $0 }
+        itemRun = nil
+        feed = nil
+        wholeRun = nil
+        offScreen = [:]
+        for run in runs { run.cancel() }
+        // What was stopped is not made: it is fed again when a page asks for it.
+        for run in runs { _ = await run.result }
         board.setRunning(false)
     }
 
-    /// Starts items while fewer than `concurrentItems` run (suspended ones do not count).
-    private func fill() {
+    /// Feeds the run the items the page wants that are not made, starting the run if none is
+    /// under way; with every item made, the feed closes and a preset that gathers makes its sheet.
+    private func feedWanted() {
         guard let preset, let root, let manifest else { return }
-        let limit = runScopeReady ? settings.concurrentItems : 1
-        while running.count - suspended.count < limit,
-              let next = (visible + near).first(where: { pending.contains($0) && running[$0] == nil }) {
-            pending.remove(next)
-            var options = RunOptions(workers: 1, eventDetail: .nodes)
+        if made.count == items.count {
+            feed?.close()
+            startWholeRunIfDue()
+            return
+        }
+        let wanted = (visible + near).filter { !made.contains($0) }
+        if itemRun == nil && !wanted.isEmpty {
+            let board = self.board
+            let feed = ItemFeed(onTake: { item in
+                board.itemStarting(item.index)
+                Task { await self.took(item.index) }
+            })
+            var options = RunOptions(window: settings.concurrentItems, eventDetail: .nodes)
             options.resultCache = runScope
             options.services = settings.services
-            let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .list([items[next]]), output: root,
+            options.engine = engine
+            let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .feed(feed), output: root,
                                       options: options, manifest: manifest, logger: logger)
-            running[next] = run
-            board.itemStarting(next)
-            let generation = self.generation, board = self.board
+            itemRun = run
+            self.feed = feed
             Task.detached {
-                for await event in run.events { board.apply(event) }
-                let summary = await run.result
-                await self.ended(next, run: run, generation: generation, summary: summary)
+                for await event in run.events {
+                    board.apply(event)
+                    if case .itemFinished(let report) = event { await self.ended(report.item.index, status: report.status, run: run) }
+                }
+                _ = await run.result
+                await self.itemRunEnded(run)
             }
         }
-        startWholeRunIfDue()
-        board.setRunning(!running.isEmpty || wholeRun != nil)
+        feed?.setWaiting(wanted.map { items[$0] })
+        board.setRunning(itemRun != nil || wholeRun != nil)
     }
 
-    /// For a preset that gathers: once every item is made under this version of the preset,
-    /// one run of the whole preset makes what gathers them (its items up to date by then).
+    /// The run took an item: raised if the page shows it (it came in at the preset's QoS).
+    private func took(_ index: Int) {
+        if visible.contains(index) {
+            itemRun?.prioritize(item: index, to: .userInteractive)
+        } else if near.contains(index) {
+            itemRun?.prioritize(item: index, to: .userInitiated)
+        }
+    }
+
+    /// An item of the run ended; one cancelled (off screen) is not made, and is fed again when
+    /// it is looked at.
+    private func ended(_ index: Int, status: ItemReport.Status, run: PresetRun) {
+        guard itemRun === run else { return }
+        feed?.release(index)
+        offScreen[index] = nil
+        if status != .cancelled { made.insert(index) }
+        feedWanted()
+    }
+
+    private func itemRunEnded(_ run: PresetRun) {
+        guard itemRun === run else { return }
+        itemRun = nil
+        feed = nil
+        feedWanted()
+        board.setRunning(wholeRun != nil)
+    }
+
+    /// For a preset that gathers: once every item is made under this version of the preset and
+    /// the items' run has ended, one run of the whole preset makes what gathers them (its items
+    /// up to date by then).
     private func startWholeRunIfDue() {
-        guard gathering != nil, let preset, let root, let manifest, running.isEmpty, pending.isEmpty, wholeRun == nil,
+        guard gathering != nil, let preset, let root, let manifest, itemRun == nil, wholeRun == nil,
               wholeRunGeneration != generation else { return }
         wholeRunGeneration = generation
         var options = RunOptions(eventDetail: .nodes)
         options.resultCache = runScope
         options.services = settings.services
+        options.engine = engine
         let run = PresetRun.start(preset, items: .list(items), output: root, options: options, manifest: manifest, logger: logger)
         wholeRun = run
-        let generation = self.generation, board = self.board
+        let board = self.board
         Task.detached {
             // The items' rows keep what their own runs said; the page hears of the gathering nodes.
             for await event in run.events {
                 if case .node(let node) = event, node.item == .run { board.apply(event) }
             }
             _ = await run.result
-            await self.wholeRunEnded(run, generation: generation)
+            await self.wholeRunEnded(run)
         }
     }
 
-    private func wholeRunEnded(_ run: PresetRun, generation: Int) {
+    private func wholeRunEnded(_ run: PresetRun) {
         guard wholeRun === run else { return }
         wholeRun = nil
-        board.setRunning(!running.isEmpty)
-    }
-
-    private func ended(_ index: Int, run: PresetRun, generation: Int, summary: RunSummary) {
-        guard generation == self.generation, running[index] === run else { return }
-        running[index] = nil
-        suspended[index] = nil
-        if summary.cancelled == 0 { runScopeReady = true }
-        // Stopped before its end (off screen, page closed): it runs again when looked at.
-        if summary.cancelled > 0 { pending.insert(index) }
-        fill()
+        board.setRunning(itemRun != nil)
     }
 
     /// What the page's Save and Revert buttons show.

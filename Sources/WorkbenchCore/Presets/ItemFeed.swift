@@ -36,8 +36,8 @@ public final class ItemFeed: Sendable {
         state.withLock { _ = $0.taken.remove(index) }
     }
 
-    /// Whether the run has taken the item with this index and not yet let it go.
-    public func isTaken(_ index: Int) -> Bool { state.withLock { $0.taken.contains(index) } }
+    /// The indices of the items the run has taken and not yet let go.
+    public var taken: Set<Int> { state.withLock { $0.taken } }
 
     /// No more items: the run ends once those it took have.
     public func close() {

@@ -130,6 +130,14 @@ public final class RecipeBook: InputHistory {
         return freshness(of: item, identity: record.identity, record: record).wholeItem ? record.identity : nil
     }
 
+    /// What an item's run leaves out, as its input's reader found it: the files up to date,
+    /// and the nodes that end `upToDate` without running (`upToDateNodes`).
+    func leftOut(_ freshness: ItemFreshness) -> (files: [OutputFile], nodes: [Int]) {
+        let known = freshness.upToDate.compactMap { entry in nodeIndex[entry.key].map { ($0, entry.value) } }
+        guard !known.isEmpty else { return ([], []) }
+        return (known.map(\.1), Self.upToDateNodes(fresh: Set(known.map(\.0)), dependents: dependents, itemScope: itemScope))
+    }
+
     /// The item-scope nodes a run can leave out when the `write` nodes in `fresh` are up to
     /// date: those writes, and every node whose dependents are all left out. Nodes feeding a
     /// run-scope node (a contact sheet) always run. Sorted, upstream first.

@@ -41,21 +41,19 @@ extension RunEngine {
 
     /// Cancels one node instance and, through the rules above, what depends on it.
     func cancelNode(_ id: Int, reason: String) {
-        switch instances[id].state {
-        case .pending, .ready:
-            mark(id, .cancelled, message: reason)
-            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
-            releaseUpstream(of: id)
-            settle(id)
-        case .running:
-            guard !instances[id].cancelRequested else { return }
+        let state = instances[id].state
+        // A running body is told to stop; it settles when it returns (`endBody`).
+        if state == .running && !instances[id].cancelRequested {
             instances[id].cancelRequested = true
             inFlight.cancel(id)
-            skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
-            releaseUpstream(of: id)
-        default:
-            break
+        } else if state == .pending || state == .ready {
+            mark(id, .cancelled, message: reason)
+        } else {
+            return
         }
+        skipDownstream(of: id, cause: plan.nodes[node(of: id)].spec.id, as: .cancelled)
+        releaseUpstream(of: id)
+        if state != .running { settle(id) }
     }
 
     func timeoutFired(_ id: Int, stamp: Int) {

@@ -4,15 +4,12 @@ extension RunEngine {
     /// node is visited under the lock); running bodies are told to stop and are then waited for.
     func stop(_ why: RunSummary.Ending) {
         guard tally.stop(why) else { return }
-        let dropped = ready.dropAll()
+        _ = ready.dropAll()
         // Bodies already handed out (including I/O jobs not yet begun) see their token and do not start.
         inFlight.cancelAll()
         lock.broadcast()
         seat?.reset(to: -1)
         checkDone()
-        // `dropped` is freed here, after the heaps were detached; callers free it outside the lock
-        // when they can (see `cancel()`), which matters only for very large heaps.
-        withExtendedLifetime(dropped) {}
     }
 
     func cancel(_ why: RunSummary.Ending = .interrupted) {
@@ -43,7 +40,7 @@ extension RunEngine {
             startIO()
             lock.broadcast()
         }
-        if seat != nil { refreshCPUHint() }
+        refreshCPUHint()
         unlockAndFlush()
     }
 

@@ -1,5 +1,4 @@
-/// The end of a run: deciding that nothing more can happen, the summary, and reporting what a
-/// stop left in the window.
+/// The end of a run: deciding that nothing more can happen, and the summary.
 extension RunEngine {
     /// Ends the run once nothing can happen any more.
     func checkDone() {
@@ -22,11 +21,5 @@ extension RunEngine {
         lock.broadcast()
         lock.announceEnd()
         seat?.engine.detach(self)
-    }
-
-    /// After a stop: the items and nodes left in the window end as cancelled. Runs outside the lock,
-    /// once no other thread touches the run, so a stop never walks nodes while holding it.
-    func reportLeftovers(_ rest: (slots: [ItemWindow.Slot], instances: [NodeInstance])) {
-        events.leftovers(rest, runBase: runInstance(0), time: now, notes: shared.takeNotes(of:))
     }
 }

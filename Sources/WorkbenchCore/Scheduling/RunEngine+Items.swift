@@ -1,19 +1,9 @@
 /// Items entering and leaving the window, run-scope nodes, and fan-in.
 extension RunEngine {
-    func setUpRunNode(_ n: Int) {
-        let node = plan.nodes[n]
-        // Run-scope nodes that items read from are needed as long as items may come.
-        instances[runInstance(n)] = NodeInstance(qos: node.qos, remaining: node.inputs.count, waiters: node.outEdges)
-        payloads[runInstance(n)] = Payloads(from: node.fromCount, references: node.singleReferenceNames.count)
-    }
-
     /// A feed has items (or closed): admit them.
     func itemsArrived() {
         lock.lock()
-        if tally.isRunning {
-            fillWindow()
-            checkDone()
-        }
+        if tally.isRunning { fillWindow(); checkDone() }
         unlockAndFlush()
     }
 
@@ -30,11 +20,7 @@ extension RunEngine {
             case .full, .waiting: return
             case .listEnded(let justEnded):
                 guard justEnded else { return }
-                if let failure = window.listFailure() {
-                    // The items taken so far run to their end; the run then ends failed, saying why.
-                    tally.ending = .stoppedByFailure
-                    tally.stopReason = failure
-                }
+                if let failure = window.listFailure() { tally.listFailed(failure) }
                 inputsExhausted()
                 return
             }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// State changes of node instances. Every function here runs with the lock held.
+/// State changes of node instances, and leaving out what an incremental run finds up to date
+/// (`Job.judged` decides it outside the lock). Every function here runs with the lock held.
 extension RunEngine {
     func makeReady(_ id: Int) {
         instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
@@ -26,7 +27,7 @@ extension RunEngine {
         if node.isIO {
             startIO()
         } else {
-            cpuWorkFiled(qos: instances[id].qos)
+            wakeups.cpuWorkFiled(qos: instances[id].qos, lock: lock)
         }
     }
 
@@ -167,5 +168,20 @@ extension RunEngine {
             contribute(state == .succeeded ? payload : nil, from: n, item: window.itemIndex(of: id))
         }
         if window.nodeEnded(s, cancelled: state == .cancelled) { finishItem(s) }
+    }
+
+    /// The node that read the item's input says which of its files are up to date: those
+    /// `write`s, and every node that only feeds them, end as `upToDate` without running.
+    func leaveOut(_ freshness: ItemFreshness, slot s: Int) {
+        let (files, nodes) = recipes?.leftOut(freshness) ?? ([], [])
+        window.leaveOut(s, identity: freshness.identity, upToDate: files)
+        for n in nodes {
+            let id = s * nodeCount + n
+            guard instances[id].state == .pending || instances[id].state == .ready else { continue }
+            // The reading node has not settled yet, so the item cannot end (and its slot be
+            // reused) while these settle.
+            mark(id, .upToDate)
+            settle(id)
+        }
     }
 }

@@ -6,7 +6,7 @@ extension RunEngine {
         window.listen { [weak self] in self?.itemsArrived() }
         lock.lock()
         events.started(items: window.total)
-        for n in plan.runNodes { setUpRunNode(n) }
+        for n in plan.runNodes { (instances[runInstance(n)], payloads[runInstance(n)]) = RunScope.instance(ofRunNode: n, plan: plan) }
         plan.claimRunWrites(in: shared.output, runFileSuffix: shared.runFileSuffix)
         fillWindow()
         for n in plan.runNodes where instances[runInstance(n)].state == .pending && instances[runInstance(n)].remaining == 0 {
@@ -14,14 +14,10 @@ extension RunEngine {
         }
         checkDone()
         unlockAndFlush()
-        if let seat, !seat.engine.attach(self) {
+        let refusal = seat.map { $0.engine.attach(self) ? nil : "the engine it was handed was shut down" } ?? CPUWorker.startThreads(for: self)
+        if let refusal {
             lock.lock()
-            tally.stopReason = "the engine it was handed was shut down"
-            stop(.outOfResources)
-            unlockAndFlush()
-        } else if seat == nil, let failure = CPUWorker.startThreads(for: self) {
-            lock.lock()
-            tally.stopReason = failure
+            tally.stopReason = refusal
             stop(.outOfResources)
             unlockAndFlush()
         }
@@ -59,8 +55,8 @@ extension RunEngine {
             lock.unlock()
             let endedInline = IODispatch(engine: self).start(jobs, callerTakesOne: first && fromIOThread)
             if let end {
-                if let rest = end.leftovers { reportLeftovers(rest) }
-                events.finished(end.summary)
+                // What a stop left is reported outside the lock, once no other thread touches the run.
+                events.ended(end.summary, leftovers: end.leftovers, runBase: runInstance(0), time: now, notes: shared.takeNotes(of:))
                 for waiter in end.waiters { waiter.resume(returning: end.summary) }
             }
             guard !endedInline.isEmpty else { return kept }
@@ -79,14 +75,6 @@ extension RunEngine {
         let picked = ready.pickCPU(now: time, instances: &instances)
         if seat != nil { refreshCPUHint() }
         return picked
-    }
-
-    /// CPU work of QoS rank `qos` was filed: a sleeping worker is woken for it, unless the
-    /// worker ending its batch takes it.
-    @inline(__always)
-    func cpuWorkFiled(qos: Int) {
-        guard let seat else { return wakeups.wakesOne() ? lock.signal() : () }
-        seat.filed(qos: qos, wakes: !wakeups.takenByEndingWorker())
     }
 
     /// On a shared engine: says again what CPU work a worker could take now, waking one for it.

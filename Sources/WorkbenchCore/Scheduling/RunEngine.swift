@@ -3,17 +3,10 @@ import Logging
 
 /// Runs a compiled preset graph over a stream of items; `PresetRun` is its public face.
 ///
-/// The engine coordinates; the state lives in parts it owns, each changing its own state
-/// through its own methods: the `ItemWindow` (items in flight, and how instances are
-/// addressed), the `ReadyQueues` (ready heaps, permits, the clock ageing reads),
-/// `BodiesInFlight` (tokens, stamps, I/O begun but not started), `FanIns`, `RunScope` (what
-/// run-scope nodes made for all items), `ShortIO` (which I/O bodies a worker runs itself),
-/// `Wakeups` (which sleeping worker new work wakes), the `Tally` (counts, the stop, the end and
-/// who waits for it), the `RunEvents` it reports, and a `CPUWorker` per thread. Everything sits
-/// behind one lock. An instance's count of unfinished inputs reaches zero → it is filed in its queue;
-/// CPU workers pick the best ready work across queues and I/O nodes go to I/O threads (short
-/// ones run on the worker that made them ready), so
-/// nothing ever scans for ready work and no thread waits for a permit.
+/// The engine coordinates; the state lives in the parts it owns (`Parts/`, listed in
+/// docs/architecture.md), each changing its own state through its own methods, all behind one
+/// lock. An instance whose inputs have all arrived is filed in its queue; workers pick the best
+/// ready work, so nothing ever scans for ready work and no thread waits for a permit.
 final class RunEngine: @unchecked Sendable {
     // Safe: every `var` of this class is read and written only with `lock` held; the `let`s are
     // immutable. For the same reason the vars skip Swift's run-time exclusivity checks
@@ -43,20 +36,21 @@ final class RunEngine: @unchecked Sendable {
     @exclusivity(unchecked) var inFlight: BodiesInFlight
     @exclusivity(unchecked) var fanIns: FanIns
     @exclusivity(unchecked) var runScope: RunScope
-    @exclusivity(unchecked) var tally: Tally
+    @exclusivity(unchecked) var tally = Tally()
     @exclusivity(unchecked) var shortIO: ShortIO
-    @exclusivity(unchecked) var wakeups = Wakeups()
+    @exclusivity(unchecked) var wakeups: Wakeups
     @exclusivity(unchecked) var kept: KeptResults
 
     init(plan: RunPlan, items: ItemSource, output: OutputRoot, baseDirectory: String, options: RunOptions,
          logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
         self.plan = plan
         self.options = options
-        seat = options.engine.map(EngineSeat.init)
+        let seat = options.engine.map(EngineSeat.init)
+        self.seat = seat
+        wakeups = Wakeups(seat: seat)
         self.recipes = recipes
-        let resultKeys = options.resultCache.map { ResultKeys(plan: plan, baseDirectory: baseDirectory, reach: $0.reach) }
-        kept = KeptResults(cache: options.resultCache, keys: resultKeys)
-        computesKeptImages = plan.nodes.indices.map { options.resultCache?.reach == .everyNode && resultKeys?.keeps($0) == true }
+        kept = KeptResults(cache: options.resultCache, plan: plan, baseDirectory: baseDirectory)
+        computesKeptImages = kept.computesImages(plan)
         itemNodes = RawTable(plan.itemNodes)
         workerCount = max(1, options.workers ?? ProcessInfo.processInfo.activeProcessorCount)
         ioPermits = plan.ioPermits
@@ -67,7 +61,6 @@ final class RunEngine: @unchecked Sendable {
         inFlight = BodiesInFlight(instances: instanceCount)
         fanIns = FanIns(inputs: plan.nodes.map { $0.inputs.map { ($0.node, $0.isFanIn) } })
         runScope = RunScope(plan: plan)
-        tally = Tally()
         shortIO = ShortIO(inlineable: plan.nodes.map { $0.isIO && !($0.stage is any AsyncStage) })
         instances = Array(repeating: NodeInstance(), count: instanceCount)
         payloads = Array(repeating: Payloads(), count: instanceCount)
@@ -118,17 +111,11 @@ final class RunEngine: @unchecked Sendable {
         return tally.summaryOrEmpty
     }
 
-    /// Waits for the end of the run.
+    /// Waits for the end of the run: handed the summary at once if it has ended, else when it
+    /// does (`unlockAndFlush`).
     func result() async -> RunSummary {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if let summary = tally.summary, tally.leftovers == nil {
-                lock.unlock()
-                continuation.resume(returning: summary)
-                return
-            }
-            tally.waiters.append(continuation)
-            lock.unlock()
+            if let summary = lock.withLock({ tally.summaryOrWait(continuation) }) { continuation.resume(returning: summary) }
         }
     }
 }

@@ -14,6 +14,16 @@ struct KeptResults {
         self.keys = keys
     }
 
+    /// Keeps `cache`'s results for `plan`'s nodes, filed under their recipes.
+    init(cache: ResultCache?, plan: RunPlan, baseDirectory: String) {
+        self.init(cache: cache, keys: cache.map { ResultKeys(plan: plan, baseDirectory: baseDirectory, reach: $0.reach) })
+    }
+
+    /// By node: its images are computed into memory before they are kept (`ResultCache.Reach.everyNode`).
+    func computesImages(_ plan: RunPlan) -> [Bool] {
+        plan.nodes.indices.map { cache?.reach == .everyNode && keys?.keeps($0) == true }
+    }
+
     /// A result an earlier run made for node `n` and `item` from the same recipe.
     func lookup(node n: Int, item: @autoclosure () -> Item) -> Payload? {
         guard let cache, let key = keys?.key(of: n, item: item()) else { return nil }

@@ -127,7 +127,7 @@ struct ReadyQueues {
         for q in qs { queues[q].suspended = suspended }
     }
 
-    /// Detaches every heap (a stop); the caller frees what it returns outside the lock.
+    /// Detaches every heap (a stop) and returns them.
     mutating func dropAll() -> [Queue] {
         let dropped = queues
         for q in queues.indices {

@@ -64,6 +64,14 @@ struct RunEvents {
         }
     }
 
+    /// The run's end: after a stop, what it left in the window ends as cancelled (`leftovers`),
+    /// then the summary.
+    func ended(_ summary: RunSummary, leftovers rest: (slots: [ItemWindow.Slot], instances: [NodeInstance])?, runBase: Int,
+               time: @autoclosure () -> Double, notes: (Int) -> ItemNotes) {
+        if let rest { leftovers(rest, runBase: runBase, time: time(), notes: notes) }
+        finished(summary)
+    }
+
     func finished(_ summary: RunSummary) {
         pump?.yield(.runFinished(summary))
         pump?.finish()

@@ -1,4 +1,12 @@
 extension RunScope {
+    /// Run-scope node `n`'s instance, before anything ran. Those that items read are needed as
+    /// long as items may come (their waiters count the edges out).
+    static func instance(ofRunNode n: Int, plan: RunPlan) -> (instance: NodeInstance, held: RunEngine.Payloads) {
+        let node = plan.nodes[n]
+        return (NodeInstance(qos: node.qos, remaining: node.inputs.count, waiters: node.outEdges),
+                RunEngine.Payloads(from: node.fromCount, references: node.singleReferenceNames.count))
+    }
+
     /// A new item's instance of node `n`, holding at once what run scope has made for it: the
     /// outputs of the run-scope nodes it reads that succeeded, counted off its inputs.
     /// `blockedBy`: the run-scope nodes it reads that did not succeed (it is skipped).

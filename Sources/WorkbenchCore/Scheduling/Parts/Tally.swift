@@ -20,6 +20,13 @@ struct Tally {
     /// Neither stopping nor finished: things still move on.
     var isRunning: Bool { !stopping && summary == nil }
 
+    /// The input list failed part way: the items taken so far run to their end, and the run
+    /// then ends failed, saying why.
+    mutating func listFailed(_ failure: String) {
+        ending = .stoppedByFailure
+        stopReason = failure
+    }
+
     /// Starts a stop for `why`; false when the run is stopping or finished already.
     mutating func stop(_ why: RunSummary.Ending) -> Bool {
         guard isRunning else { return false }
@@ -31,6 +38,14 @@ struct Tally {
     /// The summary, or an empty one for a run that ended before it counted anything.
     var summaryOrEmpty: RunSummary {
         summary ?? RunSummary(items: 0, succeeded: 0, failed: 0, cancelled: 0, nodesRun: 0, bytesWritten: 0, duration: 0, ending: ending)
+    }
+
+    /// The summary, if the run has ended and nothing is left to report; else `waiter` is handed
+    /// it at the end.
+    mutating func summaryOrWait(_ waiter: CheckedContinuation<RunSummary, Never>) -> RunSummary? {
+        if let summary, leftovers == nil { return summary }
+        waiters.append(waiter)
+        return nil
     }
 
     /// Once the run has finished: the summary, the callers to hand it to and what a stop left

@@ -34,7 +34,7 @@ extension RunEngine {
         /// Where and when the body ran (recorded when node events are on).
         var span: NodeSpan?
         /// For the node that read the item's input on an incremental run: what it read
-        /// (`StageContext.recordInput`), and so which of the item's files are up to date (`judge`).
+        /// (`StageContext.recordInput`), and so which of the item's files are up to date (`judged`).
         var identity: InputIdentity?
         var freshness: ItemFreshness?
         let instance: Int

@@ -5,25 +5,35 @@ import WorkbenchCore
 /// exchanged for them with STS AssumeRoleWithWebIdentity (a call that is not signed; the token
 /// is the proof). They last about an hour; `CachingCredentials` asks again before they expire.
 struct WebIdentityCredentials: CredentialProvider {
-    let tokenFile: String?
-    let role: String?
-    let sessionName: String?
+    /// The file Kubernetes mounts the service account's token in (read at each fetch: it is
+    /// renewed), the role's ARN, and the session name STS records (else `workbench-PID`).
+    let identity: (tokenFile: String?, role: String?, sessionName: String?)
+    /// Where STS is (`AWS_ENDPOINT_URL_STS`, else the region's).
     let settings: S3Settings
     /// Where the token file was named, and the name of the role's setting, for messages.
     let place: String
     let roleSetting: String
     /// A profile uses web identity only when it names both; the environment's token file
     /// alone is a mistake worth saying.
-    var needsRole = false
+    let needsRole: Bool
+
+    init(tokenFile: String?, role: String?, sessionName: String?, settings: S3Settings, place: String, roleSetting: String,
+         needsRole: Bool = false) {
+        identity = (tokenFile, role, sessionName)
+        self.settings = settings
+        self.place = place
+        self.roleSetting = roleSetting
+        self.needsRole = needsRole
+    }
 
     var isConfigured: Bool {
-        guard let tokenFile, !tokenFile.isEmpty else { return false }
-        return !needsRole || !(role ?? "").isEmpty
+        guard let tokenFile = identity.tokenFile, !tokenFile.isEmpty else { return false }
+        return !needsRole || !(identity.role ?? "").isEmpty
     }
 
     func fetch(_ done: @escaping @Sendable (Result<S3Credentials, S3Error>) -> Void) {
-        guard let tokenFile, !tokenFile.isEmpty else { return done(.failure(.credentials("\(place) is not set"))) }
-        guard let role, !role.isEmpty else {
+        guard let tokenFile = identity.tokenFile, !tokenFile.isEmpty else { return done(.failure(.credentials("\(place) is not set"))) }
+        guard let role = identity.role, !role.isEmpty else {
             return done(.failure(.credentials("\(place) is set but \(roleSetting) is not; web identity needs the role to assume")))
         }
         // An unreadable token file is reported just below, with its path.
@@ -35,7 +45,7 @@ struct WebIdentityCredentials: CredentialProvider {
         let endpoint = env["AWS_ENDPOINT_URL_STS"].flatMap { $0.isEmpty ? nil : $0 } ?? env["AWS_ENDPOINT_URL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "https://sts.\(settings.region).amazonaws.com"
         let form = [("Action", "AssumeRoleWithWebIdentity"), ("Version", "2011-06-15"), ("RoleArn", role),
-                    ("RoleSessionName", sessionName ?? "workbench-\(getpid())"), ("WebIdentityToken", token)]
+                    ("RoleSessionName", identity.sessionName ?? "workbench-\(getpid())"), ("WebIdentityToken", token)]
             .map { "\($0.0)=\(SigV4.encode($0.1))" }.joined(separator: "&")
         let limits = Transfer.Limits(timeout: 30, connectTimeout: 10, maxBytes: 1 << 20, maxRedirects: 0,
                                      headers: ["Content-Type: application/x-www-form-urlencoded"])

@@ -16,7 +16,7 @@ extension LiveSession {
         public var versions: @Sendable (Preset) -> [String: String]
         /// Loads the plugins a preset uses; throws to refuse it.
         public var prepare: @Sendable (Preset) throws -> Void
-        /// Items running at once.
+        /// Items the run holds at once (its window): the page's cards go in as these finish.
         public var concurrentItems: Int
         public var offScreenGrace: Double
         /// Longest edge of the copies previews of unsaved values run on.

@@ -9,7 +9,7 @@ import Logging
 /// Task { for await event in run.events { print(event) } }
 /// let summary = await run.result
 /// ```
-/// The run starts at once on its own threads. `cancel()`, the options' cancellation token, or
+/// The run starts at once, on threads of its own or on the `Engine` its options name. `cancel()`, the options' cancellation token, or
 /// cancelling the `Task` that awaits `result` stops it: nothing new starts, running stages are
 /// told to stop, and no partial file is left.
 public final class PresetRun: Sendable {

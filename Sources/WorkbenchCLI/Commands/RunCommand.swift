@@ -76,7 +76,7 @@ struct RunCommand: AsyncParsableCommand {
         var items: ItemSource
         let root: OutputRoot
         let manifest: RunManifest
-        var s3 = S3Client(bucket: nil)
+        let s3: S3Client
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         do {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A long-lived set of CPU workers that several runs share: the jobs of one program (the live
 /// page's items, its previews, the run that gathers them) on one engine, each worker taking the
@@ -18,8 +17,6 @@ public final class Engine: @unchecked Sendable {
     private var closed = false
     /// Where the next scan starts, so runs of equal urgency take turns.
     private var turn = 0
-    /// Workers asleep (read without the lock, to skip it when nobody sleeps).
-    private let sleepers = Atomic<Int>(0)
 
     /// Starts `workers` threads (one per core by default); they sleep until a run has work.
     public init(workers: Int? = nil) throws(SchedulerError) {
@@ -61,9 +58,10 @@ public final class Engine: @unchecked Sendable {
         lock.withLock { runs.removeAll { $0 === run } }
     }
 
-    /// A run filed CPU work (`EngineSeat`): wake a sleeping worker for it.
+    /// A run filed CPU work (`EngineSeat`): wake a sleeping worker for it. Always under the
+    /// lock: a worker scans the runs' hints and goes to sleep holding it, so the hint stored
+    /// before this call is either seen by its scan or followed by this signal.
     func workFiled() {
-        guard sleepers.load(ordering: .acquiring) > 0 else { return }
         lock.withLock { if idle > 0 { lock.signal() } }
     }
 
@@ -101,9 +99,7 @@ public final class Engine: @unchecked Sendable {
                 return best.run
             }
             idle += 1
-            sleepers.add(1, ordering: .releasing)
             lock.wait()
-            sleepers.subtract(1, ordering: .releasing)
             idle -= 1
         }
         return nil

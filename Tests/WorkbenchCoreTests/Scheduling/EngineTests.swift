@@ -36,6 +36,21 @@ import WorkbenchTestSupport
         #expect(engine.runCount == 0)
     }
 
+    /// Many short runs at once on two shared workers, their work filed while the workers go to
+    /// sleep: every one ends (a lost wake-up would leave one waiting for ever).
+    @Test(.timeLimit(.minutes(1))) func manyRunsOnTwoWorkersAllEnd() async throws {
+        let engine = try Engine(workers: 2)
+        defer { engine.shutDown() }
+        var options = RunOptions(window: 4, eventDetail: .none)
+        options.engine = engine
+        let runs = try (0..<6).map { k in
+            try Harness(Self.preset(qos: k % 2 == 0 ? "utility" : "userInteractive", label: "r\(k)")
+                .replacingOccurrences(of: "\"ms\": 3", with: "\"ms\": 0"), items: 300, options: options)
+        }
+        for run in runs { #expect(await run.finish().0.succeeded == 300) }
+        #expect(engine.runCount == 0)
+    }
+
     /// A run over a feed takes items as they come, in the feed's order, and ends only once the
     /// feed is closed; an item put back in the waiting list before it was taken is not run.
     @Test func aFedRunTakesItemsInTheFeedsOrderAndEndsWhenItCloses() async throws {

@@ -22,9 +22,52 @@ struct Harness {
         if options.window == nil { options.window = 256 }
         run = PresetRun.start(preset, items: .generated(count: items) { Item(index: $0, name: names($0), source: "/nowhere/\($0)") },
                               output: root, options: options)
-        let stream = run.events
-        events = Task { await stream.reduce(into: []) { $0.append($1) } }
+        let stream = run.events, seen = self.seen
+        events = Task {
+            var all: [RunEvent] = []
+            for await event in stream {
+                all.append(event)
+                seen.add(event)
+            }
+            return all
+        }
         start?(run)
+    }
+
+    /// The events so far, for waiting on one as it arrives.
+    let seen = SeenEvents()
+
+    final class SeenEvents: Sendable {
+        private typealias Waiter = (met: @Sendable ([RunEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)
+        private let state = Mutex<(events: [RunEvent], waiters: [Waiter])>(([], []))
+
+        var nodes: [NodeEvent] { state.withLock { $0.events }.compactMap { if case .node(let e) = $0 { e } else { nil } } }
+
+        func add(_ event: RunEvent) {
+            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.events.append(event)
+                let events = state.events
+                let met = state.waiters.filter { $0.met(events) }
+                state.waiters.removeAll { $0.met(events) }
+                return met.map(\.continuation)
+            }
+            for continuation in ready { continuation.resume() }
+        }
+
+        /// Returns once `count` node events of node `node` in `state` have arrived.
+        func waitFor(_ count: Int, of node: String, in state: NodeState) async {
+            let met: @Sendable ([RunEvent]) -> Bool = { events in
+                events.count { if case .node(let e) = $0 { e.node == node && e.state == state } else { false } } >= count
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = self.state.withLock { s -> Bool in
+                    if met(s.events) { return true }
+                    s.waiters.append((met, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
     }
 
     func finish() async -> (RunSummary, [RunEvent]) {
@@ -137,7 +180,7 @@ struct Harness {
             {"version": 1, "graph": [{"op": "test.source"}, {"id": "x", "op": "test.work", "ms": 20}]}
             """, items: 1_000_000, options: RunOptions())
         let task = Task { await h.run.result }
-        try await Task.sleep(for: .milliseconds(100))
+        await h.probe.waitForStarts("cpu", count: 2)
         // Counted just before cancelling: how late this task wakes (other tests may hold the
         // cooperative threads) does not matter, only what starts after the cancellation.
         let before = h.probe.starts.filter { $0.node == "x" }.count
@@ -230,9 +273,11 @@ struct Harness {
              "graph": [{"op": "test.source", "queue": "a"}, {"id": "x", "op": "test.work", "queue": "b", "label": "b"}]}
             """, items: 10, suspended: true, start: { $0.suspend(queue: "b"); $0.resume() })
         // Waits for the sources to start rather than a fixed time: a loaded machine may take longer.
-        await h.probe.waitForStarts("source", count: 10)
-        try await Task.sleep(for: .milliseconds(50))
+        // Every x is ready once its source has ended: a worker free for them would start them
+        // at once, and none has.
+        await h.seen.waitFor(10, of: "x", in: .ready)
         #expect(h.probe.starts.filter { $0.label == "b" }.isEmpty)
+        #expect(!h.seen.nodes.contains { $0.node == "x" && $0.state == .running })
         #expect(h.probe.starts.filter { $0.label == "source" }.count == 10)
         h.run.resume(queue: "b")
         let (summary, _) = await h.finish()
@@ -241,7 +286,8 @@ struct Harness {
         let whole = try Harness("""
             {"version": 1, "graph": [{"op": "test.source"}]}
             """, items: 5, suspended: true)
-        try await Task.sleep(for: .milliseconds(100))
+        // Admitted and ready, and nothing started.
+        await whole.seen.waitFor(5, of: "test.source", in: .ready)
         #expect(whole.probe.starts.isEmpty)
         whole.run.resume()
         #expect(await whole.finish().0.succeeded == 5)

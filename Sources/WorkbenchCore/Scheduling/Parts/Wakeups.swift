@@ -30,11 +30,5 @@ struct Wakeups {
     }
 
     /// Whether CPU work just made ready should wake a sleeping worker.
-    mutating func wakesOne() -> Bool {
-        if endingWorkerTakesOne {
-            endingWorkerTakesOne = false
-            return false
-        }
-        return idle > 0
-    }
+    mutating func wakesOne() -> Bool { !takenByEndingWorker() && idle > 0 }
 }

@@ -25,26 +25,30 @@ struct CredentialChain: CredentialProvider {
         if env["AWS_PROFILE"] != nil && files.credentials[files.profile] == nil && profile == nil {
             note = " (AWS_PROFILE names a profile neither file has)"
         }
+        let profileKeys = ProfileCredentials(files: files)
         return CredentialChain(providers: [
             EnvironmentCredentials(environment: env),
             WebIdentityCredentials(tokenFile: env["AWS_WEB_IDENTITY_TOKEN_FILE"], role: env["AWS_ROLE_ARN"],
                                    sessionName: env["AWS_ROLE_SESSION_NAME"], settings: settings,
                                    place: "AWS_WEB_IDENTITY_TOKEN_FILE", roleSetting: "AWS_ROLE_ARN"),
-            ProfileCredentials(files: files),
+            profileKeys,
+            // The profile's role is looked for in the same place as its keys.
             WebIdentityCredentials(tokenFile: profile?["web_identity_token_file"], role: profile?["role_arn"],
                                    sessionName: profile?["role_session_name"], settings: settings,
-                                   place: "profile \"\(files.profile)\"'s web_identity_token_file in \(files.configPath)",
-                                   roleSetting: "role_arn", needsRole: true),
+                                   place: profileKeys.place, roleSetting: "role_arn", needsRole: true),
         ], note: note)
     }
 
     var isConfigured: Bool { providers.contains { $0.isConfigured } }
-    var place: String { providers.map(\.place).joined(separator: ", ") }
+    /// Where the providers look, each place once, in order.
+    var place: String {
+        var seen = Set<String>()
+        return providers.map(\.place).filter { seen.insert($0).inserted }.joined(separator: ", ")
+    }
 
     func fetch(_ done: @escaping @Sendable (Result<S3Credentials, S3Error>) -> Void) {
         guard let first = providers.first(where: { $0.isConfigured }) else {
-            let looked = providers.filter { !($0 is WebIdentityCredentials && $0.place.hasPrefix("profile")) }.map(\.place)
-            return done(.failure(.credentials("no credentials found (looked at \(looked.joined(separator: ", "))\(note)); export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or set AWS_PROFILE")))
+            return done(.failure(.credentials("no credentials found (looked at \(place)\(note)); export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or set AWS_PROFILE")))
         }
         first.fetch(done)
     }

@@ -10,20 +10,32 @@
 // Where the modules live, fixed when libvips starts; NULL until then.
 static char *module_folder = NULL;
 
-// As vips_init would look: $VIPSHOME/lib, else the folder libvips itself was loaded from.
+// The module folder under library folder `lib`.
+static char *modules_under(const char *lib) {
+    return g_strdup_printf("%s/vips-modules-%d.%d", lib, vips_version(0), vips_version(1));
+}
+
+// As vips_init would look: $VIPSHOME/lib, else the folder libvips itself was loaded from. A
+// VIPSHOME without a module folder is passed over: vips_init sets it to the bare install prefix
+// in every process that starts libvips (pyvips' Python, for one), and a workbench started from
+// such a process inherits it, though Debian keeps the modules in its multiarch folder.
 static char *find_module_folder(const char *vipshome) {
-    char *lib = NULL;
     if (vipshome != NULL) {
-        lib = g_build_filename(vipshome, "lib", NULL);
-    } else {
-        Dl_info info;
-        if (dladdr((void *) vips_init, &info) == 0 || info.dli_fname == NULL) return NULL;
-        lib = g_path_get_dirname(info.dli_fname);
+        char *lib = g_build_filename(vipshome, "lib", NULL);
+        char *folder = modules_under(lib);
+        g_free(lib);
+        if (g_file_test(folder, G_FILE_TEST_IS_DIR)) return folder;
+        g_free(folder);
     }
-    char *folder = g_strdup_printf("%s/vips-modules-%d.%d", lib, vips_version(0), vips_version(1));
+    Dl_info info;
+    if (dladdr((void *) vips_init, &info) == 0 || info.dli_fname == NULL) return NULL;
+    char *lib = g_path_get_dirname(info.dli_fname);
+    char *folder = modules_under(lib);
     g_free(lib);
     return folder;
 }
+
+const char *cvips_module_folder(void) { return module_folder; }
 
 int cvips_start_without_modules(const char *argv0) {
     const char *home = getenv("VIPSHOME");

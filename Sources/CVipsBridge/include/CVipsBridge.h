@@ -75,4 +75,7 @@ int cvips_start_without_modules(const char *argv0);
 // -1 failed (`*message` then says why, until the next call).
 int cvips_load_module(const char *name, const char **message);
 
+// The folder modules are loaded from (NULL before libvips starts, or when it cannot be found).
+const char *cvips_module_folder(void);
+
 #endif

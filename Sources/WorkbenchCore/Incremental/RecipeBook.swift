@@ -140,14 +140,21 @@ public final class RecipeBook: InputHistory {
 
     /// The item-scope nodes a run can leave out when the `write` nodes in `fresh` are up to
     /// date: those writes, and every node whose dependents are all left out. Nodes feeding a
-    /// run-scope node (a contact sheet) always run. Sorted, upstream first.
+    /// run-scope node (a contact sheet) always run. Sorted by index.
+    ///
+    /// File order is not upstream-first once the planner has rewired the graph (a srcset's
+    /// 480 px resize reads the 960 px one, declared after it), so the walk repeats until
+    /// nothing more can be left out; each pass in reverse file order settles most graphs in one.
     static func upToDateNodes(fresh: Set<Int>, dependents: [[Int]], itemScope: [Bool]) -> [Int] {
-        var left = Set<Int>()
-        for n in dependents.indices.reversed() where itemScope[n] {
-            if fresh.contains(n) {
-                left.insert(n)
-            } else if !dependents[n].isEmpty && dependents[n].allSatisfy({ left.contains($0) }) {
-                left.insert(n)
+        var left = fresh.filter { itemScope[$0] }
+        var changed = true
+        while changed {
+            changed = false
+            for n in dependents.indices.reversed() where itemScope[n] && !left.contains(n) {
+                if !dependents[n].isEmpty && dependents[n].allSatisfy({ left.contains($0) }) {
+                    left.insert(n)
+                    changed = true
+                }
             }
         }
         return left.sorted()

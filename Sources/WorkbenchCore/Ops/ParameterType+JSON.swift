@@ -26,7 +26,7 @@ extension ParameterType {
     /// The JSON Schema of a value of this type, as editors read it.
     public var jsonSchema: [String: any Sendable] {
         let reference = "^@[^\\[\\]]+$", fanIn = "^@[^\\[\\]]+\\[\\*\\]$"
-        let number: [String: any Sendable] = ["type": "number"]
+        let number: [String: any Sendable] = ["type": "number", "minimum": -Self.listBound, "maximum": Self.listBound]
         switch self {
         case .bool: return ["type": "boolean"]
         case .int(let range): return ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound]

@@ -86,6 +86,7 @@ extension ParameterType {
             var numbers: [ParameterValue] = []
             for element in elements {
                 guard case .number(let n, _, _) = element else { return fail() }
+                guard abs(n) <= Self.listBound else { return fail(Self.outOfBounds) }
                 if type == .integers {
                     guard n.rounded() == n, let i = Int(exactly: n) else { return fail() }
                     numbers.append(.int(i))
@@ -133,6 +134,12 @@ extension ParameterType {
         }
     }
 
+    /// The largest magnitude a number in a list, colour or matrix may have: far beyond any pixel
+    /// scale or useful weight, and small enough that no arithmetic on it overflows what a
+    /// kernel or libvips computes with.
+    static let listBound = 1e9
+    private static let outOfBounds = " (numbers in a list, colour or matrix lie between −1e9 and 1e9)"
+
     /// Rows of numbers, every row as long; one row may be written flat: [1, 2, 1].
     private static func matrix(_ rows: [JSONValue], _ value: JSONValue, path: String, _ collector: DiagnosticCollector,
                                fail: (String) -> ParameterValue?) -> ParameterValue? {
@@ -145,6 +152,11 @@ extension ParameterType {
                 guard case .number(let n, _, _) = cell else {
                     collector.error(nested ? "\(path)[\(r)]" : path, at: cell.location,
                                     "expected a number in the matrix, found \(DiagnosticCollector.describe(cell))")
+                    return nil
+                }
+                guard abs(n) <= listBound else {
+                    collector.error(nested ? "\(path)[\(r)]" : path, at: cell.location,
+                                    "expected a number in the matrix, found \(DiagnosticCollector.describe(cell))" + outOfBounds)
                     return nil
                 }
                 numbers.append(.double(n))

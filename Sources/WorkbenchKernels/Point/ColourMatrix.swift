@@ -41,14 +41,24 @@ public struct ColourMatrix: Sendable, Equatable {
 
     /// The coefficients in fixed point (`fixedPointShift` fractional bits), row-major, for
     /// `ColourMatrixKernel`'s 8-bit path.
-    public var fixedPoint: [Int32] { flattened.map { Int32(($0 * Double(1 << Self.fixedPointShift)).rounded()) } }
+    /// Coefficients too large for 32 bits (a preset's values are range-checked long before, but a
+    /// kernel must not trap on what a library caller hands it) saturate; NaN becomes 0.
+    public var fixedPoint: [Int32] { flattened.map { Self.fixed($0) } }
     public static let fixedPointShift: Int32 = 14
+
+    /// `value` in fixed point, saturated to Int32 (NaN → 0).
+    static func fixed(_ value: Double) -> Int32 {
+        let scaled = (value * Double(1 << fixedPointShift)).rounded()
+        guard scaled == scaled else { return 0 }
+        return Int32(min(max(scaled, Double(Int32.min)), Double(Int32.max)))
+    }
 
     /// Applies the matrix to one 8-bit RGB pixel, rounding and clamping to 0…255.
     public func apply(r: UInt8, g: UInt8, b: UInt8) -> (UInt8, UInt8, UInt8) {
         func channel(_ row: [Double]) -> UInt8 {
             let v = row[0] * Double(r) + row[1] * Double(g) + row[2] * Double(b)
-            return UInt8(min(max(v.rounded(), 0), 255))
+            // Written so that NaN lands on 0 rather than trapping in UInt8().
+            return v > 0 ? (v < 255 ? UInt8(v.rounded()) : 255) : 0
         }
         return (channel(rows[0]), channel(rows[1]), channel(rows[2]))
     }

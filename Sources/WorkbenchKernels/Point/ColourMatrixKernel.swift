@@ -27,7 +27,7 @@ public struct ColourMatrixKernel: Kernel {
     private func fixedPoint(_ region: KernelRegion, _ image: KernelImage) {
         let shift = ColourMatrix.fixedPointShift
         let m = matrix.fixedPoint
-        let o = [offset.x, offset.y, offset.z].map { Int32(($0 * Double(1 << shift)).rounded()) + (1 << (shift - 1)) }
+        let o = [offset.x, offset.y, offset.z].map { ColourMatrix.fixed($0) &+ (1 << (shift - 1)) }
         let bands = image.bands
         @inline(__always) func clamp(_ v: Int32) -> UInt8 { UInt8(truncatingIfNeeded: min(max(v >> shift, 0), 255)) }
         for y in 0..<region.height {

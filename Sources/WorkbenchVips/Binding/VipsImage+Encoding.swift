@@ -44,7 +44,8 @@ struct EncodeFormat: Sendable {
     /// encoders (HEIF, AVIF) are tried once on a tiny image; the answer is kept.
     func unavailableReason() -> String? {
         guard VipsIntrospection.operation(saver) != nil else {
-            return "this libvips has no \(saver) (libvips \(VipsRuntime.version)); choose one of "
+            let module = VipsModules.absence(ofOperation: saver).map { ": \($0)" } ?? ""
+            return "this libvips has no \(saver) (libvips \(VipsRuntime.version))\(module); choose one of "
                 + EncodeFormat.available.map(\.name).joined(separator: ", ")
         }
         guard name == "heif" || name == "avif" else { return nil }

@@ -46,6 +46,20 @@ enum VipsModules {
         known.first { module in module.operations.contains { nick.hasPrefix($0) } }?.name
     }
 
+    /// The folder modules are loaded from, once libvips has started.
+    static var folder: String? { cvips_module_folder().map { String(cString: $0) } }
+
+    /// Why operation `nick` is missing when a module should bring it: which module, where it was
+    /// looked for and what the module folder depends on; nil for operations of libvips itself.
+    static func absence(ofOperation nick: String) -> String? {
+        guard let name = module(forOperation: nick) else { return nil }
+        let formats = ["heif": "HEIF and AVIF", "jxl": "JPEG XL", "poppler": "PDF", "openslide": "OpenSlide", "magick": "ImageMagick's formats"][name] ?? name
+        let failure = failures.first { $0.hasPrefix("libvips module \(name) ") }
+        let place = folder.map { "vips-\(name).so in \($0)" } ?? "vips-\(name).so (libvips' module folder was not found)"
+        return "\(formats) come from a libvips module, " + (failure ?? "\(place), which is not there")
+            + " (Debian's libvips42 package installs them; $VIPSHOME/lib/vips-modules-* is looked in first when it exists)"
+    }
+
     /// Loads the module providing `nick`; true when that added operations.
     @discardableResult
     static func load(forOperation nick: String) -> Bool {

@@ -29,7 +29,7 @@ enum ColourKernelFilters {
         ParameterSpec(ColourParameter.colour, .colour, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
         ParameterSpec(ColourParameter.amount, .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
     ], check: { p in
-        p.numbers(ColourParameter.colour).count == 3 ? nil : "\"colour\" needs three numbers [red, green, blue]"
+        rgbProblem(p, ColourParameter.colour)
     }, swift: { p in ColourMatrixKernel(name: "tint", matrix: tintMatrix(p)) },
        vips: { p in matrixByLibvips(tintMatrix(p)) })
 
@@ -37,7 +37,7 @@ enum ColourKernelFilters {
         ParameterSpec(ColourParameter.shadows, .colour, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
         ParameterSpec(ColourParameter.highlights, .colour, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
     ], check: { p in
-        p.numbers(ColourParameter.shadows).count == 3 && p.numbers(ColourParameter.highlights).count == 3 ? nil : "\"shadows\" and \"highlights\" need three numbers [red, green, blue]"
+        rgbProblem(p, ColourParameter.shadows) ?? rgbProblem(p, ColourParameter.highlights)
     }, swift: { p in
         let (matrix, offset) = duotoneMatrix(p)
         return ColourMatrixKernel(name: "duotone", matrix: matrix, offset: offset)
@@ -87,6 +87,14 @@ enum ColourKernelFilters {
     })
 
     static let all = [channelMixer, sepia, tint, duotone, threshold, grayscale, saturation]
+
+    /// Why colour `name` is not three numbers on 0…255, or nil when it is.
+    private static func rgbProblem(_ p: ParameterValues, _ name: ColourParameter) -> String? {
+        let rgb = p.numbers(name)
+        guard rgb.count == 3 else { return "\"\(name.rawValue)\" needs three numbers [red, green, blue]" }
+        guard let bad = rgb.first(where: { !(0...255).contains($0) }) else { return nil }
+        return "\"\(name.rawValue)\" takes red, green and blue from 0 to 255, not \(bad == bad.rounded() && abs(bad) < 1e15 ? String(Int(bad)) : String(bad))"
+    }
 
     private static func tintMatrix(_ p: ParameterValues) -> ColourMatrix {
         let rgb = p.numbers(ColourParameter.colour) + [255, 255, 255]

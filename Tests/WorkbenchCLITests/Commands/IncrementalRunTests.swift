@@ -97,6 +97,31 @@ import WorkbenchTestSupport
         #expect(webp?["format"] as? String == "webp" && webp?["width"] as? Int == 200 && webp?["node"] as? String == "saveWebp")
     }
 
+    /// The README's srcset, whose plan makes each size from the next larger one: once its files
+    /// are made, a rerun with nothing changed reads and decodes no photo (counted by the report's
+    /// ops, not timed). The planner's rewiring puts a resize's reader before it in file order.
+    @Test func anUnchangedSrcsetRerunReadsNoInput() throws {
+        let folder = try Fixtures.temporaryDirectory("incremental-srcset")
+        let photos = folder.appendingPathComponent("samples")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for photo in Fixtures.samplePhotos {
+            try FileManager.default.copyItem(at: photo, to: photos.appendingPathComponent(photo.lastPathComponent))
+        }
+        let preset = folder.appendingPathComponent("responsive-images.json")
+        try FileManager.default.copyItem(at: Fixtures.presets.appendingPathComponent("responsive-images.json"), to: preset)
+        #expect(try CLIProcess.run(["run", preset.path]).status == 0)
+        let reportPath = folder.appendingPathComponent("rerun.json")
+        let rerun = try CLIProcess.run(["run", preset.path, "--report", reportPath.path])
+        #expect(rerun.status == 0 && rerun.stdout.contains("up to date; nothing written"), "\(rerun.stdout)")
+        // `read` runs only to compare the input's size and time with the manifest's.
+        let report = try Self.report(reportPath)
+        let ops = report["ops"] as? [[String: Any]] ?? []
+        let ran = ops.compactMap { op in (op["count"] as? Int ?? 0) > 0 ? op["op"] as? String : nil }
+        #expect(ran == ["read"], "an unchanged rerun ran \(ran)")
+        let items = report["items"] as? [[String: Any]] ?? []
+        #expect(items.count == Fixtures.samplePhotos.count && items.allSatisfy { ($0["decodes"] as? [Any])?.isEmpty == true })
+    }
+
     @Test func changingOneInputOrOneParameterRedoesExactlyWhatDependsOnIt() throws {
         let (folder, preset) = try Self.project("incremental-change")
         let out = folder.appendingPathComponent("out")

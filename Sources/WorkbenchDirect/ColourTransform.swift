@@ -2,7 +2,7 @@ import CLcms
 import Synchronization
 
 /// 8-bit RGB converted through an embedded ICC profile to sRGB with lcms2, as libvips'
-/// `icc_transform` converts it for a decode (the same library, perceptual intent, libvips' own
+/// `icc_transform` converts it for a decode (the same library, relative colorimetric intent as libvips 8.14 defaults to, libvips' own
 /// sRGB profile as the target): what the direct path does to a thumbnail of a file with a
 /// profile other than sRGB (Display P3, Adobe RGB, ProPhoto), after the resize, as libvips'
 /// thumbnail does.
@@ -45,7 +45,7 @@ public final class ColourTransform: Sendable {
         guard cmsGetColorSpace(source) == cmsSigRgbData, cmsGetColorSpace(output) == cmsSigRgbData else { return nil }
         // TYPE_RGB_8: 3 channels of 1 byte (lcms2's macros do not reach Swift).
         let rgb8 = cmsUInt32Number((4 << 16) | (3 << 3) | 1)
-        guard let transform = cmsCreateTransform(source, rgb8, output, rgb8, cmsUInt32Number(INTENT_PERCEPTUAL),
+        guard let transform = cmsCreateTransform(source, rgb8, output, rgb8, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
                                                  cmsUInt32Number(cmsFLAGS_NOCACHE)) else { return nil }
         return ColourTransform(transform)
     }

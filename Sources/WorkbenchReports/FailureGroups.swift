@@ -5,8 +5,11 @@ import WorkbenchCore
 public struct FailureGroups {
     public struct Group {
         public let node: String
-        public let message: String
+        /// The message as its one item gave it, or without the items' own names once several share it.
+        public fileprivate(set) var message: String
         public var items: [String]
+        /// The message without the item's own name: what items of one cause share.
+        fileprivate let key: String
     }
 
     public private(set) var groups: [Group] = []
@@ -15,15 +18,26 @@ public struct FailureGroups {
 
     public mutating func add(_ report: ItemReport) {
         guard report.status == .failed, let failure = report.failure else { return }
-        var message = failure.message
-        for own in [report.item.source, report.item.name] where own.count > 2 {
-            message = message.replacingOccurrences(of: own, with: "…")
-        }
-        if let index = groups.firstIndex(where: { $0.node == failure.node && $0.message == message }) {
+        let message = Self.withoutOwnName(failure.message, source: report.item.source, name: report.item.name)
+        if let index = groups.firstIndex(where: { $0.node == failure.node && $0.key == message }) {
             groups[index].items.append(report.item.name)
+            groups[index].message = message
         } else {
-            groups.append(Group(node: failure.node, message: message, items: [report.item.name]))
+            groups.append(Group(node: failure.node, message: failure.message, items: [report.item.name], key: message))
         }
+    }
+
+    /// The message with the item's own source, and its name where it stands as a name (quoted,
+    /// or as a path's last part), taken out; a word that merely equals the name (`empty` in
+    /// "the file is empty") stays.
+    static func withoutOwnName(_ message: String, source: String, name: String) -> String {
+        var message = message
+        if source.count > 2 { message = message.replacingOccurrences(of: source, with: "…") }
+        guard name.count > 2 else { return message }
+        for (before, after) in [("\"", "\""), ("/", "\""), ("/", "."), ("\"", "."), ("/", " "), ("/", ":")] {
+            message = message.replacingOccurrences(of: before + name + after, with: before + "…" + after)
+        }
+        return message
     }
 
     /// `Failed (N):` then a line per cause with its items, biggest cause first; nothing if none failed.

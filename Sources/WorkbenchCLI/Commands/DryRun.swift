@@ -36,9 +36,11 @@ enum DryRun {
             claim(rendered, by: "run-scope node \(node.id)")
             Terminal.out("run scope (\(node.id))  →  \(rendered)")
         }
-        for collision in collisions { Terminal.error("collision: \(collision)") }
         Terminal.out("\(count) item\(count == 1 ? "" : "s"), \(claimed.count) file\(claimed.count == 1 ? "" : "s")"
                      + (collisions.isEmpty ? "; no collisions." : "; \(collisions.count) collision\(collisions.count == 1 ? "" : "s"): add {ext}, {dir}, {index} or {hash} to the path template, or remove an input."))
+        // After the summary line, which names them: with both streams on one pipe, a line
+        // between the listing and the summary read as part of the listing.
+        for collision in collisions { Terminal.error("collision: \(collision)") }
         return collisions.isEmpty
     }
 }

@@ -109,8 +109,29 @@ struct EncodeStage: Stage {
                                  passesDefault: false, aliases: name == "Q" ? ["quality"] + first.aliases : first.aliases,
                                  deprecated: variants.allSatisfy(\.isDeprecated),
                                  givenNotice: name == "strip" ? Self.stripNotice : nil,
-                                 "\(first.summary.dropLast(first.summary.hasSuffix(".") ? 1 : 0)) (\(having.joined(separator: ", "))).")
+                                 summary(of: variants, formats: having))
         }
+    }
+
+    /// One saver's words for an option, with the formats that have it; each saver's own words
+    /// where they differ (PNG's `effort` is quantisation effort, 0…10, WebP's 0…6).
+    private static func summary(of variants: [ParameterSpec], formats: [String]) -> String {
+        func plain(_ text: String) -> String { String(text.dropLast(text.hasSuffix(".") ? 1 : 0)) }
+        var wordings: [(text: String, formats: [String])] = []
+        for (variant, format) in zip(variants, formats) {
+            let text = plain(variant.summary) + (variant.type.bounds.map { ", \(Self.number($0.lowerBound))…\(Self.number($0.upperBound))" } ?? "")
+            if let index = wordings.firstIndex(where: { $0.text == text }) {
+                wordings[index].formats.append(format)
+            } else {
+                wordings.append((text, [format]))
+            }
+        }
+        guard wordings.count > 1 else { return "\(plain(variants[0].summary)) (\(formats.joined(separator: ", ")))." }
+        return wordings.map { "\($0.formats.joined(separator: ", ")): \($0.text)" }.joined(separator: "; ") + "."
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// What validation says of libvips' `strip`, which `metadata` overrules.

@@ -59,6 +59,29 @@ import WorkbenchTestSupport
         #expect(String(decoding: first.prefix(12).suffix(8), as: UTF8.self) == "ftypavif")
     }
 
+    /// libvips' `vips_init` sets VIPSHOME to its bare install prefix in any process that starts
+    /// it (pyvips' Python): a workbench started from there inherits a VIPSHOME with no module
+    /// folder and still finds the modules; a VIPSHOME whose module folder lacks the module is
+    /// named in the refusal, with the module's file.
+    @Test func anInheritedVipshomeWithoutModulesStillFindsThemAndAMissingModuleIsNamed() throws {
+        let folder = try Fixtures.temporaryDirectory("vipshome")
+        let preset = try Fixtures.writePreset("""
+            { "version": 1, "graph": [ { "id": "s", "op": "read" }, { "id": "d", "op": "decode" },
+              { "id": "t", "op": "thumbnail", "width": 64 }, { "id": "e", "op": "encode", "format": "avif", "effort": 0 },
+              { "id": "w", "op": "write", "path": "{name}.avif" } ] }
+            """, in: folder)
+        let photo = Fixtures.samplePhotos[0].path
+        let inherited = try CLIProcess.run(["run", preset, photo, "--out", folder.appendingPathComponent("out").path],
+                                           environment: ["VIPSHOME": "/usr"])
+        #expect(inherited.status == 0, "\(inherited.stderr)")
+        let empty = folder.appendingPathComponent("vips/lib/vips-modules-8.14")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let bare = try CLIProcess.run(["run", preset, photo, "--out", folder.appendingPathComponent("out2").path],
+                                      environment: ["VIPSHOME": folder.appendingPathComponent("vips").path])
+        #expect(bare.status == 2)
+        #expect(bare.stderr.contains("HEIF and AVIF come from a libvips module, vips-heif.so in \(empty.path), which is not there"), "\(bare.stderr)")
+    }
+
     @Test func aHEIFOnlyOptionOnAJPEGEncodeIsRefusedByName() throws {
         let folder = try Fixtures.temporaryDirectory("lean")
         let preset = try Fixtures.writePreset("""
@@ -82,6 +105,8 @@ import WorkbenchTestSupport
         let encode = try CLIProcess.run(["filters", "encode"])
         #expect(encode.status == 0)
         #expect(encode.stdout.contains("encoder") && encode.stdout.contains("jpeg, png, webp, tiff, heif, avif"), "\(encode.stdout)")
+        // An option the savers describe differently is described per saver, with each one's range.
+        #expect(encode.stdout.contains("png: Quantisation CPU effort, 1…10; webp: Level of CPU effort to reduce file size, 0…6"), "\(encode.stdout)")
     }
 
     @Test func aReportOrTraceThatCannotBeWrittenStopsTheRunBeforeAnyWork() throws {

@@ -133,6 +133,12 @@ import WorkbenchVips
         #expect(collided.status == 2)
         #expect(collided.stderr.contains("collision: jpg.jpg"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
+        // Both streams on one pipe: the listing, the summary, then the collisions it announced.
+        let piped = try CLIProcess.run(["run", clash, "--out", out.path, "--dry-run"], launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1"])
+        let lines = piped.stdout.split(separator: "\n").map(String.init)
+        let summary = try #require(lines.firstIndex { $0.contains("collisions: add {ext}") }, "\(piped.stdout)")
+        #expect(lines[..<summary].allSatisfy { !$0.hasPrefix("collision:") } && lines[(summary + 1)...].allSatisfy { $0.hasPrefix("collision:") },
+                "\(piped.stdout)")
     }
 
     @Test func initWritesStarterPresetsThatRun() throws {

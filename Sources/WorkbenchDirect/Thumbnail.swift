@@ -24,10 +24,11 @@ public struct Thumbnail: Sendable {
 
     /// The largest JPEG DCT scale (8, 4, 2; else 1) that leaves `headroom` times the target for a
     /// reduction by `factor` — libvips' rule at 2 (8 from a factor of 16, 4 from 8, 2 from 4) —
-    /// never shrinking an axis below one pixel (a 3-pixel strip at 1/8 would have none). Both
-    /// paths choose their scale here.
+    /// leaving at least two pixels on the shorter axis, as libvips 8.14's thumbnail does (a
+    /// strip 9 pixels tall loads at 1/4, not at 1/8, where libvips keeps floor(9 / 8) = 1 of its
+    /// rows and the thumbnail is that row's colour). Both paths choose their scale here.
     public static func jpegShrink(factor: Double, smallerSide: Int, headroom: Double) -> Int {
-        [8, 4, 2].first { Double($0) * headroom <= factor && $0 <= smallerSide } ?? 1
+        [8, 4, 2].first { Double($0) * headroom <= factor && 2 * $0 <= smallerSide } ?? 1
     }
 
     /// The size a decoded `loadedWidth` × `loadedHeight` image is reduced to.

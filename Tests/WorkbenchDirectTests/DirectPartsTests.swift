@@ -80,8 +80,9 @@ import Testing
         #expect(box64.shrink(storedWidth: 160, storedHeight: 100) == 2)
         #expect(Thumbnail(width: 256, height: nil).shrink(storedWidth: 1024, storedHeight: 600) == 4)
         #expect(box64.shrink(storedWidth: 4000, storedHeight: 3000) == 8)
-        // Never below one pixel on an axis, never for an image smaller than the box.
-        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 3) == 2)
+        // Never below two pixels on an axis (libvips' thumbnail), never for an image smaller than the box.
+        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 3) == 1 && box64.shrink(storedWidth: 10_000, storedHeight: 4) == 2)
+        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 15) == 4 && box64.shrink(storedWidth: 10_000, storedHeight: 16) == 8)
         #expect(box64.shrink(storedWidth: 60, storedHeight: 40) == 1)
         // libvips' own rule keeps twice the target for the reduce.
         let careful = Thumbnail(width: 64, height: nil, fast: false)

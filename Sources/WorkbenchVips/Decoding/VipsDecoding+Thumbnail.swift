@@ -56,7 +56,7 @@ extension VipsDecoding {
         // the reduction that follows is 2× or more: then only the frequencies below 4 matter
         // (`lowPass`, 16 a block), a third of libjpeg's memory — a 10 MP progressive photo
         // held 30 MB of coefficients in libjpeg, and W's peak was two of them at once.
-        let lowPass = factor / Double(shrink) >= 2
+        let lowPass = factor / Double(shrink) >= 2 && keepsLowPass(source, shrink: shrink)
         if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass) {
             loaded = scaled
         } else {
@@ -67,6 +67,19 @@ extension VipsDecoding {
         var origin = source
         origin.jpegShrink = shrink
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
+    }
+
+    /// The shorter side, at the loaded scale, below which libjpeg decodes a progressive file.
+    static let smallestProgressiveSide = 16
+
+    /// Whether a low-pass decode leaves the thumbnail as libvips makes it. Its chroma, decoded at
+    /// the smallest scale and upsampled, is off near the image's edges (a 4:2:0 strip 9 pixels
+    /// tall shifted 7 levels at 1/4) and, through a wide-gamut profile's matrix, in saturated
+    /// colours (ProPhoto at 1/4: 38 dB from libvips): so only photos without a profile whose
+    /// shorter side keeps 256 pixels at the loaded scale, where the memory it saves matters and
+    /// the edges are a small part of the reduction that follows.
+    static func keepsLowPass(_ source: DecodedSource, shrink: Int) -> Bool {
+        !source.colourManaged && min(source.storedWidth, source.storedHeight) / max(shrink, 1) >= 256
     }
 
     /// A PNG's pixels by our decoder (`PNGDecoder`: libdeflate inflates in a third of zlib's
@@ -159,6 +172,13 @@ extension VipsDecoding {
     /// by 2× or more after.
     static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false) throws(VipsError) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
+        // A strip a block or two tall at this scale is mostly edge, where our chroma upsampling
+        // and libjpeg's part ways (1000×9 with vertical subsampling at 1/8: 22 levels); libjpeg
+        // decodes so few pixels in no time.
+        guard min(header.width, header.height) >= Self.smallestProgressiveSide else {
+            declined(source, by: "progressive decoder", because: "\(header.width)×\(header.height) at 1/\(shrink) is under \(Self.smallestProgressiveSide) pixels on a side")
+            return nil
+        }
         let outcome = source.bytes.data.withUnsafeBytes { bytes in
             Result { () throws(ProgressiveRefusal) in
                 try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: (header.width, header.height), memoryLimit: source.options.maxMemory,

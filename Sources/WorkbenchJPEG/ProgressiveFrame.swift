@@ -121,12 +121,16 @@ struct ProgressiveFrame {
             components[index].quant = table
         }
         // Every block of a first DC pass takes at least one bit: fewer bytes than that cannot be
-        // the data of this image, and nothing is made for it.
+        // the data of this image, and nothing is made for it. A frame promising more rows than
+        // its data holds is one libjpeg decodes with a warning, filling the rest: left to it
+        // (`shortScan`). Under a sixteenth, the header is a bomb's (100 MP over 233 bytes):
+        // `truncated`, which fails the decode unless it accepts damage.
         let coded = scan.members.count == 1
             ? components[scan.members[0].component].blocksWide * components[scan.members[0].component].blocksHigh
             : mcusWide * mcusHigh * scan.members.reduce(0) { $0 + components[$1.component].h * components[$1.component].v }
         guard dataBytes * 8 >= coded else {
-            throw .damaged(.truncated, "scan \(scan.number) has \(dataBytes) bytes of data for \(coded) blocks", at: offset)
+            let reason: ProgressiveRefusal.Reason = dataBytes * 8 * 16 >= coded ? .shortScan : .truncated
+            throw .damaged(reason, "scan \(scan.number) has \(dataBytes) bytes of data for \(coded) blocks", at: offset)
         }
         for index in fresh where makingStores {
             let component = components[index]

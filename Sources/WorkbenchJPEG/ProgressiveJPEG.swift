@@ -102,6 +102,10 @@ private struct MarkerWalk {
             guard data[position] == JPEGMarker.prefix else { throw .damaged(.strayBytes, "bytes where a marker should be", at: position) }
             if data[position + 1] == JPEGMarker.prefix { position += 1; continue }
             let marker = data[position + 1], at = position
+            // FF 00 is a stuffed zero inside entropy-coded data, never a marker: between segments
+            // it is stray bytes, which libjpeg skips with a warning ("2 extraneous bytes before
+            // marker"), so the file goes to it rather than 00's "length" being read.
+            if marker == 0 { throw .damaged(.strayBytes, "bytes FF 00 where a marker should be", at: position) }
             position += 2
             if marker == JPEGMarker.endOfImage { break }
             if marker == JPEGMarker.startOfImage { throw .damaged(.duplicateSoi, "a second start-of-image marker", at: at) }

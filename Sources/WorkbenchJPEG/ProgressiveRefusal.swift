@@ -55,6 +55,7 @@ public struct ProgressiveRefusal: Error, Sendable, CustomStringConvertible {
         case runPastBand = "run-past-band"
         case scale = "scale"
         case scanBeforeFrame = "scan-before-frame"
+        case shortScan = "short-scan"
         case strayBytes = "stray-bytes"
         case strayMarker = "stray-marker"
         case tooLarge = "too-large"

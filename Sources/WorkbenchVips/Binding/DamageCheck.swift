@@ -28,10 +28,40 @@ enum DamageCheck {
     /// them when no other call ran beside it, else what decoding the source alone gives — each
     /// once: decoding the whole file alone can repeat a warning the evaluation gave once, so the
     /// report would depend on whether another item happened to run beside it.
-    static func warnings(_ logged: [String], clean: Bool, origin: DecodedSource?) -> [String] {
-        let found = !logged.isEmpty && !clean ? origin.map { inspect($0).warnings } ?? [] : logged
+    ///
+    /// libvips 8.14 sometimes loses a libjpeg error raised on one of its worker threads (a
+    /// damaged Huffman table: 1–2 runs in 40): the evaluation ends well, "error in tile 0 x 0"
+    /// and libjpeg's error among what it logged. Such an evaluation fails as `.damaged` unless
+    /// the decode accepts damage (`failOn` "none"), as it fails when libvips keeps the error.
+    static func warnings(_ logged: [String], clean: Bool, origin: DecodedSource?) throws(VipsError) -> [String] {
+        var found = logged
+        if !logged.isEmpty && !clean, let origin {
+            let alone = inspect(origin)
+            if let failure = alone.failure, origin.options.failOn != .none, !VipsError.isMemory(failure) {
+                throw .damaged(origin: origin.bytes.origin, message: failure, node: origin.node)
+            }
+            found = alone.warnings
+        }
+        if let origin, origin.options.failOn != .none, let error = found.first(where: isDecoderError) {
+            throw .damaged(origin: origin.bytes.origin, message: error, node: origin.node)
+        }
         var seen = Set<String>()
         return found.filter { seen.insert($0).inserted }
+    }
+
+    /// libjpeg's warnings (its JWRN messages, which libvips passes on as "VipsJpeg: …"); every
+    /// other message of libjpeg is an error that stopped its decode.
+    private static let libjpegWarnings = ["Corrupt JPEG data", "Premature end of JPEG file", "Inconsistent progression sequence",
+                                          "Invalid SOS parameters", "Warning:", "Unknown Adobe color transform",
+                                          "Application transferred too many scanlines"]
+
+    /// Whether a line libvips logged says a decode stopped: a libjpeg error, or a tile libvips
+    /// could not make.
+    static func isDecoderError(_ line: String) -> Bool {
+        if line.contains("error in tile") { return true }
+        guard let range = line.range(of: "VipsJpeg: ") else { return false }
+        let text = line[range.upperBound...]
+        return !libjpegWarnings.contains { text.hasPrefix($0) }
     }
 
     static func inspect(_ source: DecodedSource) -> Finding {

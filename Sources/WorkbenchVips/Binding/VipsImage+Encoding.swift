@@ -125,6 +125,6 @@ extension VipsImage {
         guard let data = outputs.blobs.values.first else {
             throw .encodeFailed(format: format.displayName, message: "the saver returned no bytes")
         }
-        return (data, DamageCheck.warnings(outputs.warnings, clean: outputs.clean, origin: origin))
+        return (data, try DamageCheck.warnings(outputs.warnings, clean: outputs.clean, origin: origin))
     }
 }

@@ -38,7 +38,7 @@ extension VipsImage {
             let error = VipsError.operationFailed(operation: "copy_memory", message: record.message ?? "libvips gave no message")
             throw DamageCheck.damage(of: origin, after: error) ?? error
         }
-        return (VipsImage(owning: copy), DamageCheck.warnings(record.warnings, clean: record.clean, origin: origin))
+        return (VipsImage(owning: copy), try DamageCheck.warnings(record.warnings, clean: record.clean, origin: origin))
     }
 
     /// Every pixel computed once into memory: for images read many times, and for measuring

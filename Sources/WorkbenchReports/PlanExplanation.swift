@@ -27,6 +27,7 @@ public struct PlanExplanation {
             notes += node.stage.planNotes
             if let resize = plan.fusedInto, node.stage.planNotes.isEmpty {
                 notes.append("its pixels are decoded by \(resize), which decodes and shrinks in one step from the bytes (shrink-on-load)")
+                if let refusal = plan.directRefusal { notes.append("through libvips, not the direct path: \(refusal)") }
             }
             if let box = node.op.fitBox?(node.parameters), node.scope == .item {
                 let fused = preset.nodes.contains { $0.plan.fusedInto == node.id }

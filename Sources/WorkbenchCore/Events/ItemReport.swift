@@ -4,6 +4,8 @@ public struct ItemNotes: Sendable {
     public var warnings: [String] = []
     /// "node: how" for each decode of the item's pixels (`StageContext.recordDecode`).
     public var decodes: [String] = []
+    /// "node: text" for what a node decided that the report says once a run (`StageContext.note`).
+    public var notes: [String] = []
 }
 
 /// How one item ended.
@@ -30,11 +32,15 @@ public struct ItemReport: Sendable {
     public let identity: InputIdentity?
     /// Each decode of the item's pixels, as "node: how" (`StageContext.recordDecode`).
     public let decodes: [String]
+    /// What nodes decided on the item's behalf that the run says once (a transparent image
+    /// flattened onto a background for JPEG), as "node: text" (`StageContext.note`).
+    public let notes: [String]
 
     public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
                 failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
-                identity: InputIdentity? = nil, decodes: [String] = []) {
+                identity: InputIdentity? = nil, decodes: [String] = [], notes: [String] = []) {
         self.decodes = decodes
+        self.notes = notes
         self.item = item
         self.status = status
         self.files = files
@@ -52,7 +58,7 @@ public struct ItemReport: Sendable {
     /// The same report with more warnings (found after the item ended, e.g. by the manifest).
     func adding(warnings more: [String]) -> ItemReport {
         ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
-                   failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes)
+                   failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes, notes: notes)
     }
 }
 

@@ -83,6 +83,15 @@ public struct StageContext: Sendable {
         shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].decodes.append("\(nodeID): \(words)") }
     }
 
+    /// Records a decision the node made for this item that the run's report says once for all
+    /// items alike (a transparent image flattened onto white for JPEG), not as a warning.
+    public func note(_ text: String) {
+        let entry = "\(nodeID): \(text)"
+        shared.notes.entries.withLock { entries in
+            if !(entries[item.index]?.notes.contains(entry) ?? false) { entries[item.index, default: ItemNotes()].notes.append(entry) }
+        }
+    }
+
     /// On an incremental run, the stage that read the item's input records what it read: its
     /// content hash, size and time, or the server's validators. From it the scheduler decides
     /// which of the item's files need no redoing, and the manifest keeps it for the next run.

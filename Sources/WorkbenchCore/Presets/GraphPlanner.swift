@@ -53,29 +53,48 @@ struct GraphPlanner {
                   only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
             // decode → a fit → encodes, and fits made from it, all with direct forms: the direct path's tree.
-            guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters),
-                  let subsampled = directTree(from: only[0], readers) else { continue }
-            plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: subsampled)
+            guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters) else {
+                plans[draft.id, default: NodePlan()].directRefusal = "\(only[0].id) does more than fit inside a box (a crop, a fill, an enlargement or a scale)"
+                continue
+            }
+            switch directTree(from: only[0], readers) {
+            case .success(let subsampled): plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: subsampled)
+            case .failure(let refusal): plans[draft.id, default: NodePlan()].directRefusal = refusal.words
+            }
         }
         return plans
     }
 
+    /// Why a tree is not the direct path's, in words for `explain`.
+    struct DirectRefusal: Error {
+        let words: String
+    }
+
     /// Whether everything that reads `node` (a fit) can run on the direct path: fits made from
     /// it (and what reads those) and encodes with a direct form, each reading it alone, in its
-    /// scope. Nil when something cannot; else whether every encode writes 4:2:0.
-    private static func directTree(from node: NodeDraft, _ readers: [String: [NodeDraft]]) -> Bool? {
-        guard let next = readers[node.id], !next.isEmpty else { return nil }
+    /// scope. On success, whether every encode writes 4:2:0; else the first node that cannot.
+    private static func directTree(from node: NodeDraft, _ readers: [String: [NodeDraft]]) -> Result<Bool, DirectRefusal> {
+        guard let next = readers[node.id], !next.isEmpty else { return .failure(DirectRefusal(words: "nothing reads \(node.id)")) }
         var subsampled = true
         for reader in next {
-            guard reader.scope == node.scope, reader.from.count == 1, reader.from[0].id == node.id, reader.references.isEmpty,
-                  let form = reader.definition.spec.directForm?(reader.parameters) else { return nil }
+            guard reader.scope == node.scope, reader.from.count == 1, reader.from[0].id == node.id, reader.references.isEmpty else {
+                return .failure(DirectRefusal(words: "\(reader.id) reads more than \(node.id)"))
+            }
+            guard let form = reader.definition.spec.directForm?(reader.parameters) else {
+                let what = reader.definition.spec.name == "encode"
+                    ? "writes what only libvips writes (the direct path writes JPEG and lossy WebP with a quality alone and the default metadata)"
+                    : "is a \(reader.definition.spec.name), which runs on libvips images (the direct path only fits and encodes)"
+                return .failure(DirectRefusal(words: "\(reader.id) \(what)"))
+            }
             if case .fit = form {
-                guard let below = directTree(from: reader, readers) else { return nil }
-                subsampled = subsampled && below
+                switch directTree(from: reader, readers) {
+                case .success(let below): subsampled = subsampled && below
+                case .failure(let refusal): return .failure(refusal)
+                }
             } else {
                 subsampled = subsampled && form.encodesSubsampled == true
             }
         }
-        return subsampled
+        return .success(subsampled)
     }
 }

@@ -14,6 +14,8 @@ public struct NodePlan: Sendable, Equatable {
     /// For such a decoder: what the direct path runs after it, when its resize and everything
     /// that reads it (fits made from it, encodes) has a direct form (`DirectForm`).
     public var direct: DirectChain?
+    /// For a fused decoder off the direct path: which node keeps it there, in words.
+    public var directRefusal: String?
 
     public init() {}
 }

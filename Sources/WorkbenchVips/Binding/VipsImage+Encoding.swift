@@ -31,6 +31,10 @@ struct EncodeFormat: Sendable {
 
     var displayName: String { name.uppercased() }
 
+    /// Whether the format carries transparency (GIF as one transparent colour); libvips
+    /// flattens alpha for the others when it saves.
+    var keepsAlpha: Bool { name != "jpeg" }
+
     /// The saver's options a preset may give (its inputs except the image and implied ones).
     var options: [VipsArgumentInfo] {
         VipsIntrospection.operation(saver)?.arguments.filter {

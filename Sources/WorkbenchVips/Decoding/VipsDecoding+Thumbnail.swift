@@ -39,13 +39,8 @@ extension VipsDecoding {
     private static func scaledJPEGThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
                                             box: (width: Int, height: Int), headroom: Double) throws(VipsError) -> VipsImage? {
         guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer" else { return nil }
-        // The factor the box allows on the tighter axis (cover fills the box: the looser one).
-        let scaleX = Double(source.storedWidth) / Double(box.width), scaleY = Double(source.storedHeight) / Double(box.height)
         let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
-        let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
-        // libvips gives the loader floor(size / shrink) pixels: a strip 3 pixels tall decoded at
-        // 1/8 would have none, which libvips asserts on (`jpegShrink` never goes below one pixel).
-        let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(source.storedWidth, source.storedHeight), headroom: headroom)
+        let (shrink, factor) = jpegScale(of: (source.storedWidth, source.storedHeight), box: box, covers: covers, headroom: headroom)
         guard shrink > 1 else { return nil }
         var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
@@ -67,6 +62,17 @@ extension VipsDecoding {
         var origin = source
         origin.jpegShrink = shrink
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
+    }
+
+    /// The DCT scale a JPEG of `size` is loaded at for a box (`unbounded` on a free axis), and
+    /// the factor the box asks for on the tighter axis (cover fills the box: the looser one).
+    /// libvips gives the loader floor(size / shrink) pixels, so `jpegShrink` keeps two on the
+    /// shorter side. `explain` says the same from the same numbers.
+    static func jpegScale(of size: (width: Int, height: Int), box: (width: Int, height: Int), covers: Bool,
+                          headroom: Double) -> (shrink: Int, factor: Double) {
+        let scaleX = Double(size.width) / Double(box.width), scaleY = Double(size.height) / Double(box.height)
+        let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
+        return (Thumbnail.jpegShrink(factor: factor, smallerSide: min(size.width, size.height), headroom: headroom), factor)
     }
 
     /// The shorter side, at the loaded scale, below which libjpeg decodes a progressive file.

@@ -35,11 +35,14 @@ enum VipsDecoding {
         guard scans <= options.maxScans else { throw .tooManyScans(origin: bytes.origin, limit: options.maxScans) }
     }
 
+    /// What a decode of no bytes fails with (and `explain` says of such a file).
+    static let emptyFile = "the file is empty (0 bytes)"
+
     /// `deferMemoryCheck`: a resize fused with this decode decodes from the bytes itself and
     /// checks the memory it will take then (our decoder may need far less than libjpeg).
     static func decode(_ bytes: Bytes, _ options: DecodeOptions, node: String = "decode", deferMemoryCheck: Bool = false) throws(VipsError) -> VipsImage {
         guard bytes.file != nil || !bytes.data.isEmpty else {
-            throw .decodeFailed(origin: bytes.origin, message: "the file is empty (0 bytes)")
+            throw .decodeFailed(origin: bytes.origin, message: emptyFile)
         }
         var sequential = options.sequential
         let pages = try pagesArgument(bytes, options.pages)

@@ -8,6 +8,8 @@ public enum DecodeExplanation {
     /// Lines saying how the file would be decoded; `decodable` false when its header cannot be
     /// read (its item would fail).
     public static func explain(_ bytes: Bytes, in preset: Preset) -> (lines: [String], decodable: Bool) {
+        // The words the run's decode fails with.
+        if bytes.data.isEmpty { return (["cannot be decoded, so its item would fail: \(VipsDecoding.emptyFile)"], false) }
         let header: VipsImage
         do {
             header = try VipsImage.open(bytes, sequential: true, failOn: VIPS_FAIL_ON_NONE)
@@ -24,48 +26,71 @@ public enum DecodeExplanation {
         let orientation = header.metadata(int: "orientation") ?? 1
         let profile = ColourProfile.embedded(in: header) != nil
         lines.append("\(format), \(header.width)×\(header.height)\(orientation > 1 ? ", EXIF orientation \(orientation)" : "")\(profile ? ", an ICC profile" : "")")
-        for node in preset.nodes where node.op.shrinksOnLoad {
+        // Item-scope decodes read the item's bytes; a run-scope one (a logo) reads its own file.
+        for node in preset.nodes where node.op.shrinksOnLoad && node.scope == .item {
             guard let stage = node.stage as? DecodeStage else { continue }
             let resize = node.plan.fusedInto.flatMap { id in preset.nodes.first { $0.id == id } }
-            let box = resize.flatMap { $0.op.fitBox?($0.parameters) }
+            let resizeStage = resize?.stage as? ResizeStage
             if stage.direct {
                 var line = "\(node.id): " + directPath(bytes, stage.options)
-                if line.hasSuffix("no libvips image)"), let box {
-                    line += " — " + scale(header, loader: loader, orientation: orientation, box: box)
+                if line.hasSuffix("no libvips image)"), let resizeStage {
+                    line += " — " + scale(header, loader: loader, orientation: orientation, resize: resizeStage)
                 }
                 lines.append(line)
                 continue
             }
-            guard let resizeID = resize?.id, let box else {
+            guard let resizeID = resize?.id, let resizeStage else {
                 let readers = node.plan.readers
                 lines.append("\(node.id): decoded whole, once (\(readers) node\(readers == 1 ? "" : "s") read\(readers == 1 ? "s" : "") it; none decodes and shrinks in one step)")
                 continue
             }
-            let how = loader == "pngload_buffer" ? png(bytes, header: header, options: stage.options, box: box)
-                : scale(header, loader: loader, orientation: orientation, box: box)
+            // As ResizeStage.run and VipsDecoding.thumbnail decide it.
+            if resizeStage.parameters.scale != nil || !stage.options.toSRGB || stage.options.pages != 1 {
+                let why = resizeStage.parameters.scale != nil ? "\(resizeID) scales by a factor, after a whole decode"
+                    : "the decode keeps its colours as stored or reads several pages, which libvips' thumbnail does not"
+                lines.append("\(node.id): decoded whole (\(header.width)×\(header.height)): \(why)")
+                continue
+            }
+            let how: String
+            if resizeStage.parameters.fit == .fill {
+                how = "libvips' thumbnail picks the load size, then stretches it to \(size(resizeStage, header, orientation))"
+            } else if loader == "pngload_buffer", let box = resizeStage.parameters.fitBox {
+                how = png(bytes, header: header, options: stage.options, box: box)
+            } else {
+                how = scale(header, loader: loader, orientation: orientation, resize: resizeStage)
+            }
             lines.append("\(node.id): decoded by \(resizeID) in one step — " + how)
         }
         return lines
     }
 
-    /// The JPEG scale a fused resize to `box` decodes `header`'s file at (libvips' rule, or
-    /// fastShrink's), or who decides when it is not a JPEG.
-    private static func scale(_ header: VipsImage, loader: String, orientation: Int, box: FitBox) -> String {
+    /// The result's size, as the run makes it.
+    private static func size(_ resize: ResizeStage, _ header: VipsImage, _ orientation: Int) -> String {
+        let upright = orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
+        let (w, h) = resize.resultSize(ofFull: upright)
+        return "\(w)×\(h)" + (resize.parameters.fit == .cover ? " (cropped: \(resize.parameters.crop.rawValue))" : "")
+    }
+
+    /// The JPEG scale a fused resize decodes `header`'s file at (libvips' rule, or fastShrink's:
+    /// `VipsDecoding.jpegScale`, as the run chooses it), or who decides when it is not a JPEG.
+    private static func scale(_ header: VipsImage, loader: String, orientation: Int, resize: ResizeStage) -> String {
         guard loader == "jpegload_buffer" else { return "libvips' thumbnail picks the load size for \(loader.replacingOccurrences(of: "load_buffer", with: "").uppercased())" }
+        let p = resize.parameters
         let turned = orientation >= 5
         let (w, h) = turned ? (header.height, header.width) : (header.width, header.height)
-        let factors = [box.width.map { Double(w) / Double($0) }, box.height.map { Double(h) / Double($0) }].compactMap { $0 }
-        let factor = factors.max() ?? 1
-        let headroom = box.headroom
-        let shrink = Thumbnail.jpegShrink(factor: factor, smallerSide: min(w, h), headroom: headroom)
+        let headroom: Double = p.fastShrink ? 1 : 2
+        let box = (p.width ?? ResizeStage.unbounded, p.height ?? ResizeStage.unbounded)
+        let (shrink, factor) = VipsDecoding.jpegScale(of: (w, h), box: box, covers: p.fit == .cover, headroom: headroom)
         let rule = headroom == 2 ? "leaving at least twice the target, libvips' rule" : "the smallest that covers the target (fastShrink)"
+        let target = size(resize, header, orientation)
+        let named = p.fitBox?.description ?? "\(p.width.map(String.init) ?? "∞")×\(p.height.map(String.init) ?? "∞")"
         if factor <= 1 {
-            return "JPEG at full size: it is no larger than \(box.description), so it is kept as it is (never enlarged)"
+            return "JPEG at full size: it is no larger than \(named), so it is kept as it is (\(target), never enlarged)"
         }
         if shrink == 1 {
-            return "JPEG at full size: \(box.description) is \(String(format: "%.2f", factor))× smaller, less than \(Int(2 * headroom))× (\(rule)), then Lanczos-3"
+            return "JPEG at full size: \(named) is \(String(format: "%.2f", factor))× smaller, less than \(Int(2 * headroom))× (\(rule)), then Lanczos-3 to \(target)"
         }
-        return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(box.description)"
+        return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(target)"
     }
 
     /// How a fused resize to `box` takes a PNG: our decoder or libpng, then our premultiplied

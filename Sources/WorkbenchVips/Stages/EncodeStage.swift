@@ -193,6 +193,13 @@ struct EncodeStage: Stage {
         }
         let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))
         var options = self.options
+        // libvips flattens alpha for a format without it onto its `background`, black unless
+        // given: a product shot on a transparent ground came out on black. White, as a shop page
+        // needs, unless the node says otherwise; the report says so once.
+        if !format.keepsAlpha, image.hasAlpha, options["background"] == nil {
+            options["background"] = .doubles([image.whiteValue])
+            context.note("transparent pixels flattened onto white for \(format.displayName) (give the encode a \"background\" for another colour)")
+        }
         for (name, value) in options where VipsOperationPolicy.fileArguments.contains(name) {
             guard case .string(let file) = value, !VipsOperationPolicy.builtins(for: name).contains(file) else { continue }
             options[name] = .string(try PresetFolder.resolve(file, in: context.baseDirectory))

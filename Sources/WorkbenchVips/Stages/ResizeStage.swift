@@ -226,6 +226,29 @@ struct ResizeStage: Stage {
         return (max(1, Int((Double(full.0) / shrink).rounded())), max(1, Int((Double(full.1) / shrink).rounded())))
     }
 
+    /// The size of the result for an image of `full` (upright) pixels, as the libvips path
+    /// makes it; for `explain`.
+    func resultSize(ofFull full: (Int, Int)) -> (width: Int, height: Int) {
+        if let scale = parameters.scale {
+            return (max(1, Int((Double(full.0) * scale).rounded())), max(1, Int((Double(full.1) * scale).rounded())))
+        }
+        switch parameters.fit {
+        case .fill: return (parameters.width ?? full.0, parameters.height ?? full.1)
+        case .cover:
+            let scale = max(Double(parameters.width ?? full.0) / Double(full.0), Double(parameters.height ?? full.1) / Double(full.1))
+            guard scale < 1 || parameters.upscale else {
+                return (min(full.0, parameters.width ?? full.0), min(full.1, parameters.height ?? full.1))
+            }
+            return (parameters.width ?? full.0, parameters.height ?? full.1)
+        case .contain:
+            if parameters.upscale {
+                let scale = min(Double(parameters.width ?? Self.unbounded) / Double(full.0), Double(parameters.height ?? Self.unbounded) / Double(full.1))
+                return (max(1, Int((Double(full.0) * scale).rounded())), max(1, Int((Double(full.1) * scale).rounded())))
+            }
+            return fittedSize(of: full) ?? (full.0, full.1)
+        }
+    }
+
     /// At most how many pixels the result has.
     private func expectedPixels(of image: VipsImage) -> Int {
         let w = Double(parameters.width ?? Self.unbounded), h = Double(parameters.height ?? Self.unbounded)

@@ -40,7 +40,7 @@ struct RunEvents {
         pump?.yield(.itemFinished(ItemReport(
             item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
             bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
-            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes)))
+            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes, notes: notes.notes)))
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled (or failed, for

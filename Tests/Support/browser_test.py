@@ -20,6 +20,8 @@ return Array.from(document.querySelectorAll('.item')).filter(e => {
   const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight;
 }).map(e => Number(e.dataset.index));
 """
+# A card whose work has begun (or ended).
+STARTED = ("reading", "downloading", "decoding", "filtering", "encoding", "writing", "done", "upToDate", "failed")
 STATES = "return Object.fromEntries(Array.from(document.querySelectorAll('.item')).map(e => [e.dataset.index, e.dataset.state]));"
 
 
@@ -56,8 +58,17 @@ def main():
         time.sleep(0.5)  # the output previews load
         driver.save_screenshot(shot)
         driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        time.sleep(1.5)
+        time.sleep(0.5)
         result["visibleAfterScroll"] = driver.execute_script(VISIBLE)
+        # Closed only once a bottom card has started: on a loaded machine the page can take
+        # seconds to tell the server what it shows, and closing before that stops nothing at
+        # the bottom (the event, not a clock; the deadline only guards against a hang).
+        deadline = time.time() + 300
+        while time.time() < deadline:
+            states = driver.execute_script(STATES)
+            if any(states.get(str(i)) in STARTED for i in result["visibleAfterScroll"]):
+                break
+            time.sleep(0.1)
         result["states"] = driver.execute_script(STATES)
     finally:
         driver.quit()

@@ -37,7 +37,7 @@ struct EncodeStage: Stage {
 
     private static func makeDefinition() -> OpDefinition {
         let spec = OpSpec(
-            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF).",
+            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF). JPEG has no transparency: an image with alpha is flattened onto \"background\", white unless given (libvips' own default is black), and the run's report notes it once.",
             input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
             parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded),
             readsSequentially: true,

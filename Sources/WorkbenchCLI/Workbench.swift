@@ -26,7 +26,7 @@ struct Workbench: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             let workers = (command as? RunCommand)?.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-            if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun(workers: workers) {
+            if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun(workers: workers, beforeLoading: true) {
                 Terminal.error(refusal)
                 Foundation.exit(ExitStatus.badPreset)
             }

@@ -82,6 +82,12 @@ struct RunCommand: AsyncParsableCommand {
         do {
             loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
             for warning in loaded.warnings { Terminal.error(warning.description) }
+            // The check at start knew no plan: now what this one holds per worker is known.
+            if let refusal = ProcessLimits.refusalToRun(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                        perWorker: RunFootprint.perWorker(loaded)) {
+                Terminal.error(refusal)
+                throw ExitCode(ExitStatus.badPreset)
+            }
             let cwd = FileManager.default.currentDirectoryPath
             if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
             s3 = S3Client(bucket: loaded.bucket)

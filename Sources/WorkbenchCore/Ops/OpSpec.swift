@@ -37,6 +37,9 @@ public struct OpSpec: Sendable {
     public let directForm: (@Sendable (ParameterValues) -> DirectForm?)?
     /// For a resizing op: what a node asks for (`ResizeRequest`).
     public let resizeRequest: (@Sendable (ParameterValues) -> ResizeRequest?)?
+    /// Bytes the op holds while it runs on an image of `pixels` pixels, beyond its input (an
+    /// encoder's working buffers): what a run's memory check counts for it (`RunFootprint`).
+    public let heldBytes: (@Sendable (ParameterValues, _ pixels: Int) -> Int)?
 
     public init(name: String, summary: String, input: PayloadKind?, output: PayloadKind,
                 defaultQueue: String, execution: ExecutionKind, parameters: [ParameterSpec],
@@ -44,8 +47,10 @@ public struct OpSpec: Sendable {
                 readsSequentially: Bool = false, fitBox: (@Sendable (ParameterValues) -> FitBox?)? = nil,
                 shrinksOnLoad: Bool = false, directForm: (@Sendable (ParameterValues) -> DirectForm?)? = nil,
                 resizeRequest: (@Sendable (ParameterValues) -> ResizeRequest?)? = nil,
+                heldBytes: (@Sendable (ParameterValues, _ pixels: Int) -> Int)? = nil,
                 check: (@Sendable (ParameterValues) -> String?)? = nil) {
         self.resizeRequest = resizeRequest
+        self.heldBytes = heldBytes
         self.fitBox = fitBox
         self.directForm = directForm
         self.shrinksOnLoad = shrinksOnLoad

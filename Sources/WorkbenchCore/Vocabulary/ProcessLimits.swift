@@ -24,20 +24,34 @@ public enum ProcessLimits {
     /// structures, then each worker's photo in flight. Measured on a release build: the sample
     /// presets peaked 64 MiB above the start; the reference photos (12–16 MP) 84 MiB with one
     /// worker and 117 MiB with two (docs/safety.md).
-    public static func runReserve(workers: Int) -> Int { (64 << 20) + max(1, workers) * (32 << 20) }
+    /// `perWorker`: what each worker holds for an item (`RunFootprint`; 32 MiB before a preset is read).
+    public static func runReserve(workers: Int, perWorker: Int = RunFootprint.baseline) -> Int {
+        (64 << 20) + max(1, workers) * perWorker
+    }
+
+    /// A need in whole MiB, rounded up to the next 8: what the program maps at start moves by
+    /// some KiB from run to run, so advice given to the KiB could fall short of the next run.
+    static func advised(_ bytes: Int) -> Int { (bytes + (8 << 20) - 1) / (8 << 20) * (8 << 20) }
 
     /// Why a run with `workers` workers cannot start under the address-space limit, or nil
     /// when it can: checked before the first thread exists, since a thread the system then
     /// refuses to the Swift runtime or libdispatch leaves the process waiting for ever, and a
-    /// buffer refused to libvips in a worker ends the process.
-    public static func refusalToRun(workers: Int) -> String? {
-        guard let limit = addressSpace, let mapped else { return nil }
-        let reserve = runReserve(workers: workers)
-        let needed = mapped + reserve
+    /// buffer refused to libvips in a worker, or to Swift, ends the process. `perWorker`: what
+    /// each worker holds for an item of the preset's plan (`RunFootprint.perWorker`).
+    /// `beforeLoading`: checked before the preset is read, whose ops and plugins map some more
+    /// (5 MiB for the sample presets; 8 allowed), so that advice given now holds after it.
+    public static func refusalToRun(workers: Int, perWorker: Int = RunFootprint.baseline, beforeLoading: Bool = false) -> String? {
+        guard let limit = addressSpace, let started = mapped else { return nil }
+        let mapped = started + (beforeLoading ? 8 << 20 : 0)
+        let reserve = runReserve(workers: workers, perWorker: perWorker)
+        let needed = advised(mapped + reserve)
         guard limit < needed else { return nil }
-        let fewer = workers > 1 ? " or run with --jobs 1 (it then needs \((mapped + runReserve(workers: 1)) >> 20) MiB)" : ""
-        return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run with \(workers) worker\(workers == 1 ? "" : "s") needs at least \(needed >> 20) MiB "
-            + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for threads and photos of up to 16 megapixels in flight). "
+        let alone = advised(mapped + runReserve(workers: 1, perWorker: perWorker))
+        let fewer = workers > 1 ? " or run with --jobs 1 (it then needs \(alone >> 20) MiB: ulimit -v \(alone >> 10))" : ""
+        let each = perWorker == RunFootprint.baseline ? "photos of up to 16 megapixels in flight"
+            : "each worker's \(perWorker >> 20) MiB for what the plan holds of a photo of up to 16 megapixels"
+        return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run with \(workers) worker\(workers == 1 ? "" : "s") needs \(needed >> 20) MiB "
+            + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for threads and \(each)). "
             + "Raise the limit (ulimit -v \(needed >> 10))\(fewer); docs/safety.md says what a run needs."
     }
 

@@ -30,6 +30,14 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
     /// libjpeg's and GLib's words for a buffer the system refused.
     static func isMemory(_ message: String) -> Bool {
         message.contains("Insufficient memory") || message.contains("out of memory") || message.contains("Cannot allocate memory")
+            // libwebp's words for a buffer it was refused.
+            || message.contains("picture memory error")
+    }
+
+    /// A message about memory the system refused, with what to do about it (once).
+    static func advised(_ message: String) -> String {
+        guard isMemory(message), !message.contains(ProcessLimits.advice) else { return message }
+        return message + " (" + ProcessLimits.advice + ")"
     }
 
     public var description: String {
@@ -45,11 +53,11 @@ public enum VipsError: Error, Sendable, CustomStringConvertible {
         case .tooMuchMemory(let origin, let width, let height, let needed, let limit):
             return "\"\(origin)\" (\(width)×\(height), a progressive JPEG) needs \(needed >> 20) MiB to decode, more than the limit of \(limit >> 20) MiB; raise the decode node's \"maxMemory\" if the image is trusted."
         case .operationFailed(let operation, let message):
-            return "libvips \(operation) failed: \(message)."
+            return "libvips \(operation) failed: \(Self.advised(message))."
         case .damaged(let origin, let message, _):
             return "Cannot decode \"\(origin)\": \(message). The file is damaged (found when its pixels were read)."
         case .encodeFailed(let format, let message):
-            return "Cannot encode \(format): \(message)."
+            return "Cannot encode \(format): \(Self.advised(message))."
         case .aborted(let operation, let check):
             let said = check.isEmpty ? "" : " (\(check))"
             return "libvips \(operation) stopped on an internal check\(said): an image of zero width or height, or values it cannot handle. The item failed; the run goes on."

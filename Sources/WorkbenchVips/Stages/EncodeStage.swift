@@ -51,6 +51,7 @@ struct EncodeStage: Stage {
                 default: return nil
                 }
             },
+            heldBytes: { p, pixels in heldBytes(format: Parameters(p).format, pixels: pixels) },
             check: check)
         return OpDefinition(spec) { p in
             let own = Parameters(p)
@@ -63,6 +64,20 @@ struct EncodeStage: Stage {
                 }
             }
             return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata))
+        }
+    }
+
+    /// What a saver holds while it encodes an image of `pixels` pixels, for the run's memory
+    /// check: libjpeg streams rows (the file is what it keeps); libwebp converts the whole
+    /// picture to ARGB and YUV first; libaom holds its encoder state (about 90 MiB at any size)
+    /// and frames; GIF quantises the whole image; the others hold a copy at most.
+    static func heldBytes(format: String?, pixels: Int) -> Int {
+        switch format {
+        case "webp": return 8 * pixels
+        case "heif", "avif": return (96 << 20) + 8 * pixels
+        case "gif": return 4 * pixels
+        case "png", "tiff": return 3 * pixels
+        default: return pixels / 2
         }
     }
 

@@ -32,4 +32,28 @@ import WorkbenchTestSupport
         #expect(run.status == 0, "ulimit -v \(needed): \(run.stdout)\(run.stderr)")
         #expect(Fixtures.files(in: out).filter { $0.hasSuffix(".jpg") }.count == Fixtures.samplePhotos.count)
     }
+
+    /// The advice at start knows no plan; once the preset is read, a plan that holds more (the
+    /// srcset: full-size decodes, kept 1920 px results, libwebp's buffers) asks for more, before
+    /// any work — and at what it asks for, every item is made. The limit equal to the advice
+    /// is never refused.
+    @Test func thePlanIsCountedAndItsAdviceIsEnough() throws {
+        let out = try Fixtures.temporaryDirectory("ulimit-plan")
+        let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
+        func advice(_ text: String) -> Int? {
+            let words = text.components(separatedBy: "Raise the limit (ulimit -v ")
+            return words.count > 1 ? Int(words[1].prefix { $0.isNumber }) : nil
+        }
+        let first = try Self.run(["run", preset, "--out", out.path, "-q"], limit: 200 << 10)
+        #expect(first.status == 2 && first.stderr.contains("photos of up to 16 megapixels in flight"), "\(first.stderr)")
+        let atStart = try #require(advice(first.stderr))
+        let second = try Self.run(["run", preset, "--out", out.path, "-q"], limit: atStart)
+        #expect(second.status == 2 && second.stderr.contains("for what the plan holds of a photo"), "\(second.stderr)")
+        #expect(Fixtures.files(in: out).isEmpty, "nothing is done before the check")
+        let planned = try #require(advice(second.stderr))
+        #expect(planned > atStart)
+        let run = try Self.run(["run", preset, "--out", out.path, "-q"], limit: planned)
+        #expect(run.status == 0, "ulimit -v \(planned): \(run.stdout)\(run.stderr)")
+        #expect(Fixtures.files(in: out).filter { $0.hasSuffix(".webp") || $0.hasSuffix(".jpeg") }.count == 6 * Fixtures.samplePhotos.count)
+    }
 }

@@ -5,7 +5,7 @@
 /// 4896 × 3264): the decode at the scale the largest fit leaves (YCbCr planes, 1.5 bytes a
 /// pixel), every result kept for several readers (4 bytes a pixel), and the largest encoder's
 /// buffers (`OpSpec.heldBytes`), and 16 MiB of rows, tiles and libvips' own. The srcset (1920 px
-/// wide, WebP and JPEG) comes to 72 MiB a worker where 48 were measured on the 25 reference
+/// wide, WebP and JPEG) comes to 69 MiB a worker where about 48 were measured on the 25 reference
 /// photos; a 512 px thumbnail to the 32 MiB that was always reserved.
 public enum RunFootprint {
     /// The photo the check assumes.

@@ -150,9 +150,10 @@ public actor LiveSession {
         let stamp = Self.stamp(settings.presetPath)
         if stamp != presetStamp {
             presetStamp = stamp
-            logger.info("\(settings.presetPath) changed: reading it again")
+            // Under --verbose only: the page shows the new preset itself, and a test log stays results only.
+            logger.debug("\(settings.presetPath) changed: reading it again")
             let problem = await load()
-            logger.info("\(settings.presetPath) read again\(problem == nil ? "" : ", with problems the page shows")")
+            logger.debug("\(settings.presetPath) read again\(problem == nil ? "" : ", with problems the page shows")")
         }
         let now = Date()
         for (index, since) in offScreen where now.timeIntervalSince(since) > settings.offScreenGrace {

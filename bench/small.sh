@@ -78,7 +78,8 @@ preset mega-libvips 256 libvips
 measure() {
   local name=$1 workload=$2; shift 2
   rm -rf "$OUT/$name-$workload"
-  /usr/bin/time -f '%e %U %S' -o "$D/time" "$@" >/dev/null 2>"$D/err" || { echo "$name on $workload failed:" >&2; tail -3 "$D/err" >&2; return; }
+  # A crash shows its whole report (the backtrace is most of it), any other failure its last lines.
+  /usr/bin/time -f '%e %U %S' -o "$D/time" "$@" >/dev/null 2>"$D/err" || { echo "$name on $workload failed:" >&2; if grep -q "Fatal error\|Crash\|Backtrace" "$D/err"; then cat "$D/err" >&2; else tail -3 "$D/err" >&2; fi; return; }
   read -r wall user sys < "$D/time"
   echo "$name $workload $wall $(echo "$user + $sys" | bc -l) $r" >> "$D/times"
 }

@@ -28,14 +28,17 @@ public struct FailureGroups {
     }
 
     /// The message with the item's own source, and its name where it stands as a name (quoted,
-    /// or as a path's last part), taken out; a word that merely equals the name (`empty` in
-    /// "the file is empty") stays.
+    /// as a path's last part, or after "item "), taken out; a word that merely equals the name
+    /// (`empty` in "the file is empty") stays.
     static func withoutOwnName(_ message: String, source: String, name: String) -> String {
         var message = message
         if source.count > 2 { message = message.replacingOccurrences(of: source, with: "…") }
         guard name.count > 2 else { return message }
-        for (before, after) in [("\"", "\""), ("/", "\""), ("/", "."), ("\"", "."), ("/", " "), ("/", ":")] {
-            message = message.replacingOccurrences(of: before + name + after, with: before + "…" + after)
+        for before in ["\"", "/", "item "] {
+            for after in ["\"", ".", " ", ":", ",", ")"] {
+                message = message.replacingOccurrences(of: before + name + after, with: before + "…" + after)
+            }
+            if message.hasSuffix(before + name) { message = String(message.dropLast(name.count)) + "…" }
         }
         return message
     }

@@ -23,4 +23,12 @@ import Testing
         groups.add(failed("truncated", "Cannot decode \"/photos/truncated.jpg\": truncated", index: 2))
         #expect(groups.lines == ["Failed (3):", "  3 × image: Cannot decode \"…\": truncated", "      a-photo, b-photo, truncated"])
     }
+
+    @Test func anItemNamedInAPluginsWordsIsOneCause() {
+        var groups = FailureGroups()
+        for (index, name) in ["w41-1", "w41-2"].enumerated() {
+            groups.add(failed(name, "testkit.crash: plugin testkit, filter crash, item \(name): the helper process crashed", index: index))
+        }
+        #expect(groups.lines == ["Failed (2):", "  2 × image: testkit.crash: plugin testkit, filter crash, item …: the helper process crashed", "      w41-1, w41-2"])
+    }
 }

@@ -96,6 +96,11 @@ public enum ParameterType: Sendable, Equatable {
         }
     }
 
+    /// The largest magnitude a number in a list, colour or matrix may have: far beyond any pixel
+    /// scale or useful weight, and small enough that no arithmetic on it overflows what a
+    /// kernel or libvips computes with (validation holds values to it, the schema says it).
+    static let listBound = 1e9
+
     /// The declarable types that take no bounds or words.
     private static let plain: [ParameterType] = [.bool, .string, .numbers, .colour, .matrix]
 

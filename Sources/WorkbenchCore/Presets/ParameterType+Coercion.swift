@@ -134,10 +134,6 @@ extension ParameterType {
         }
     }
 
-    /// The largest magnitude a number in a list, colour or matrix may have: far beyond any pixel
-    /// scale or useful weight, and small enough that no arithmetic on it overflows what a
-    /// kernel or libvips computes with.
-    static let listBound = 1e9
     private static let outOfBounds = " (numbers in a list, colour or matrix lie between −1e9 and 1e9)"
 
     /// Rows of numbers, every row as long; one row may be written flat: [1, 2, 1].

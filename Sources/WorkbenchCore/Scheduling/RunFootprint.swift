@@ -11,7 +11,7 @@ public enum RunFootprint {
     /// The photo the check assumes.
     static let photo = (width: 4896, height: 3264)
     /// What a worker always has in flight: a photo decoded at a small scale, rows, libvips' tiles.
-    public static let baseline = 32 << 20
+    public static let baseline = ProcessLimits.photoInFlight
 
     /// Bytes a worker holds for one item of `preset` at most (at least `baseline`).
     public static func perWorker(_ preset: Preset) -> Int {

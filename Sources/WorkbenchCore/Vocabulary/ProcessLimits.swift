@@ -24,8 +24,12 @@ public enum ProcessLimits {
     /// structures, then each worker's photo in flight. Measured on a release build: the sample
     /// presets peaked 64 MiB above the start; the reference photos (12–16 MP) 84 MiB with one
     /// worker and 117 MiB with two (docs/safety.md).
-    /// `perWorker`: what each worker holds for an item (`RunFootprint`; 32 MiB before a preset is read).
-    public static func runReserve(workers: Int, perWorker: Int = RunFootprint.baseline) -> Int {
+    /// What each worker holds for a photo of up to 16 megapixels decoded at a small DCT scale:
+    /// all that is known before a preset is read (`RunFootprint` counts a plan's).
+    public static let photoInFlight = 32 << 20
+
+    /// `perWorker`: what each worker holds for an item (`RunFootprint`; `photoInFlight` before a preset is read).
+    public static func runReserve(workers: Int, perWorker: Int = photoInFlight) -> Int {
         (64 << 20) + max(1, workers) * perWorker
     }
 
@@ -40,7 +44,7 @@ public enum ProcessLimits {
     /// each worker holds for an item of the preset's plan (`RunFootprint.perWorker`).
     /// `beforeLoading`: checked before the preset is read, whose ops and plugins map some more
     /// (5 MiB for the sample presets; 8 allowed), so that advice given now holds after it.
-    public static func refusalToRun(workers: Int, perWorker: Int = RunFootprint.baseline, beforeLoading: Bool = false) -> String? {
+    public static func refusalToRun(workers: Int, perWorker: Int = photoInFlight, beforeLoading: Bool = false) -> String? {
         guard let limit = addressSpace, let started = mapped else { return nil }
         let mapped = started + (beforeLoading ? 8 << 20 : 0)
         let reserve = runReserve(workers: workers, perWorker: perWorker)
@@ -48,7 +52,7 @@ public enum ProcessLimits {
         guard limit < needed else { return nil }
         let alone = advised(mapped + runReserve(workers: 1, perWorker: perWorker))
         let fewer = workers > 1 ? " or run with --jobs 1 (it then needs \(alone >> 20) MiB: ulimit -v \(alone >> 10))" : ""
-        let each = perWorker == RunFootprint.baseline ? "photos of up to 16 megapixels in flight"
+        let each = perWorker == photoInFlight ? "photos of up to 16 megapixels in flight"
             : "each worker's \(perWorker >> 20) MiB for what the plan holds of a photo of up to 16 megapixels"
         return "The address-space limit (ulimit -v) is \(limit >> 20) MiB; a run with \(workers) worker\(workers == 1 ? "" : "s") needs \(needed >> 20) MiB "
             + "(\(mapped >> 20) MiB of program and libraries, \(reserve >> 20) MiB for threads and \(each)). "

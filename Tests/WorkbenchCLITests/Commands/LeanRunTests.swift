@@ -104,7 +104,8 @@ import WorkbenchTestSupport
         // preset asked for HEIF.
         let encode = try CLIProcess.run(["filters", "encode"])
         #expect(encode.status == 0)
-        #expect(encode.stdout.contains("encoder") && encode.stdout.contains("jpeg, png, webp, tiff, heif, avif"), "\(encode.stdout)")
+        #expect(encode.stdout.contains("encoder") && encode.stdout.contains("jpeg, tiff, heif, avif: Q factor, 1…100; png: Quantisation quality, 0…100"),
+                "\(encode.stdout)")
         // An option the savers describe differently is described per saver, with each one's range.
         #expect(encode.stdout.contains("png: Quantisation CPU effort, 1…10; webp: Level of CPU effort to reduce file size, 0…6"), "\(encode.stdout)")
     }

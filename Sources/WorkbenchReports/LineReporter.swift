@@ -11,8 +11,7 @@ public final class LineReporter: Reporter {
     private let err: TextOutput
     private var total: Int?
     private var failures = FailureGroups()
-    /// Each note items gave (`ItemReport.notes`), with how many gave it, in the order first seen.
-    private var notes: [(text: String, items: Int)] = []
+    private var notes = RunNotes()
 
     /// `quiet`: failures, warnings and the summary only; `verbose`: every node's state changes
     /// and progress too (on `err`).
@@ -46,9 +45,7 @@ public final class LineReporter: Reporter {
             err.write("          \(p.item.name) \(p.node): \(Formatting.size(p.bytes))\(total)")
         case .itemFinished(let report):
             failures.add(report)
-            for note in report.notes {
-                if let index = notes.firstIndex(where: { $0.text == note }) { notes[index].items += 1 } else { notes.append((note, 1)) }
-            }
+            notes.add(report)
             Self.line(for: report, quiet: quiet, verbose: verbose).map(out.write)
         case .runFinished(let summary):
             for report in summary.runNodes { Self.line(for: report, quiet: quiet).map(out.write) }
@@ -56,7 +53,7 @@ public final class LineReporter: Reporter {
             if failures.groups.reduce(0, { $0 + $1.items.count }) > 1 { failures.lines.forEach(out.write) }
             summary.manifestProblem.map(err.write)
             // Said once for all the items it concerns, not on each item's line.
-            for note in notes { out.write("Note (\(note.items) item\(note.items == 1 ? "" : "s")): \(note.text)") }
+            notes.lines.forEach(out.write)
             out.write(Self.summaryLine(summary, total: total, root: outputRoot))
         }
     }

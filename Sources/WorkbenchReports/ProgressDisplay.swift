@@ -32,6 +32,7 @@ public final class ProgressDisplay: Reporter, Sendable {
         /// Item index → (name, node now running (nil between nodes), its progress, since when).
         var inFlight: [Int: (name: String, node: String?, progress: String?, since: Date)] = [:]
         var failures = FailureGroups()
+        var notes = RunNotes()
         var drawn: [String] = []
         var lastDraw = 0.0
         var finished = false
@@ -97,6 +98,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 case .upToDate: s.upToDate += 1
                 }
                 s.failures.add(report)
+                s.notes.add(report)
                 if report.status == .failed || !report.warnings.isEmpty, let line = LineReporter.line(for: report, quiet: true) {
                     printAbove(line, &s)
                 }
@@ -105,6 +107,7 @@ public final class ProgressDisplay: Reporter, Sendable {
                 s.finished = true
                 var lines = summary.runNodes.compactMap { LineReporter.line(for: $0, quiet: false) }
                 lines += s.failures.lines
+                lines += s.notes.lines
                 if let problem = summary.manifestProblem { lines.append(problem) }
                 lines.append(LineReporter.summaryLine(summary, total: s.total, root: outputRoot))
                 screen.write(lines.joined(separator: "\n") + "\n\u{1B}[?25h")

@@ -27,4 +27,22 @@ import Testing
         display.tick()
         #expect(drawn.withLock { $0 }.contains("written, "), "\(drawn.withLock { $0 })")
     }
+
+    /// What a node decided for several items alike is said once at the end, with their count,
+    /// on the live display as on the plain lines.
+    @Test func notesAreSaidOnceAtTheEndWithTheirCount() throws {
+        let drawn = Mutex("")
+        let display = ProgressDisplay(screen: .init(write: { text in drawn.withLock { $0 += text } }, width: { 120 }), outputRoot: "/tmp/out")
+        display.handle(.runStarted(items: 2, nodesPerItem: 4))
+        let note = "jpeg: transparent pixels flattened onto white for JPEG"
+        for index in 0..<2 {
+            display.handle(.itemFinished(ItemReport(item: Item(index: index, name: "cutout-\(index)", source: "/tmp/cutout-\(index).png"),
+                                                    status: .succeeded, files: [], bytesWritten: 1_000, failure: nil, duration: 0.1,
+                                                    notes: [note])))
+        }
+        display.handle(.runFinished(RunSummary(items: 2, succeeded: 2, failed: 0, cancelled: 0, nodesRun: 8, bytesWritten: 2_000,
+                                               duration: 0.2, ending: .completed)))
+        let text = drawn.withLock { $0 }
+        #expect(text.components(separatedBy: "Note (2 items): \(note)").count == 2, "\(text)")
+    }
 }

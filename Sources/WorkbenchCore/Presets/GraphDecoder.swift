@@ -174,7 +174,9 @@ struct GraphDecoder {
         let parameters = decodeParameters(members, spec: spec, path: path, nodeLocation: location)
         // Combinations are judged only when every parameter was valid on its own.
         if let check = spec.check, collector.errorsReported == errorsBefore, let problem = check(parameters) {
-            collector.error(path, at: location, "\(opName): \(problem)")
+            // A problem that starts by naming one parameter given (`"colour" takes …`) points at it.
+            let named = members.first { problem.hasPrefix("\"\($0.key)\"") }
+            collector.error(named.map { join(path, $0.key) } ?? path, at: named?.value.location ?? location, "\(opName): \(problem)")
         }
         var references: [(parameter: String, value: String, location: SourceLocation)] = []
         for parameter in spec.parameters {

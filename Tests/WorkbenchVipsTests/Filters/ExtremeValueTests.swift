@@ -88,7 +88,7 @@ import WorkbenchTestSupport
                   {"id": "t", "op": "\(op)", "\(key)": [300, -20, 1000]}]}
                 """
             let errors = harness.errors(json).joined(separator: "\n")
-            #expect(errors.contains("\"\(key)\" takes red, green and blue from 0 to 255, not 300"), "\(errors)")
+            #expect(errors.contains("graph[2].\(key): \(op): \"\(key)\" takes red, green and blue from 0 to 255, not 300"), "\(errors)")
             let huge = json.replacingOccurrences(of: "300", with: "18446744073709551616")
             #expect(harness.errors(huge).joined().contains("between −1e9 and 1e9"), "\(harness.errors(huge))")
         }

@@ -143,7 +143,9 @@ import WorkbenchTestSupport
                 done.signal()
             }
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Cancelled once the server has the one shared request, not after a fixed 0.2 s.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (try? server.requestCounts()["/slow/Wine.jpg"]) ?? 0 < 1 && ContinuousClock.now < deadline { usleep(10_000) }
         let started = ContinuousClock.now
         for token in tokens { token.cancel() }
         for _ in 0..<2 { done.wait() }

@@ -104,7 +104,8 @@ public enum ParameterType: Sendable, Equatable {
     /// The declarable types that take no bounds or words.
     private static let plain: [ParameterType] = [.bool, .string, .numbers, .colour, .matrix]
 
-    private static func format(_ value: Double) -> String {
+    /// A number as messages and listings write it: whole numbers without ".0".
+    public static func format(_ value: Double) -> String {
         abs(value) < 1e15 ? Int(exactly: value).map(String.init) ?? String(value) : String(value)
     }
 

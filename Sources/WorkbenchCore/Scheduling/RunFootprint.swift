@@ -18,8 +18,7 @@ public enum RunFootprint {
         let nodes = preset.nodes.filter { $0.scope == .item }
         var pixels: [String: Int] = [:]
         let full = photo.width * photo.height
-        // In file order, inputs first (a cascade's larger size is declared before it is read
-        // only after planning rewires it: read the sizes of every fit first).
+        // Fits first: planning may have a fit read one declared after it (the cascade).
         for node in nodes {
             if let size = fitPixels(node) { pixels[node.id] = size }
         }

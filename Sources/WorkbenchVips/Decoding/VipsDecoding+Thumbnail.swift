@@ -179,8 +179,8 @@ extension VipsDecoding {
     static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false) throws(VipsError) -> VipsImage? {
         guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
         // A strip a block or two tall at this scale is mostly edge, where our chroma upsampling
-        // and libjpeg's part ways (1000×9 with vertical subsampling at 1/8: 22 levels); libjpeg
-        // decodes so few pixels in no time.
+        // and libjpeg's may part ways; libjpeg decodes so few pixels in no time. (The 22-level
+        // shift of a 1000×9 strip at 1/8 was the scale's choice, `jpegShrink`, not the decoder.)
         guard min(header.width, header.height) >= Self.smallestProgressiveSide else {
             declined(source, by: "progressive decoder", because: "\(header.width)×\(header.height) at 1/\(shrink) is under \(Self.smallestProgressiveSide) pixels on a side")
             return nil

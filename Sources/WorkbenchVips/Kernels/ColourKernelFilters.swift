@@ -93,7 +93,7 @@ enum ColourKernelFilters {
         let rgb = p.numbers(name)
         guard rgb.count == 3 else { return "\"\(name.rawValue)\" needs three numbers [red, green, blue]" }
         guard let bad = rgb.first(where: { !(0...255).contains($0) }) else { return nil }
-        return "\"\(name.rawValue)\" takes red, green and blue from 0 to 255, not \(bad == bad.rounded() && abs(bad) < 1e15 ? String(Int(bad)) : String(bad))"
+        return "\"\(name.rawValue)\" takes red, green and blue from 0 to 255, not \(ParameterType.format(bad))"
     }
 
     private static func tintMatrix(_ p: ParameterValues) -> ColourMatrix {

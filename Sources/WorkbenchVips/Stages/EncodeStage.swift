@@ -134,7 +134,7 @@ struct EncodeStage: Stage {
         func plain(_ text: String) -> String { String(text.dropLast(text.hasSuffix(".") ? 1 : 0)) }
         var wordings: [(text: String, formats: [String])] = []
         for (variant, format) in zip(variants, formats) {
-            let text = plain(variant.summary) + (variant.type.bounds.map { ", \(Self.number($0.lowerBound))…\(Self.number($0.upperBound))" } ?? "")
+            let text = plain(variant.summary) + (variant.type.bounds.map { ", \(ParameterType.format($0.lowerBound))…\(ParameterType.format($0.upperBound))" } ?? "")
             if let index = wordings.firstIndex(where: { $0.text == text }) {
                 wordings[index].formats.append(format)
             } else {
@@ -145,9 +145,6 @@ struct EncodeStage: Stage {
         return wordings.map { "\($0.formats.joined(separator: ", ")): \($0.text)" }.joined(separator: "; ") + "."
     }
 
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
 
     /// What validation says of libvips' `strip`, which `metadata` overrules.
     static let stripNotice = "\"strip\" is libvips' own and would drop the ICC colour profile too; \"metadata\" decides what the file keeps (its default, \"strip\", keeps only the ICC profile), so \"strip\" is ignored — to drop the profile as well, give \"metadata\": []"

@@ -38,6 +38,8 @@ struct ReduceAxis: Sendable {
     /// Per output sample, `count` inputs (of the boxed samples, held at the edges) and weights.
     var inputs: [Int32] = []
     var weights: [Float] = []
+    /// Per output sample, its window's first input before the edges are held (possibly negative).
+    var firsts: [Int32] = []
     let count: Int
 
     private struct Key: Hashable, Sendable {
@@ -75,6 +77,7 @@ struct ReduceAxis: Sendable {
                 window[i] = Resampler.lanczos3((Double(i) - centre) / shrink)
                 sum += window[i]
             }
+            firsts.append(Int32(whole - before))
             for i in 0..<count {
                 inputs.append(Int32(min(max(whole + i - before, 0), boxed - 1)))
                 weights.append(Float(window[i] / sum))

@@ -63,6 +63,9 @@ struct DecodedSource: Sendable {
     var decodedByPNGDecoder = false
     /// …and reduced by `Resampler.reducePremultiplied`, not libvips' thumbnail.
     var reducedPremultiplied = false
+    /// A JPEG's pixels from our progressive decoder, reduced by `Resampler.reduceAsLibvips`
+    /// rather than libvips' thumbnail.
+    var reducedByOurPasses = false
     /// Why our PNG decoder left the file to libpng, when it did.
     var pngDeclined: String?
 }

@@ -92,7 +92,10 @@ public enum VipsIntrospection {
             arguments.append(VipsArgumentInfo(
                 name: property.replacingOccurrences(of: "-", with: "_"), property: property,
                 summary: g_param_spec_get_blurb(pspec).map { String(cString: $0) } ?? "",
-                kind: kind(of: pspec), isRequired: flag.rawValue & VIPS_ARGUMENT_REQUIRED.rawValue != 0,
+                // libvips builds without a deprecated argument it still flags required (reduce's
+                // xshrink, kept for old callers of hshrink): so a preset need not give it.
+                kind: kind(of: pspec),
+                isRequired: flag.rawValue & VIPS_ARGUMENT_REQUIRED.rawValue != 0 && flag.rawValue & VIPS_ARGUMENT_DEPRECATED.rawValue == 0,
                 isInput: isInput, isOutput: isOutput,
                 isDeprecated: flag.rawValue & VIPS_ARGUMENT_DEPRECATED.rawValue != 0,
                 priority: argumentClass.pointee.priority, type: cvips_pspec_value_type(pspec)))

@@ -30,6 +30,7 @@ public struct VipsArgumentInfo: Sendable {
     let property: String
     public let summary: String
     public let kind: Kind
+    /// libvips must have it to build (a deprecated argument it still flags required is not).
     public let isRequired: Bool
     public let isInput: Bool
     public let isOutput: Bool

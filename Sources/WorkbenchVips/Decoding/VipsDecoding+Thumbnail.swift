@@ -13,10 +13,14 @@ extension VipsDecoding {
     /// settings need the full decode (all pages, colours kept as stored).
     /// `headroom`: how much larger than the box the JPEG's DCT scale leaves the image (libvips'
     /// own rule is 2; 1 is `fastShrink`); nil leaves the whole choice to libvips' thumbnail.
+    /// A JPEG libjpeg decodes may be decoded here, to be reduced by our passes: cancelling
+    /// `cancellation` stops that, and `warned` hears what the decoder worked around.
     static func thumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue], box: (width: Int, height: Int),
-                          headroom: Double?) throws(VipsError) -> VipsImage? {
+                          headroom: Double?, cancellation: CancellationToken? = nil,
+                          warned: (String) -> Void = { _ in }) throws(VipsError) -> VipsImage? {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
-        if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom) { return image }
+        if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom,
+                                                             cancellation: cancellation, warned: warned) { return image }
         var origin = source
         if let image = try pngThumbnail(source, arguments, declined: &origin.pngDeclined) { return image }
         try checkMemory(source)
@@ -37,7 +41,8 @@ extension VipsDecoding {
     /// needs. Headroom 1 (`fastShrink`) spends less CPU for about 0.5 dB PSNR. Nil when it does
     /// not apply (not a JPEG, turned by EXIF, no shrinking possible).
     private static func scaledJPEGThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
-                                            box: (width: Int, height: Int), headroom: Double) throws(VipsError) -> VipsImage? {
+                                            box: (width: Int, height: Int), headroom: Double, cancellation: CancellationToken?,
+                                            warned: (String) -> Void) throws(VipsError) -> VipsImage? {
         guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer" else { return nil }
         let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
         let (shrink, factor) = jpegScale(of: (source.storedWidth, source.storedHeight), box: box, covers: covers, headroom: headroom)
@@ -52,15 +57,26 @@ extension VipsDecoding {
         // (`lowPass`, 16 a block), a third of libjpeg's memory — a 10 MP progressive photo
         // held 30 MB of coefficients in libjpeg, and W's peak was two of them at once.
         let lowPass = factor / Double(shrink) >= 2 && keepsLowPass(source, shrink: shrink)
-        if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass) {
-            loaded = scaled
+        var origin = source
+        origin.jpegShrink = shrink
+        // What `thumbnail_image` would then do, when all it does is reduce: our passes do it as
+        // the pixels come from our decoder (libvips' horizontal pass is scalar: 10 % of W's CPU).
+        let reduction = source.colourManaged ? nil : reduction(arguments, of: (loaded.width, loaded.height))
+        if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass, reducing: reduction) {
+            if scaled.reduced {
+                origin.reducedByOurPasses = true
+                return try normalise(scaled.image.withOrigin(origin))
+            }
+            loaded = scaled.image
         } else {
             try checkMemory(source)
+            if let reduction, let reduced = try reducedByOurPasses(loaded.withOrigin(origin), by: reduction, cancellation: cancellation, warned: warned) {
+                origin.reducedByOurPasses = true
+                return try normalise(reduced.withOrigin(origin))
+            }
         }
         var named = arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
-        var origin = source
-        origin.jpegShrink = shrink
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
     }
 
@@ -176,7 +192,10 @@ extension VipsDecoding {
     /// would make up the missing blocks, all of them for a huge header over a few bytes.
     /// `lowPass`: only the frequencies below 4 (`ProgressiveJPEG.decode`), for an image reduced
     /// by 2× or more after.
-    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false) throws(VipsError) -> VipsImage? {
+    /// `reducing`: the factors `thumbnail_image` would reduce the result by, done here with
+    /// libvips' windows (`Resampler.reduceAsLibvips`) where they allow; `reduced` says so.
+    static func progressive(_ source: DecodedSource, shrink: Int, header: VipsImage, lowPass: Bool = false,
+                            reducing: (x: Double, y: Double)? = nil) throws(VipsError) -> (image: VipsImage, reduced: Bool)? {
         guard source.options.failOn == .none || source.options.failOn == .truncated else { return nil }
         // A strip a block or two tall at this scale is mostly edge, where our chroma upsampling
         // and libjpeg's may part ways; libjpeg decodes so few pixels in no time. (The 22-level
@@ -201,9 +220,39 @@ extension VipsDecoding {
             if refusal.reason != .notProgressive { declined(source, by: "progressive decoder", because: "\(refusal.reason.rawValue): \(refusal)") }
             return nil
         }
+        if let reducing, scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
+           header.format == VIPS_FORMAT_UCHAR, let baseAddress = scaled.buffer.bytes.baseAddress,
+           let reduced = Resampler.reduceAsLibvips(baseAddress, width: scaled.width, height: scaled.height, bands: scaled.bands, shrink: reducing) {
+            let count = reduced.width * reduced.height * scaled.bands
+            guard let image = cvips_image_from_owned_pixels(reduced.pixels, count, Int32(reduced.width), Int32(reduced.height),
+                                                            Int32(scaled.bands), header.pointer) else { return nil }
+            return (VipsImage(owning: image), true)
+        }
         return adopted((scaled.width, scaled.height, scaled.bands), scaled.buffer.bytes.count, scaled.buffer.handOver,
-                       header: header, source: source, by: "progressive decoder")
+                       header: header, source: source, by: "progressive decoder").map { ($0, false) }
     }
+
+    /// libjpeg's decode at a DCT scale, made now (in memory) and reduced by our passes with
+    /// libvips' windows, with the metadata it carries; nil, leaving it to `thumbnail_image`,
+    /// for what our passes do not take (alpha, 16 bits, a factor of 4 or more) or a decode over
+    /// `reducedInMemoryLimit`, which libvips streams. Damage fails here as the evaluation would
+    /// have failed later.
+    private static func reducedByOurPasses(_ loaded: VipsImage, by reduction: (x: Double, y: Double), cancellation: CancellationToken?,
+                                           warned: (String) -> Void) throws(VipsError) -> VipsImage? {
+        guard loaded.format == VIPS_FORMAT_UCHAR, loaded.bands == 1 || loaded.bands == 3, loaded.pixelBytes <= reducedInMemoryLimit,
+              Resampler.reducesAsLibvips(width: loaded.width, height: loaded.height, shrink: reduction) else { return nil }
+        let (decoded, warnings) = try loaded.inMemory(cancellation: cancellation)
+        warnings.forEach(warned)
+        guard let pixels = vips_image_get_data(decoded.pointer),
+              let reduced = Resampler.reduceAsLibvips(pixels, width: decoded.width, height: decoded.height, bands: decoded.bands, shrink: reduction),
+              let image = cvips_image_from_owned_pixels(reduced.pixels, reduced.width * reduced.height * decoded.bands, Int32(reduced.width),
+                                                        Int32(reduced.height), Int32(decoded.bands), decoded.pointer) else { return nil }
+        return VipsImage(owning: image)
+    }
+
+    /// The most bytes a JPEG's decode at its DCT scale is held in memory for our passes (a
+    /// 1/2 decode of a 32 MP photo); a larger one streams through libvips' reduce.
+    static let reducedInMemoryLimit = 48 << 20
 
     /// Pixels one of our decoders made, as an image with the metadata libvips read from `header`
     /// (libvips frees the pixels when the image closes); nil, with the reason under `--verbose`,

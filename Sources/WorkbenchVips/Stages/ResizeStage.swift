@@ -180,8 +180,10 @@ struct ResizeStage: Stage {
         if case .shrinkable(let shrinkable)? = StageImage(input) { fusedSource = shrinkable.source } else { fusedSource = nil }
         if let source = fusedSource, outputIsReadOnce || expectedPixels(of: image) <= Self.memoryLimit,
            let fused = try VipsDecoding.thumbnail(source, arguments, box: (parameters.width ?? Self.unbounded, parameters.height ?? Self.unbounded),
-                                                  headroom: parameters.fit == .fill ? nil : parameters.fastShrink ? 1 : 2) {
-            let shrink = (fused.origin?.jpegShrink ?? 1) > 1 ? " (JPEG at 1/\(fused.origin?.jpegShrink ?? 1))"
+                                                  headroom: parameters.fit == .fill ? nil : parameters.fastShrink ? 1 : 2,
+                                                  cancellation: context.cancellation, warned: { context.warn($0, node: source.node) }) {
+            let shrink = (fused.origin?.jpegShrink ?? 1) > 1
+                ? " (JPEG at 1/\(fused.origin?.jpegShrink ?? 1)\(fused.origin?.reducedByOurPasses == true ? ", reduced by our passes" : ""))"
                 : fused.origin?.reducedPremultiplied == true ? " (PNG decoded with libdeflate, reduced premultiplied on the direct path)"
                 : fused.origin?.decodedByPNGDecoder == true ? " (PNG decoded with libdeflate)"
                 : fused.origin?.pngDeclined.map { " (PNG decoded by libpng: our decoder declines \($0))" } ?? ""

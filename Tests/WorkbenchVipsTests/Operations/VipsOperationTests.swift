@@ -93,6 +93,23 @@ import WorkbenchTestSupport
         #expect(preset.warnings.map(\.description).contains { $0.contains("graph[2].no_subsample: parameter \"no_subsample\" of \"vips.jpegsave_buffer\" is deprecated") })
     }
 
+    /// libvips 8.14 still flags reduce's deprecated `xshrink`/`yshrink` required, but builds
+    /// without them: a preset gives `hshrink`/`vshrink` alone (it was refused: "missing
+    /// required parameter xshrink").
+    @Test func aDeprecatedArgumentLibvipsFlagsRequiredIsNotAskedFor() async throws {
+        let spec = try #require(vipsSpecs.first { $0.name == "vips.reduce" })
+        #expect(spec.parameters.first { $0.name == "xshrink" }?.isRequired == false)
+        #expect(spec.parameters.first { $0.name == "hshrink" }?.isRequired == true)
+        let harness = try PresetHarness("vips-reduce")
+        let (summary, reports) = try await harness.run(#"""
+            {"version": 1, "graph": [{"op": "read"}, {"op": "decode"},
+              {"op": "vips.reduce", "hshrink": 4, "vshrink": 2}, {"op": "encode", "format": "png"}, {"op": "write", "path": "small.png"}]}
+            """#, inputs: [try harness.sample("Bridge.jpg")])
+        #expect(summary.succeeded == 1, "\(reports.map { $0.failure?.message ?? "" })")
+        let small = try Image.decode(Data(contentsOf: harness.output("small.png")), origin: "small")
+        #expect((small.width, small.height) == (400, 450))
+    }
+
     @Test func argumentsTheCallDoesNotSetAreRefusedBeforeLibvipsSeesThem() throws {
         // libvips aborts the process when an operation is built with a required input unset.
         let info = try #require(VipsIntrospection.operations["gaussblur"])

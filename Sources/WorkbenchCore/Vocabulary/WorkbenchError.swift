@@ -28,6 +28,9 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// A node received payloads of the wrong kind (a bug in graph validation if it happens).
     case unexpectedInput(node: String, expected: String)
+    /// A run-scope node's fan-in (`"@id[*]"`, parameter `parameter`) gathered nothing: every
+    /// item failed, or there were none.
+    case emptyFanIn(node: String, parameter: String)
     /// `--shard` was not I/N with 0 ≤ I < N, or `auto` found no job-array index.
     case badShard(String)
     /// Another run is writing the same manifest (the same output root and shard) right now.
@@ -70,6 +73,8 @@ public enum WorkbenchError: Error, Sendable, CustomStringConvertible {
             return "Cancelled."
         case .unexpectedInput(let node, let expected):
             return "Node \"\(node)\" expected \(expected) from upstream."
+        case .emptyFanIn(let node, let parameter):
+            return "Node \"\(node)\" has nothing to work on: its \"\(parameter)\" gathers every item's output, and no item made one (each failed, or there were none). Fix the failed items and run again."
         case .badShard(let message):
             return "--shard \(message)."
         case .manifestBusy(let path):

@@ -52,10 +52,16 @@ enum VipsOperationCall {
     /// its cause from the source instead.
     private static func run(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)]) throws(VipsError) -> VipsCallOutputs {
         let (result, clean) = attempt(info, arguments)
-        if case .failure(.operationFailed) = result, !clean, !info.isSaver {
+        guard case .failure(let error) = result, case .operationFailed = error, !info.isSaver else { return try result.get() }
+        // An operation that reads pixels as it is built (a smart crop measures them) fails on
+        // damage in the decode upstream: then that is the error, in the decoder's words. Run
+        // again, a streamed decode that failed once fails with no message at all.
+        let origin = arguments.lazy.compactMap { if case .image(let image) = $0.1 { return image.origin } else { return nil } }.first
+        if let damage = DamageCheck.damage(of: origin, after: error) { throw damage }
+        if !clean {
             return try VipsErrorLog.alone { () throws(VipsError) in try attempt(info, arguments).0.get() }
         }
-        return try result.get()
+        throw error
     }
 
     private static func attempt(_ info: VipsOperationInfo, _ arguments: [(VipsArgumentInfo, VipsArgumentValue)])

@@ -48,6 +48,8 @@ struct VipsOperationStage: Stage {
             let payloads = inputs.references(argument.name)
             switch argument.kind {
             case .images:
+                // libvips fails an empty list without a word.
+                if payloads.isEmpty { throw WorkbenchError.emptyFanIn(node: context.nodeID, parameter: argument.name) }
                 arguments.append((argument, .images(try payloads.map { try Self.image($0, argument, context) })))
             case .blob:
                 guard case .bytes(let bytes)? = payloads.first else {

@@ -142,6 +142,41 @@ extension SafetyCommandTests {
 }
 
 extension SafetyCommandTests {
+    /// A smart crop reads the pixels as the thumbnail is built: a cut-short photo beside others
+    /// failed there with "libvips gave no message" (the call run again alone, and a streamed
+    /// decode that failed once has no words the second time), and the contact sheet of a run
+    /// whose every item failed said the same. Now the decode's own words, every time, and a
+    /// sheet that says it had nothing to join.
+    @Test func aCutShortPhotoBesideOthersKeepsItsWordsThroughASmartCrop() throws {
+        let folder = try Fixtures.temporaryDirectory("smart-crop-damage")
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let bridge = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
+        let cut = photos.appendingPathComponent("cut.jpg")
+        try bridge.prefix(111_104).write(to: cut)
+        for name in ["a", "b", "c"] { try bridge.write(to: photos.appendingPathComponent("\(name).jpg")) }
+        let preset = try Fixtures.writePreset(#"""
+            {"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "image", "op": "decode"},
+              {"id": "thumb", "op": "thumbnail", "width": 300, "height": 200, "fit": "cover", "crop": "attention"},
+              {"op": "encode", "format": "jpeg"}, {"op": "write", "path": "{name}.jpg"},
+              {"id": "sheet", "op": "vips.arrayjoin", "scope": "run", "in": "@thumb[*]", "across": 2},
+              {"id": "sheet-png", "op": "encode", "scope": "run", "from": "sheet", "format": "png"},
+              {"id": "sheet-save", "op": "write", "scope": "run", "from": "sheet-png", "path": "sheet.png"}]}
+            """#, in: folder)
+        let expected = "FAILED  cut: image: Cannot decode \"\(cut.path)\": VipsJpeg: Premature end of input file. The file is damaged (found when its pixels were read)."
+        for attempt in 1...3 {
+            let result = try CLIProcess.run(["run", preset, photos.path, "--out", folder.appendingPathComponent("out-\(attempt)").path, "--jobs", "2"])
+            #expect(result.status == 1)
+            #expect(result.lines.contains(expected), "attempt \(attempt): \(result.lines)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out-\(attempt)/sheet.png").path))
+        }
+        let alone = try CLIProcess.run(["run", preset, cut.path, "--out", folder.appendingPathComponent("alone").path])
+        #expect(alone.status == 1)
+        #expect(alone.lines.contains(expected), "\(alone.lines)")
+        #expect(alone.lines.contains("FAILED  sheet (run scope): Node \"sheet\" has nothing to work on: its \"in\" gathers every item's output, and no item made one (each failed, or there were none). Fix the failed items and run again."),
+                "\(alone.lines)")
+    }
+
     /// An assertion inside libvips fails the item with the check libvips named, and what libvips
     /// prints on its own (with printf) stays off standard output, which is the report.
     @Test func anAssertionInLibvipsLeavesTheReportClean() throws {

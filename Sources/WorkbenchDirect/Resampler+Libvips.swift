@@ -53,21 +53,15 @@ extension Resampler {
 }
 
 extension ReduceAxis {
-    /// The windows as the integer passes take them: weights in 1/4096ths summing to 4096 (the
-    /// rounding's remainder on the largest, so flat areas stay flat), and each window's first
-    /// input before the edges are held.
+    /// The windows as the integer passes take them (`Resampler.fixedPoint`), and each window's
+    /// first input before the edges are held.
     var fixedPoint: Resampler.Taps {
         var taps = Resampler.Taps()
         taps.count = count
-        let one = Float(1 << Resampler.fractionBits)
         for o in 0..<output {
-            let window = weights[(o * count)..<((o + 1) * count)]
-            var fixed = window.map { Int32(($0 * one).rounded()) }
-            let remainder = Int32(one) - fixed.reduce(0, +)
-            if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
             taps.first.append(firsts[o])
             taps.inputs.append(contentsOf: inputs[(o * count)..<((o + 1) * count)])
-            taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
+            taps.weights.append(contentsOf: Resampler.fixedPoint(weights[(o * count)..<((o + 1) * count)]))
         }
         return taps
     }

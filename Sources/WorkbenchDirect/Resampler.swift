@@ -40,19 +40,23 @@ public enum Resampler {
 
     static func taps(from input: Int, to output: Int, shrink: Double? = nil) -> Taps {
         var taps = Taps()
-        let one = Double(1 << fractionBits)
         forEachWindow(from: input, to: output, shrink: shrink ?? Double(input) / Double(output)) { first, weights in
             taps.count = weights.count
-            // Rounded, and the rounding's remainder given to the largest weight, so flat areas
-            // stay exactly flat.
-            var fixed = weights.map { Int32(($0 * one).rounded()) }
-            let remainder = Int32(one) - fixed.reduce(0, +)
-            if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
             taps.first.append(Int32(first))
             taps.inputs.append(contentsOf: (0..<weights.count).map { Int32(min(max(first + $0, 0), input - 1)) })
-            taps.weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
+            taps.weights.append(contentsOf: fixedPoint(weights))
         }
         return taps
+    }
+
+    /// A window's weights (summing to 1) in 1/4096ths, rounded, and the rounding's remainder
+    /// given to the largest weight, so flat areas stay exactly flat.
+    static func fixedPoint<Weights: Collection>(_ weights: Weights) -> [Int16] where Weights.Element: BinaryFloatingPoint {
+        let one = Double(1 << fractionBits)
+        var fixed = weights.map { Int32((Double($0) * one).rounded()) }
+        let remainder = Int32(one) - fixed.reduce(0, +)
+        if remainder != 0, let largest = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[largest] += remainder }
+        return fixed.map { Int16(clamping: $0) }
     }
 
     /// Each output sample's Lanczos-3 window over `input` samples, in order: the first input it

@@ -16,7 +16,7 @@ struct Workbench: AsyncParsableCommand {
             130 interrupted.
             """,
         version: "\(Release.version) (libvips \(VipsRuntime.version), plugin API \(Plugin.apiVersion), \(Toolchain.current))",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, ExplainCommand.self, InitCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self, ManifestCommand.self, ServeCommand.self,
+        subcommands: [RunCommand.self, WatchCommand.self, ValidateCommand.self, GraphCommand.self, ExplainCommand.self, InitCommand.self, FiltersCommand.self, SchemaCommand.self, PluginCommand.self, ManifestCommand.self, ServeCommand.self,
                       PluginHelperCommand.self])
 
     /// Like ArgumentParser's `main`, but usage errors exit with 2 as documented, not 64.

@@ -31,6 +31,16 @@ public final class ItemFeed: Sendable {
         if changed { announce() }
     }
 
+    /// Adds these items after those waiting (a watched folder's arrivals). Ignored once closed.
+    public func append(_ items: [Item]) {
+        let changed = state.withLock { state -> Bool in
+            guard !state.closed, !items.isEmpty else { return false }
+            state.waiting += items
+            return true
+        }
+        if changed { announce() }
+    }
+
     /// The item with this index left the run (it ended): it may be fed again.
     public func release(_ index: Int) {
         state.withLock { _ = $0.taken.remove(index) }

@@ -38,6 +38,35 @@ struct TreeGlob {
         return choices.flatMap { choice in alternatives(of: tail).map { head + choice + $0 } }
     }
 
+    /// Whether the file at `path` is one the glob matches, and its folder relative to the root
+    /// (`{dir}`); nil when it is not (outside the root, hidden where the pattern does not say
+    /// so, or not matching). What `matches()` would find, for one path: a watch's new arrival.
+    func match(_ path: String) -> String? {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let names = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let found = Self.match(names[...], parts[...], relative: []) else { return nil }
+        return found.joined(separator: "/")
+    }
+
+    /// Whether a file under the root can match from a folder below it: the pattern has a
+    /// folder part (`**` or `*/`), so a watch must follow subfolders.
+    var reachesSubfolders: Bool { parts.count > 1 }
+
+    private static func match(_ names: ArraySlice<String>, _ parts: ArraySlice<String>, relative: [String]) -> [String]? {
+        guard let part = parts.first, let name = names.first else { return nil }
+        if part == "**" {
+            // Zero folders, or one more folder (not a hidden one) and `**` again.
+            if let found = match(names, parts.dropFirst(), relative: relative) { return found }
+            guard names.count > 1, !name.hasPrefix(".") else { return nil }
+            return match(names.dropFirst(), parts, relative: relative + [name])
+        }
+        let fits = isPattern(part) ? (!name.hasPrefix(".") || part.hasPrefix(".")) && matches(part, name) : part == name
+        guard fits else { return nil }
+        if parts.count == 1 { return names.count == 1 ? relative : nil }
+        return names.count > 1 ? match(names.dropFirst(), parts.dropFirst(), relative: relative + [name]) : nil
+    }
+
     /// Every matching file (not folder), sorted by path.
     func matches() -> [(path: String, directory: String)] {
         var found: [(path: String, directory: String)] = []

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A watch's items for its run (`ItemSource.feed`): each arrival of an input becomes an item,
+/// one at a time per file — a file that arrives again while its item runs (replaced mid-way)
+/// is fed again once that item has ended, so the last version is the one made. Deleted inputs
+/// lose their outputs and record when asked (`prune`). The run's manifest decides what is up to
+/// date, so a listing fed in full (at start, after lost events) redoes nothing unchanged.
+public final class WatchFeed: Sendable {
+    public let feed = ItemFeed()
+    private let inputs: WatchedInputs
+
+    private struct State {
+        /// Each file keeps its index for the watch's life: the run's claims on output paths
+        /// are by index, so a file made again claims its own files again.
+        var indices: [String: Int] = [:]
+        /// Files whose item is in the run, by path: its index.
+        var running: [String: Int] = [:]
+        /// Files that arrived again while their item ran.
+        var again: Set<String> = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+
+    public init(_ inputs: WatchedInputs) {
+        self.inputs = inputs
+    }
+
+    /// A file arrived (whole): fed, or fed again after the item of its last arrival. Returns
+    /// whether it is an input at all.
+    @discardableResult
+    public func arrived(_ path: String) -> Bool {
+        guard let directory = inputs.directory(of: path) else { return false }
+        // Closed once by a writer that opened it again (made empty, then filled): its last
+        // close will say when it is whole.
+        if Self.isOpenForWriting(path) { return true }
+        let item = state.withLock { state -> Item? in
+            guard !state.closed else { return nil }
+            if state.running[path] != nil {
+                state.again.insert(path)
+                return nil
+            }
+            let index = state.indices[path] ?? state.indices.count
+            state.indices[path] = index
+            let item = Item(index: index, source: path, directory: directory)
+            state.running[path] = index
+            return item
+        }
+        if let item { feed.append([item]) }
+        return true
+    }
+
+    /// Whether another process holds the file open for writing: the kernel refuses a read
+    /// lease then. Where leases cannot be had (another user's file, without CAP_LEASE), no.
+    static func isOpenForWriting(_ path: String) -> Bool {
+        // Linux's F_SETLEASE, which Swift's Glibc module does not name.
+        let setLease: Int32 = 1024
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        if fcntl(descriptor, setLease, Int32(F_RDLCK)) == 0 {
+            _ = fcntl(descriptor, setLease, Int32(F_UNLCK))
+            return false
+        }
+        return errno == EAGAIN
+    }
+
+    /// Every input there now (at start, and when events were lost).
+    public func feedListing() {
+        for found in inputs.listing() { arrived(found.path) }
+    }
+
+    /// The run ended this item: its file may be fed again.
+    public func ended(_ item: Item) {
+        feed.release(item.index)
+        let again = state.withLock { state -> Bool in
+            guard state.running[item.source] == item.index else { return false }
+            state.running[item.source] = nil
+            return state.again.remove(item.source) != nil
+        }
+        if again { arrived(item.source) }
+    }
+
+    /// Items in the run now.
+    public var running: Int { state.withLock { $0.running.count } }
+
+    /// No more arrivals: the run ends once the items it has end.
+    public func close() {
+        state.withLock { $0.closed = true }
+        feed.close()
+    }
+
+    /// Removes what a deleted input made — the files its record lists, under `root` — and
+    /// records it with none, so a file of that name arriving later is made anew. Returns the
+    /// paths removed (relative to the root); nil when `path` is not an input.
+    public func prune(_ path: String, manifest: RunManifest, root: OutputRoot) -> [String]? {
+        guard let directory = inputs.directory(of: path) else { return nil }
+        let key = manifest.recipes.key(of: Item(index: 0, source: path, directory: directory))
+        guard let record = manifest.store.item(key), !record.outputs.isEmpty else { return [] }
+        var removed: [String] = []
+        for output in record.outputs where root.remote == nil {
+            let file = root.path + "/" + output.path
+            if unlink(file) == 0 || errno == ENOENT { removed.append(output.path) }
+        }
+        manifest.store.record(ManifestItem(input: key, identity: record.identity, outputs: []))
+        return removed
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// `workbench watch` on real folders with inotify: the process runs as a user starts it, files
+/// arrive as uploaders deliver them (renamed in, written and closed), and every wait is for a
+/// file or a line to appear (the deadline only ends a hang).
+@Suite struct WatchCommandTests {
+    static let thumbnails = #"""
+        {"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "thumbnail", "width": 96},
+          {"op": "encode", "format": "jpeg", "Q": 80}, {"op": "write", "path": "{dir}/{name}.jpg"}]}
+        """#
+
+    /// A watch started on `folder` (or the preset's own glob), once it says it is watching.
+    private func watch(_ preset: String, _ arguments: [String]) throws -> CLIProcess {
+        let process = try CLIProcess(["watch", preset] + arguments)
+        try waitFor("the watch to start: \(process.stderrSoFar)") { process.stderrSoFar.contains("Watching ") || process.stderrSoFar.contains("rror") }
+        #expect(process.stderrSoFar.contains("Watching "), "\(process.stderrSoFar)")
+        return process
+    }
+
+    private func waitFor(_ what: @autoclosure () -> String, _ condition: () -> Bool) throws {
+        let limit = ContinuousClock.now + .seconds(120)
+        while !condition() {
+            guard ContinuousClock.now < limit else {
+                Issue.record("waited two minutes for \(what())")
+                return
+            }
+            usleep(20_000)
+        }
+    }
+
+    private func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    private func photo(_ name: String) -> URL { Fixtures.samples.appendingPathComponent(name) }
+
+    /// Delivered as rsync and scp deliver: written under a hidden name, then renamed in.
+    private func deliver(_ photo: URL, to destination: URL) throws {
+        let hidden = destination.deletingLastPathComponent().appendingPathComponent(".part-" + destination.lastPathComponent)
+        try FileManager.default.copyItem(at: photo, to: hidden)
+        // rename(2), which replaces a file already there, as uploaders do.
+        #expect(rename(hidden.path, destination.path) == 0)
+    }
+
+    @Test func aFileRenamedInIsMadeAndOneStillBeingWrittenWaitsForItsWriter() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-arrivals")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let watcher = try watch(preset, [inbox.path, "--out", out.path])
+
+        // A writer that pauses half-way: nothing is made of it while it holds the file.
+        let bytes = try Data(contentsOf: photo("Wine.jpg"))
+        let slow = inbox.appendingPathComponent("slow.jpg")
+        let writer = FileHandle(fileDescriptor: open(slow.path, O_CREAT | O_WRONLY | O_TRUNC, 0o644), closeOnDealloc: true)
+        try writer.write(contentsOf: bytes.prefix(bytes.count / 2))
+
+        // Events come in order: once a file delivered after the half is made, the half had its
+        // chance to be taken, and was not.
+        try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("bridge.jpg"))
+        try waitFor("bridge.jpg to be made") { exists(out.appendingPathComponent("bridge.jpg")) }
+        #expect(!exists(out.appendingPathComponent("slow.jpg")))
+        #expect(!watcher.stdoutSoFar.contains("slow"), "\(watcher.stdoutSoFar)")
+
+        try writer.write(contentsOf: bytes.dropFirst(bytes.count / 2))
+        try writer.close()
+        try waitFor("slow.jpg to be made once its writer closed it") { exists(out.appendingPathComponent("slow.jpg")) }
+
+        kill(watcher.processIdentifier, SIGTERM)
+        let result = watcher.wait(watchdog: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("ok      bridge → bridge.jpg") }, "\(result.lines)")
+        #expect(result.lines.contains { $0.hasPrefix("ok      slow → slow.jpg") }, "\(result.lines)")
+        #expect(!result.lines.contains { $0.hasPrefix("FAILED") }, "\(result.lines)")
+        #expect(result.stderr.contains("Stopping: no new files are taken"))
+    }
+
+    @Test func whatArrivedWhileDownIsMadeAtStartAndARunAfterAgrees() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-start")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: photo("Bridge.jpg"), to: inbox.appendingPathComponent("a.jpg"))
+        try FileManager.default.copyItem(at: photo("Wine.jpg"), to: inbox.appendingPathComponent("b.jpg"))
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let watcher = try watch(preset, [inbox.path, "--out", out.path])
+        try waitFor("both to be made") { exists(out.appendingPathComponent("a.jpg")) && exists(out.appendingPathComponent("b.jpg")) }
+        // The manifest line is written as each item ends: wait for the watch to say both ended.
+        try waitFor("both lines") { watcher.stdoutSoFar.contains("→ a.jpg") && watcher.stdoutSoFar.contains("→ b.jpg") }
+        kill(watcher.processIdentifier, SIGTERM)
+        #expect(watcher.wait(watchdog: 120).status == 0)
+
+        let rerun = try CLIProcess.run(["run", preset, inbox.path, "--out", out.path])
+        #expect(rerun.status == 0)
+        #expect(rerun.lines.last?.hasPrefix("2 items: 2 up to date") == true, "\(rerun.lines)")
+
+        // And a watch started again makes nothing: both are up to date.
+        let again = try watch(preset, [inbox.path, "--out", out.path])
+        try waitFor("a third photo") {
+            if !exists(inbox.appendingPathComponent("c.jpg")) { try? deliver(photo("sunset.jpg"), to: inbox.appendingPathComponent("c.jpg")) }
+            return exists(out.appendingPathComponent("c.jpg"))
+        }
+        kill(again.processIdentifier, SIGTERM)
+        let second = again.wait(watchdog: 120)
+        #expect(second.status == 0)
+        #expect(second.lines.filter { $0.hasPrefix("ok ") } .count == 1, "\(second.lines)")
+        #expect(second.lines.last?.contains("2 up to date") == true, "\(second.lines)")
+    }
+
+    @Test func aReplacedFileIsMadeAgainAndADeletedOneIsPrunedOnlyWhenAsked() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-replace")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        for prune in [false, true] {
+            let target = out.appendingPathComponent(prune ? "pruned" : "kept")
+            let watcher = try watch(preset, [inbox.path, "--out", target.path] + (prune ? ["--prune"] : []))
+            let made = target.appendingPathComponent("photo.jpg")
+            try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("photo.jpg"))
+            try waitFor("the first version") { exists(made) }
+            let first = try Data(contentsOf: made)
+            // Replaced by another photo: made again, from the new one.
+            try FileManager.default.removeItem(at: made)
+            try deliver(photo("Wine.jpg"), to: inbox.appendingPathComponent("photo.jpg"))
+            try waitFor("the second version") { exists(made) }
+            let second = try Data(contentsOf: made)
+            #expect(first != second)
+            // A marker after the deletion: once it is made, the deletion was handled.
+            try FileManager.default.removeItem(at: inbox.appendingPathComponent("photo.jpg"))
+            try deliver(photo("sunset.jpg"), to: inbox.appendingPathComponent("marker-\(prune).jpg"))
+            try waitFor("the marker") { exists(target.appendingPathComponent("marker-\(prune).jpg")) }
+            if prune { try waitFor("the prune") { !exists(made) } }
+            #expect(exists(made) == !prune)
+            kill(watcher.processIdentifier, SIGTERM)
+            let result = watcher.wait(watchdog: 120)
+            #expect(result.status == 0)
+            #expect(result.lines.contains("pruned  photo.jpg: removed photo.jpg") == prune, "\(result.lines)")
+            try FileManager.default.removeItem(at: inbox.appendingPathComponent("marker-\(prune).jpg"))
+        }
+    }
+
+    @Test func thePresetsGlobIsWatchedIntoNewSubfolders() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-glob")
+        let inbox = folder.appendingPathComponent("uploads")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(#"""
+            {"version": 1, "inputs": {"glob": "uploads/**/*.jpg"}, "output": "out", "graph": [{"op": "read"}, {"op": "decode"},
+              {"op": "thumbnail", "width": 96}, {"op": "encode", "format": "jpeg"}, {"op": "write", "path": "{dir}/{name}.jpg"}]}
+            """#, in: folder)
+        let watcher = try watch(preset, [])
+        let nested = inbox.appendingPathComponent("2026/11")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try deliver(photo("Bridge.jpg"), to: nested.appendingPathComponent("bridge.jpg"))
+        try waitFor("the nested photo") { exists(folder.appendingPathComponent("out/2026/11/bridge.jpg")) }
+        // A file of another kind in the tree is not an input.
+        try deliver(photo("logo.png"), to: nested.appendingPathComponent("logo.png"))
+        try deliver(photo("Wine.jpg"), to: inbox.appendingPathComponent("wine.jpg"))
+        try waitFor("the top-level photo") { exists(folder.appendingPathComponent("out/wine.jpg")) }
+        kill(watcher.processIdentifier, SIGINT)
+        let result = watcher.wait(watchdog: 120)
+        #expect(result.status == 130)
+        #expect(!result.stdout.contains("logo"), "\(result.lines)")
+    }
+
+    @Test func anOutputFolderInsideTheWatchedOneIsRefused() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-loop")
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let result = try CLIProcess.run(["watch", preset, folder.path, "--out", folder.appendingPathComponent("thumbs").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is inside the watched folder"), "\(result.stderr)")
+        let missing = try CLIProcess.run(["watch", preset, folder.appendingPathComponent("nowhere").path, "--out", "/tmp"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("No folder"), "\(missing.stderr)")
+    }
+}

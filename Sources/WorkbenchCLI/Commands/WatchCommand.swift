@@ -126,7 +126,8 @@ struct WatchCommand: AsyncParsableCommand {
         let token = CancellationToken()
         let stopping = StopRequest()
         let signals = WatchSignals(token: token, stop: {
-            Terminal.error("Stopping: no new files are taken; the \(feed.running) in progress finish.")
+            let running = feed.running
+            Terminal.error("Stopping: no new files are taken" + (running == 0 ? "." : "; \(running) in progress finish\(running == 1 ? "es" : "") first."))
             stopping.request()
             watch.stop()
             feed.close()
@@ -146,7 +147,11 @@ struct WatchCommand: AsyncParsableCommand {
         }
         timer?.cancel()
         let summary = await run.result
-        try? reporter.finish()
+        do {
+            try reporter.finish()
+        } catch {
+            Terminal.error("\(error)")
+        }
         withExtendedLifetime(signals) {}
         if token.isCancelled { throw ExitCode(ExitStatus.interrupted) }
         if stopping.requested { return }

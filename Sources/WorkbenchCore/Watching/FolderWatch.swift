@@ -84,6 +84,7 @@ public final class FolderWatch: Sendable {
         }
         folders.withLock { $0[watch] = folder }
         guard recursing else { return nil }
+        // A folder that cannot be listed (gone already, or unreadable) has no folders to watch.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
             let path = folder + "/" + name
             var isFolder: ObjCBool = false

@@ -20,7 +20,7 @@ public struct WatchedInputs: Sendable {
             let folder = InputExpansion.resolve(source, relativeTo: directory)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw .badInputs("No folder \"\(source)\" to watch (looked for \(folder)); give a folder that exists.")
+                throw .badInputs("No folder \"\(source)\" to watch" + (source.hasPrefix("/") ? "" : " (looked for \(folder))") + "; give a folder that exists.")
             }
             let extensions = InputExpansion.imageExtensions.sorted().joined(separator: ",")
             glob = TreeGlob(folder + "/*.{\(extensions)}")

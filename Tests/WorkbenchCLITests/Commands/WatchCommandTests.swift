@@ -161,6 +161,66 @@ import WorkbenchTestSupport
         #expect(!result.stdout.contains("logo"), "\(result.lines)")
     }
 
+    /// Killed outright with photos still to make, then started again: every photo is made, and
+    /// no half-written file is left (the start's listing finds what the dead watch did not do).
+    @Test func aWatchKilledMidBurstLosesNothingOnceStartedAgain() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-kill")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let watcher = try watch(preset, [inbox.path, "--out", out.path, "--jobs", "1"])
+        let names = (0..<12).map { "photo-\($0)" }
+        let photos = ["Bridge.jpg", "Wine.jpg", "sunset.jpg", "seeding.jpg"]
+        for (n, name) in names.enumerated() { try deliver(photo(photos[n % photos.count]), to: inbox.appendingPathComponent(name + ".jpg")) }
+        try waitFor("a first photo to be made") { watcher.stdoutSoFar.contains("ok ") }
+        kill(watcher.processIdentifier, SIGKILL)
+        let killed = watcher.wait()
+        #expect(killed.status != 0)
+        let madeBefore = names.filter { exists(out.appendingPathComponent($0 + ".jpg")) }.count
+        #expect(madeBefore < names.count, "the kill came after every photo was made: \(killed.lines)")
+
+        let again = try watch(preset, [inbox.path, "--out", out.path])
+        try waitFor("every photo") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
+        kill(again.processIdentifier, SIGTERM)
+        let result = again.wait(watchdog: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.lines.contains { $0.hasPrefix("FAILED") }, "\(result.lines)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+        for name in names {
+            let data = try Data(contentsOf: out.appendingPathComponent(name + ".jpg"))
+            #expect(data.starts(with: [0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "\(name) is not a whole JPEG")
+        }
+    }
+
+    /// More events than the kernel's queue holds (the watch is stopped while a burst lands, its
+    /// queue made 16 events long): the overflow starts a listing, and every photo is made.
+    @Test(.enabled(if: getuid() == 0, "sets fs.inotify.max_queued_events, which needs root"))
+    func anOverflowedQueueIsAListingNotALoss() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-overflow")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let setting = "/proc/sys/fs/inotify/max_queued_events"
+        let saved = try String(contentsOfFile: setting, encoding: .utf8)
+        // The queue's length is taken when the watch starts: set for it alone, then put back.
+        try "16\n".write(toFile: setting, atomically: false, encoding: .utf8)
+        let watcher: CLIProcess
+        do {
+            defer { try? saved.write(toFile: setting, atomically: false, encoding: .utf8) } // put back even if the start failed
+            watcher = try watch(preset, [inbox.path, "--out", out.path])
+        }
+        kill(watcher.processIdentifier, SIGSTOP)
+        let names = (0..<40).map { "burst-\($0)" }
+        for name in names { try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent(name + ".jpg")) }
+        kill(watcher.processIdentifier, SIGCONT)
+        try waitFor("every photo of the burst") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
+        kill(watcher.processIdentifier, SIGTERM)
+        let result = watcher.wait(watchdog: 120)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("the kernel's event queue overflowed"), "\(result.stderr)")
+    }
+
     @Test func anOutputFolderInsideTheWatchedOneIsRefused() throws {
         let folder = try Fixtures.temporaryDirectory("watch-loop")
         let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)

@@ -4,6 +4,7 @@ import WorkbenchCore
 import WorkbenchNet
 import WorkbenchPlugins
 import WorkbenchReports
+import WorkbenchServe
 import Synchronization
 import WorkbenchVips
 
@@ -42,6 +43,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("List the folder again every this many seconds, beside the events (0: only at start).", valueName: "seconds"))
     var reconcile = 3600
 
+    @Option(name: .long, help: ArgumentHelp("Answer GET /healthz and GET /metrics (Prometheus) on this address, e.g. 127.0.0.1:9100 (port 0: any free one, printed).", valueName: "host:port"))
+    var listen: String?
+
     @Flag(name: .long, help: "Allow libvips loaders and savers it marks untrusted (ImageMagick, PDF, SVG, FITS, …); only for files you trust.")
     var allowUntrusted = false
 
@@ -54,6 +58,9 @@ struct WatchCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
         if reconcile < 0 { throw ValidationError("--reconcile takes a number of seconds, 0 or more.") }
+        if let listen, WatchListener.address(listen) == nil {
+            throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:9100 or :9100 for every address; \"\(listen)\" is not one.")
+        }
     }
 
     func run() async throws {
@@ -115,6 +122,9 @@ struct WatchCommand: AsyncParsableCommand {
                 case .mustList(let reason):
                     Terminal.error("Listing \(inputs.root) again: \(reason).")
                     feed.feedListing()
+                case .sourceLost(let reason):
+                    Terminal.error("Not watching any more: \(reason). Make it again and restart the watch.")
+                    feed.metrics.lost(reason)
                 }
             }
         } catch {
@@ -138,14 +148,31 @@ struct WatchCommand: AsyncParsableCommand {
             timer.setEventHandler { feed.feedListing() }
             timer.resume()
         }
+        let listener = listen.flatMap(WatchListener.address).map { address in
+            let stopListening = CancellationToken()
+            let server = WatchListener(metrics: feed.metrics, host: address.host, port: address.port)
+            let task = Task {
+                do {
+                    try await server.run(logger: logger, announce: { Terminal.error("Health and metrics on \($0)/healthz and \($0)/metrics.") },
+                                         stop: stopListening)
+                } catch {
+                    Terminal.error("Cannot listen on \(address.host):\(address.port): \(error)")
+                }
+            }
+            return (stopListening, task)
+        }
         let options = RunOptions(workers: jobs, eventDetail: reporter.detail, cancellation: token)
         let run = PresetRun.start(loaded, items: .feed(feed.feed), output: root, options: options, manifest: manifest, logger: logger)
         feed.feedListing()
         for await event in run.events {
             reporter.handle(event)
-            if case .itemFinished(let report) = event { feed.ended(report.item) }
+            if case .itemFinished(let report) = event { feed.ended(report.item, failed: report.failure != nil) }
         }
         timer?.cancel()
+        if let (stopListening, task) = listener {
+            stopListening.cancel()
+            await task.value
+        }
         let summary = await run.result
         do {
             try reporter.finish()

@@ -14,6 +14,8 @@ public enum FolderEvent: Sendable, Equatable {
     /// Events were lost (the kernel's queue overflowed) or a folder could not be watched: only
     /// a listing of the tree says what is there now. `reason` says why, for the log.
     case mustList(reason: String)
+    /// The watched folder itself was deleted or moved away: nothing more will arrive.
+    case sourceLost(String)
 }
 
 /// A folder tree watched with inotify, its events handed to `handler` on a thread of its own.
@@ -28,6 +30,7 @@ public final class FolderWatch: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let folders = Mutex<[Int32: String]>([:])
     private let subfolders: Bool
+    private let root: String
     private let handler: @Sendable (FolderEvent) -> Void
     private let ended = DispatchSemaphore(value: 0)
 
@@ -43,6 +46,7 @@ public final class FolderWatch: Sendable {
         self.descriptor = descriptor
         self.wake = (ends[0], ends[1])
         self.subfolders = subfolders
+        self.root = root
         self.handler = handler
         if let problem = add(root, recursing: subfolders) {
             close(descriptor)
@@ -71,7 +75,7 @@ public final class FolderWatch: Sendable {
 
     /// What inotify reports of each folder.
     private static let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
-        | UInt32(IN_CREATE) | UInt32(IN_DELETE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
+        | UInt32(IN_CREATE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
 
     /// Watches `folder` (and the folders below it, with `recursing`); the problem, in words, when
     /// the folder itself cannot be watched.
@@ -127,7 +131,10 @@ public final class FolderWatch: Sendable {
             return
         }
         guard let folder = folders.withLock({ $0[event.wd] }) else { return }
-        if mask & UInt32(IN_DELETE_SELF) != 0 { return }
+        if mask & (UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
+            if folder == root { handler(.sourceLost("the watched folder \(root) was \(mask & UInt32(IN_MOVE_SELF) != 0 ? "moved away" : "deleted")")) }
+            return
+        }
         guard !name.isEmpty else { return }
         let path = folder + "/" + name
         if mask & UInt32(IN_ISDIR) != 0 {

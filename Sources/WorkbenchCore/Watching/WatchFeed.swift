@@ -9,6 +9,8 @@ import Synchronization
 /// date, so a listing fed in full (at start, after lost events) redoes nothing unchanged.
 public final class WatchFeed: Sendable {
     public let feed = ItemFeed()
+    /// What the watch has done, for `/metrics` and `/healthz`.
+    public let metrics = WatchMetrics()
     private let inputs: WatchedInputs
 
     private struct State {
@@ -19,6 +21,8 @@ public final class WatchFeed: Sendable {
         var running: [String: Int] = [:]
         /// Files that arrived again while their item ran.
         var again: Set<String> = []
+        /// When each running item's file arrived.
+        var arrivals: [Int: ContinuousClock.Instant] = [:]
         var closed = false
     }
 
@@ -30,9 +34,12 @@ public final class WatchFeed: Sendable {
 
     /// A file arrived (whole): fed, or fed again after the item of its last arrival. Returns
     /// whether it is an input at all.
+    /// `event`: an event said so (counted), not a listing.
     @discardableResult
-    public func arrived(_ path: String) -> Bool {
-        guard let directory = inputs.directory(of: path) else { return false }
+    public func arrived(_ path: String, event: Bool = true) -> Bool {
+        let directory = inputs.directory(of: path)
+        if event { metrics.received(input: directory != nil) }
+        guard let directory else { return false }
         // Closed once by a writer that opened it again (made empty, then filled): its last
         // close will say when it is whole.
         if Self.isOpenForWriting(path) { return true }
@@ -46,9 +53,13 @@ public final class WatchFeed: Sendable {
             state.indices[path] = index
             let item = Item(index: index, source: path, directory: directory)
             state.running[path] = index
+            state.arrivals[index] = .now
             return item
         }
-        if let item { feed.append([item]) }
+        if let item {
+            metrics.queued()
+            feed.append([item])
+        }
         return true
     }
 
@@ -69,18 +80,22 @@ public final class WatchFeed: Sendable {
 
     /// Every input there now (at start, and when events were lost).
     public func feedListing() {
-        for found in inputs.listing() { arrived(found.path) }
+        for found in inputs.listing() { arrived(found.path, event: false) }
     }
 
-    /// The run ended this item: its file may be fed again.
-    public func ended(_ item: Item) {
+    /// The run ended this item (`failed`, or made or found up to date): its file may be fed again.
+    public func ended(_ item: Item, failed: Bool) {
         feed.release(item.index)
-        let again = state.withLock { state -> Bool in
-            guard state.running[item.source] == item.index else { return false }
+        let (ours, again, arrival) = state.withLock { state -> (Bool, Bool, ContinuousClock.Instant?) in
+            guard state.running[item.source] == item.index else { return (false, false, nil) }
             state.running[item.source] = nil
-            return state.again.remove(item.source) != nil
+            return (true, state.again.remove(item.source) != nil, state.arrivals.removeValue(forKey: item.index))
         }
-        if again { arrived(item.source) }
+        if ours {
+            let waited = arrival.map { $0.duration(to: .now) } ?? .zero
+            metrics.ended(failed: failed, seconds: Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)
+        }
+        if again { arrived(item.source, event: false) }
     }
 
     /// Items in the run now.

@@ -221,6 +221,40 @@ import WorkbenchTestSupport
         #expect(result.stderr.contains("the kernel's event queue overflowed"), "\(result.stderr)")
     }
 
+    /// `--listen`: health while the folder is there, 503 with the reason once it is deleted, and
+    /// metrics that count what arrived and what was made.
+    @Test func healthAndMetricsSayWhatTheWatchDid() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-metrics")
+        let inbox = folder.appendingPathComponent("in"), out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
+        let watcher = try watch(preset, [inbox.path, "--out", out.path, "--listen", "127.0.0.1:0"])
+        try waitFor("the address") { watcher.stderrSoFar.contains("/metrics.") }
+        let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\/healthz/).flatMap { Int($0.1) })
+        let healthy = try RawHTTP.send(port: port, path: "/healthz")
+        #expect(healthy.status == 200 && healthy.text == "watching\n")
+
+        try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("a.jpg"))
+        try deliver(photo("logo.png"), to: inbox.appendingPathComponent("notes.txt"))
+        try waitFor("a.jpg's line") { watcher.stdoutSoFar.contains("→ a.jpg") }
+        let metrics = try RawHTTP.send(port: port, path: "/metrics").text
+        // Four events: each file written under a hidden name (not an input), then renamed in; of
+        // those, only a.jpg is an input.
+        for line in ["workbench_watch_events_received_total 4", "workbench_watch_events_ignored_total 3", "workbench_watch_items_done_total 1",
+                     "workbench_watch_items_failed_total 0", "workbench_watch_queue_depth 0", "workbench_watch_source_up 1",
+                     "workbench_watch_latency_seconds_count 1", "workbench_watch_latency_seconds_bucket{le=\"+Inf\"} 1"] {
+            #expect(metrics.split(separator: "\n").contains(Substring(line)), "\(line) not in:\n\(metrics)")
+        }
+
+        try FileManager.default.removeItem(at: inbox)
+        try waitFor("the loss to be said") { watcher.stderrSoFar.contains("Not watching any more") }
+        let lost = try RawHTTP.send(port: port, path: "/healthz")
+        #expect(lost.status == 503 && lost.text.contains("was deleted"), "\(lost.text)")
+        #expect(try RawHTTP.send(port: port, path: "/nothing").status == 404)
+        kill(watcher.processIdentifier, SIGTERM)
+        #expect(watcher.wait(watchdog: 120).status == 0)
+    }
+
     @Test func anOutputFolderInsideTheWatchedOneIsRefused() throws {
         let folder = try Fixtures.temporaryDirectory("watch-loop")
         let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)

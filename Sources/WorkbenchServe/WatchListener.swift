@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+import WorkbenchCore
+
+/// The HTTP side of `workbench watch --listen`: `GET /healthz` (200 while watching, 503 with the
+/// reason once the source is lost) and `GET /metrics` (Prometheus' text format), for a service
+/// manager's or a cluster's probes. Anything else is 404.
+public struct WatchListener: Sendable {
+    public let metrics: WatchMetrics
+    public let host: String
+    public let port: Int
+
+    public init(metrics: WatchMetrics, host: String, port: Int) {
+        self.metrics = metrics
+        self.host = host
+        self.port = port
+    }
+
+    /// `HOST:PORT` (`[::1]:8080` for IPv6, `:8080` for every address); nil when it is not one.
+    public static func address(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// Serves until `stop` is cancelled; `announce` gets the address once it listens.
+    public func run(logger: Logger, announce: @escaping @Sendable (String) -> Void, stop: CancellationToken) async throws {
+        let router = Router(context: BasicRequestContext.self)
+        let metrics = self.metrics
+        router.get("/healthz") { _, _ -> Response in
+            if let problem = metrics.problem {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "not watching: \(problem)\n")))
+            }
+            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "watching\n")))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText())))
+        }
+        var serverLogger = logger
+        if logger.logLevel > .debug { serverLogger.logLevel = .critical }
+        let host = self.host
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "workbench-watch"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                announce("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            },
+            logger: serverLogger)
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let stopped = stop.onCancel { server.cancel() }
+        defer { stop.removeHandler(stopped) }
+        do {
+            try await server.value
+        } catch is CancellationError {
+        }
+    }
+}

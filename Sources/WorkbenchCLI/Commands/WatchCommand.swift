@@ -12,7 +12,7 @@ import WorkbenchVips
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Process each new or changed input as it lands in a folder, until stopped.",
+        abstract: "Process each new or changed input as it lands in a folder or a bucket, until stopped.",
         discussion: """
             Files are taken once whole: closed after writing, or renamed into the folder (how rsync, scp and \
             most uploaders finish). What arrived while the watch was down is found at start; the outputs and the \
@@ -23,15 +23,17 @@ struct WatchCommand: AsyncParsableCommand {
               workbench watch look.json ~/uploads --out /srv/thumbnails
               workbench watch look.json --prune
                 (the preset's own inputs glob; a deleted input's outputs are removed)
+              workbench watch look.json s3://photos/in/ --out s3://photos/thumbs/ --listen :8080
+                (the bucket's notifications posted to port 8080; see docs/watch.md)
             """)
 
     @Argument(help: "The preset file.")
     var preset: String
 
-    @Argument(help: "The folder to watch (its image files, as run takes a folder); default: the folder of the preset's inputs glob.")
+    @Argument(help: "The folder (its image files, as run takes a folder) or s3://bucket/prefix/ to watch; default: the preset's inputs.")
     var source: String?
 
-    @Option(name: .long, help: ArgumentHelp("The output folder; write paths are relative to it.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("The output root, a folder or s3://bucket/prefix/; write paths are relative to it.", valueName: "dir"))
     var out: String?
 
     @Option(name: .long, help: ArgumentHelp("Threads for CPU stages (default: one per core).", valueName: "n"))
@@ -43,7 +45,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("List the folder again every this many seconds, beside the events (0: only at start).", valueName: "seconds"))
     var reconcile = 3600
 
-    @Option(name: .long, help: ArgumentHelp("Answer GET /healthz and GET /metrics (Prometheus) on this address, e.g. 127.0.0.1:9100 (port 0: any free one, printed).", valueName: "host:port"))
+    @Option(name: .long, help: ArgumentHelp("Answer GET /healthz and GET /metrics (Prometheus), and a bucket's event notifications (POST), on this address, e.g. 127.0.0.1:9100 (port 0: any free one, printed).", valueName: "host:port"))
     var listen: String?
 
     @Flag(name: .long, help: "Allow libvips loaders and savers it marks untrusted (ImageMagick, PDF, SVG, FITS, …); only for files you trust.")
@@ -70,7 +72,8 @@ struct WatchCommand: AsyncParsableCommand {
         if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        let loaded: Preset, inputs: WatchedInputs, root: OutputRoot, manifest: RunManifest
+        var loaded: Preset
+        let inputs: WatchedInputs, root: OutputRoot, manifest: RunManifest, s3: S3Client
         do {
             loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
             for warning in loaded.warnings { Terminal.error(warning.description) }
@@ -81,10 +84,18 @@ struct WatchCommand: AsyncParsableCommand {
             }
             let cwd = FileManager.default.currentDirectoryPath
             inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
+            if inputs.isBucket && listen == nil {
+                throw WorkbenchError.badInputs("A bucket's new objects are told over HTTP: give --listen HOST:PORT and point the bucket's notifications at it (docs/watch.md).")
+            }
             let destination = out ?? loaded.outputFolder ?? cwd
-            guard !S3Location.isS3(destination) else { throw WorkbenchError.badInputs("watch writes into a folder; \(destination) is a bucket (not yet watched).") }
             if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
-            root = try OutputRoot(destination)
+            s3 = S3Client(bucket: loaded.bucket)
+            if S3Location.isS3(destination) {
+                root = try S3Output.root(destination, shard: nil, client: s3)
+                loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
+            } else {
+                root = try OutputRoot(destination)
+            }
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
             manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue))
             for warning in manifest.warnings { Terminal.error(warning) }
@@ -101,37 +112,22 @@ struct WatchCommand: AsyncParsableCommand {
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
 
         let feed = WatchFeed(inputs)
+        let arrivals = WatchArrivals(feed: feed, inputs: inputs, manifest: manifest, root: root,
+                                     remote: inputs.isBucket ? S3Listing(client: s3) : nil, prune: prune, quiet: output.quiet)
         let lines = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.location, out: TextOutput(Terminal.out),
                                  err: TextOutput(Terminal.error))
         let reporter = ReporterGroup([lines])
-        let pruning = prune, quiet = output.quiet
-        let watch: FolderWatch
+        // A folder's events come from inotify, started before the listing so nothing landing
+        // meanwhile is missed (what both see is taken once: the manifest finds it up to date).
+        let watch: FolderWatch?
         do {
-            // Watching starts before the listing, so nothing landing meanwhile is missed (what
-            // both see is taken once: the manifest finds it up to date).
-            watch = try FolderWatch(root: inputs.root, subfolders: inputs.subfolders) { event in
-                switch event {
-                case .arrived(let path):
-                    feed.arrived(path)
-                case .folderAppeared(let folder):
-                    for found in inputs.listing() where found.path.hasPrefix(folder + "/") { feed.arrived(found.path) }
-                case .removed(let path):
-                    guard pruning else { return }
-                    guard let removed = feed.prune(path, manifest: manifest, root: root), !removed.isEmpty else { return }
-                    if !quiet { Terminal.out("pruned  \((path as NSString).lastPathComponent): removed \(removed.joined(separator: ", "))") }
-                case .mustList(let reason):
-                    Terminal.error("Listing \(inputs.root) again: \(reason).")
-                    feed.feedListing()
-                case .sourceLost(let reason):
-                    Terminal.error("Not watching any more: \(reason). Make it again and restart the watch.")
-                    feed.metrics.lost(reason)
-                }
-            }
+            watch = inputs.isBucket ? nil : try FolderWatch(root: inputs.root, subfolders: inputs.subfolders) { arrivals.handle($0) }
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(ExitStatus.badPreset)
         }
-        Terminal.error("Watching \(inputs.root)\(inputs.subfolders ? " and the folders below it" : "") for \(loaded.name ?? (preset as NSString).lastPathComponent); outputs in \(root.path). SIGTERM or Ctrl-C stops.")
+        let name = loaded.name ?? (preset as NSString).lastPathComponent
+        Terminal.error("Watching \(inputs.root)\(inputs.subfolders && !inputs.isBucket ? " and the folders below it" : "") for \(name); outputs in \(root.location). SIGTERM or Ctrl-C stops.")
 
         let token = CancellationToken()
         let stopping = StopRequest()
@@ -139,39 +135,46 @@ struct WatchCommand: AsyncParsableCommand {
             let running = feed.running
             Terminal.error("Stopping: no new files are taken" + (running == 0 ? "." : "; \(running) in progress finish\(running == 1 ? "es" : "") first."))
             stopping.request()
-            watch.stop()
+            watch?.stop()
             feed.close()
         })
         let timer = reconcile > 0 ? DispatchSource.makeTimerSource(queue: .global(qos: .utility)) : nil
         if let timer {
             timer.schedule(deadline: .now() + .seconds(reconcile), repeating: .seconds(reconcile))
-            timer.setEventHandler { feed.feedListing() }
+            timer.setEventHandler { arrivals.listAll() }
             timer.resume()
         }
-        let listener = listen.flatMap(WatchListener.address).map { address in
-            let stopListening = CancellationToken()
-            let server = WatchListener(metrics: feed.metrics, host: address.host, port: address.port)
+        var listener: (stop: CancellationToken, task: Task<Void, Never>)?
+        if let address = listen.flatMap(WatchListener.address) {
+            let notified: (@Sendable (S3EventNotification) async -> String?)?
+            if inputs.isBucket { notified = { notification in await arrivals.handle(notification) } } else { notified = nil }
+            let server = WatchListener(metrics: feed.metrics, host: address.host, port: address.port, notified: notified)
+            let stopListening = CancellationToken(), bucket = inputs.isBucket
             let task = Task {
                 do {
-                    try await server.run(logger: logger, announce: { Terminal.error("Health and metrics on \($0)/healthz and \($0)/metrics.") },
-                                         stop: stopListening)
+                    try await server.run(logger: logger, announce: { url in
+                        Terminal.error((bucket ? "Notifications to \(url)/, h" : "H") + "ealth and metrics on \(url)/healthz and \(url)/metrics.")
+                    }, stop: stopListening)
                 } catch {
                     Terminal.error("Cannot listen on \(address.host):\(address.port): \(error)")
                 }
             }
-            return (stopListening, task)
+            listener = (stopListening, task)
         }
-        let options = RunOptions(workers: jobs, eventDetail: reporter.detail, cancellation: token)
+        var options = RunOptions(workers: jobs, eventDetail: reporter.detail, cancellation: token)
+        options.s3 = s3
         let run = PresetRun.start(loaded, items: .feed(feed.feed), output: root, options: options, manifest: manifest, logger: logger)
-        feed.feedListing()
+        arrivals.listAll()
         for await event in run.events {
             reporter.handle(event)
             if case .itemFinished(let report) = event { feed.ended(report.item, failed: report.failure != nil) }
         }
         timer?.cancel()
-        if let (stopListening, task) = listener {
-            stopListening.cancel()
-            await task.value
+        // Notifications still waiting are answered "send again": their objects were not made.
+        feed.releaseWaiters()
+        if let listener {
+            listener.stop.cancel()
+            await listener.task.value
         }
         let summary = await run.result
         do {

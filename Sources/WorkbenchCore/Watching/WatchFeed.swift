@@ -23,6 +23,8 @@ public final class WatchFeed: Sendable {
         var again: Set<String> = []
         /// When each running item's file arrived.
         var arrivals: [Int: ContinuousClock.Instant] = [:]
+        /// Who waits for a file's item to end (a notification answered once it is done).
+        var waiters: [String: [@Sendable (Bool) -> Void]] = [:]
         var closed = false
     }
 
@@ -34,28 +36,44 @@ public final class WatchFeed: Sendable {
 
     /// A file arrived (whole): fed, or fed again after the item of its last arrival. Returns
     /// whether it is an input at all.
-    /// `event`: an event said so (counted), not a listing.
+    /// `event`: an event said so (counted), not a listing. `listed`: what a listing or a
+    /// notification said of the object (its ETag and size). `whenDone(true)` is called once the
+    /// item of this arrival has ended (at once when the path is not an input); `whenDone(false)`
+    /// when the watch stopped before taking it.
     @discardableResult
-    public func arrived(_ path: String, event: Bool = true) -> Bool {
+    public func arrived(_ path: String, listed: InputIdentity? = nil, event: Bool = true,
+                        whenDone: (@Sendable (Bool) -> Void)? = nil) -> Bool {
         let directory = inputs.directory(of: path)
         if event { metrics.received(input: directory != nil) }
-        guard let directory else { return false }
+        guard let directory else {
+            whenDone?(true)
+            return false
+        }
         // Closed once by a writer that opened it again (made empty, then filled): its last
         // close will say when it is whole.
-        if Self.isOpenForWriting(path) { return true }
+        if !inputs.isBucket && Self.isOpenForWriting(path) {
+            whenDone?(true)
+            return true
+        }
+        var stopped = false
         let item = state.withLock { state -> Item? in
-            guard !state.closed else { return nil }
+            guard !state.closed else {
+                stopped = true
+                return nil
+            }
+            if let whenDone { state.waiters[path, default: []].append(whenDone) }
             if state.running[path] != nil {
                 state.again.insert(path)
                 return nil
             }
             let index = state.indices[path] ?? state.indices.count
             state.indices[path] = index
-            let item = Item(index: index, source: path, directory: directory)
+            let item = Item(index: index, source: path, directory: directory, listed: listed)
             state.running[path] = index
             state.arrivals[index] = .now
             return item
         }
+        if stopped { whenDone?(false) }
         if let item {
             metrics.queued()
             feed.append([item])
@@ -78,24 +96,44 @@ public final class WatchFeed: Sendable {
         return errno == EAGAIN
     }
 
-    /// Every input there now (at start, and when events were lost).
-    public func feedListing() {
-        for found in inputs.listing() { arrived(found.path, event: false) }
+    /// Every input there now (at start, and when events were lost); a bucket is listed through
+    /// `remote`. Returns why the listing failed or stopped part way, if it did.
+    @discardableResult
+    public func feedListing(remote: (any RemoteListing)? = nil) -> String? {
+        let items: ItemSource
+        do {
+            items = try inputs.listing(remote: remote)
+        } catch {
+            return "\(error)"
+        }
+        let cursor = items.makeCursor()
+        while let item = cursor.next() { arrived(item.source, listed: item.listed, event: false) }
+        return cursor.failure()
+    }
+
+    /// The inputs in a folder that just appeared in the tree (and below it).
+    public func feedListing(below folder: String) {
+        guard case .folder(let glob) = inputs.place else { return }
+        for found in glob.matches() where found.path.hasPrefix(folder + "/") { arrived(found.path, event: false) }
     }
 
     /// The run ended this item (`failed`, or made or found up to date): its file may be fed again.
     public func ended(_ item: Item, failed: Bool) {
         feed.release(item.index)
-        let (ours, again, arrival) = state.withLock { state -> (Bool, Bool, ContinuousClock.Instant?) in
-            guard state.running[item.source] == item.index else { return (false, false, nil) }
+        let (ours, again, arrival, waiting) = state.withLock { state -> (Bool, Bool, ContinuousClock.Instant?, [@Sendable (Bool) -> Void]) in
+            guard state.running[item.source] == item.index else { return (false, false, nil, []) }
             state.running[item.source] = nil
-            return (true, state.again.remove(item.source) != nil, state.arrivals.removeValue(forKey: item.index))
+            let again = state.again.remove(item.source) != nil
+            // Waiters of a file made again wait for that version.
+            let waiting = again ? [] : state.waiters.removeValue(forKey: item.source) ?? []
+            return (true, again, state.arrivals.removeValue(forKey: item.index), waiting)
         }
         if ours {
             let waited = arrival.map { $0.duration(to: .now) } ?? .zero
             metrics.ended(failed: failed, seconds: Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)
         }
-        if again { arrived(item.source, event: false) }
+        for waiter in waiting { waiter(true) }
+        if again { arrived(item.source, listed: item.listed, event: false) }
     }
 
     /// Items in the run now.
@@ -107,15 +145,30 @@ public final class WatchFeed: Sendable {
         feed.close()
     }
 
+    /// Answers every waiter still waiting with `false` (the run ended: nothing more will end).
+    public func releaseWaiters() {
+        let waiting = state.withLock { state in defer { state.waiters = [:] }; return state.waiters.values.flatMap { $0 } }
+        for waiter in waiting { waiter(false) }
+    }
+
+    /// A file (or object) was deleted: counted; returns whether it was an input.
+    @discardableResult
+    public func removed(_ path: String) -> Bool {
+        let input = inputs.directory(of: path) != nil
+        metrics.received(input: input)
+        return input
+    }
+
     /// Removes what a deleted input made — the files its record lists, under `root` — and
     /// records it with none, so a file of that name arriving later is made anew. Returns the
     /// paths removed (relative to the root); nil when `path` is not an input.
     public func prune(_ path: String, manifest: RunManifest, root: OutputRoot) -> [String]? {
-        guard let directory = inputs.directory(of: path) else { return nil }
+        // Files in a bucket are not removed from here (yet): their record stays with them.
+        guard root.remote == nil, let directory = inputs.directory(of: path) else { return nil }
         let key = manifest.recipes.key(of: Item(index: 0, source: path, directory: directory))
         guard let record = manifest.store.item(key), !record.outputs.isEmpty else { return [] }
         var removed: [String] = []
-        for output in record.outputs where root.remote == nil {
+        for output in record.outputs {
             let file = root.path + "/" + output.path
             if unlink(file) == 0 || errno == ENOENT { removed.append(output.path) }
         }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import WorkbenchTestSupport
+
+/// `workbench watch s3://bucket/prefix/ --listen …` against a real S3 server (moto, on
+/// 127.0.0.1) with its event notifications posted by the test, as a gateway posts them.
+@Suite struct WatchBucketTests {
+    private func waitFor(_ what: @autoclosure () -> String, _ condition: () -> Bool) {
+        let limit = ContinuousClock.now + .seconds(120)
+        while !condition() {
+            guard ContinuousClock.now < limit else {
+                Issue.record("waited two minutes for \(what())")
+                return
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// One record as Ceph's gateway and AWS send it: the key URL-encoded, a space as "+".
+    static func event(_ name: String, bucket: String, key: String, size: Int = 1000) -> String {
+        let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/._- ")))!
+            .replacingOccurrences(of: " ", with: "+")
+        return #"{"Records": [{"eventVersion": "2.2", "eventSource": "ceph:s3", "eventName": "\#(name)", "s3": {"bucket": {"name": "\#(bucket)"}, "#
+            + #""object": {"key": "\#(encoded)", "size": \#(size), "eTag": "\"0123\"", "sequencer": "0000000000000001"}}}]}"#
+    }
+
+    static let downloads = #"""
+        {"version": 1, "graph": [{"op": "download"}, {"op": "decode"}, {"op": "thumbnail", "width": 96},
+          {"op": "encode", "format": "jpeg", "Q": 80}, {"op": "write", "path": "{dir}/{name}.jpg"}]}
+        """#
+
+    @Test func notificationsAreAnsweredOnceTheirPhotoIsMade() throws {
+        let server = try S3Server()
+        let bucket = server.bucket("watched")
+        try server.makeBucket(bucket)
+        try server.put(Fixtures.samples.appendingPathComponent("Bridge.jpg"), bucket: bucket, key: "in/before.jpg")
+        let folder = try Fixtures.temporaryDirectory("watch-bucket")
+        let out = folder.appendingPathComponent("out")
+        let preset = try Fixtures.writePreset(Self.downloads, in: folder)
+        let watcher = try CLIProcess(["watch", preset, "s3://\(bucket)/in/", "--out", out.path, "--listen", "127.0.0.1:0"],
+                                     environment: server.environment)
+        waitFor("the listener: \(watcher.stderrSoFar)") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
+        let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(watcher.stderrSoFar)")
+
+        // What was there before the watch started is made from the listing.
+        waitFor("before.jpg") { FileManager.default.fileExists(atPath: out.appendingPathComponent("before.jpg").path) }
+
+        // A new object, with a space in its key: the answer comes once its output is there.
+        try server.put(Fixtures.samples.appendingPathComponent("Wine.jpg"), bucket: bucket, key: "in/new one.jpg")
+        let answer = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "in/new one.jpg"),
+                                      timeout: 120)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("new one.jpg").path))
+
+        // The same event again (a retry, a duplicate): answered, and found up to date.
+        let again = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("s3:ObjectCreated:Put", bucket: bucket, key: "in/new one.jpg"),
+                                     timeout: 120)
+        #expect(again.status == 200)
+
+        // Outside the watched prefix: answered and ignored.
+        let outside = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "elsewhere/x.jpg"))
+        #expect(outside.status == 200)
+
+        // Not a notification, and too large.
+        let wrong = try RawHTTP.send("POST", port: port, path: "/", body: #"{"hello": 1}"#)
+        #expect(wrong.status == 400 && wrong.text.contains("Records"), "\(wrong.text)")
+        let huge = try RawHTTP.send("POST", port: port, path: "/", body: String(repeating: " ", count: (1 << 20) + 10))
+        #expect(huge.status == 413, "\(huge.status) \(huge.text)")
+
+        // An SNS subscription is confirmed by fetching its URL: here the watch's own health.
+        let confirm = try RawHTTP.send("POST", port: port, path: "/sns", body:
+            #"{"Type": "SubscriptionConfirmation", "SubscribeURL": "http://127.0.0.1:\#(port)/healthz", "Token": "t"}"#, timeout: 60)
+        #expect(confirm.status == 200, "\(confirm.text)")
+        let refused = try RawHTTP.send("POST", port: port, path: "/sns", body:
+            #"{"Type": "SubscriptionConfirmation", "SubscribeURL": "http://127.0.0.1:\#(port)/nothing", "Token": "t"}"#, timeout: 60)
+        #expect(refused.status == 502 && refused.text.contains("404"), "\(refused.text)")
+        // A notification inside an SNS envelope.
+        try server.put(Fixtures.samples.appendingPathComponent("sunset.jpg"), bucket: bucket, key: "in/sns.jpg")
+        let inner = Self.event("ObjectCreated:Put", bucket: bucket, key: "in/sns.jpg")
+        let envelope = try String(decoding: JSONSerialization.data(withJSONObject: ["Type": "Notification", "Message": inner]), as: UTF8.self)
+        let wrapped = try RawHTTP.send("POST", port: port, path: "/sns", body: envelope, timeout: 120)
+        #expect(wrapped.status == 200, "\(wrapped.text)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sns.jpg").path))
+
+        let metrics = try RawHTTP.send(port: port, path: "/metrics").text
+        #expect(metrics.contains("workbench_watch_events_received_total 4") && metrics.contains("workbench_watch_events_ignored_total 1"), "\(metrics)")
+        kill(watcher.processIdentifier, SIGTERM)
+        let result = watcher.wait(watchdog: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.lines.contains { $0.hasPrefix("FAILED") }, "\(result.lines)")
+        #expect(result.stderr.contains("Confirmed the SNS subscription"), "\(result.stderr)")
+    }
+
+    @Test func aBucketWithoutAListenerOrWritingIntoItselfIsRefused() throws {
+        let folder = try Fixtures.temporaryDirectory("watch-bucket-refusals")
+        let preset = try Fixtures.writePreset(WatchCommandTests.thumbnails, in: folder)
+        let noListener = try CLIProcess.run(["watch", preset, "s3://photos/in/", "--out", folder.path])
+        #expect(noListener.status == 2 && noListener.stderr.contains("give --listen"), "\(noListener.stderr)")
+        let loop = try CLIProcess.run(["watch", preset, "s3://photos/in/", "--out", "s3://photos/in/thumbs/", "--listen", "127.0.0.1:0"])
+        #expect(loop.status == 2 && loop.stderr.contains("inside the watched prefix"), "\(loop.stderr)")
+    }
+}

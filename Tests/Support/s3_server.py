@@ -284,6 +284,9 @@ def main():
         iam.put_role_policy(RoleName="pods", PolicyName="all", PolicyDocument=json.dumps(policy))
     s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
                       aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+    # Topics are made on the server's own endpoint (Ceph's gateway speaks SNS there).
+    SNS.append(boto3.client("sns", endpoint_url=endpoint, region_name="us-east-1",
+                            aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"]))
 
     ISSUER.append(issuer)
     proxy = Server(("127.0.0.1", 0), Proxy)
@@ -329,8 +332,22 @@ def ceph_role(endpoint, key, issuer):
     return role
 
 
+SNS = []
+
+
 def run(command, s3):
     name = command["cmd"]
+    if name == "notify":
+        # A topic pushing to `endpoint` (persistent: a queue in the gateway), and the bucket's
+        # notifications of objects created and removed under `prefix` sent to it.
+        attributes = {"push-endpoint": command["endpoint"]}
+        if command.get("persistent"):
+            attributes["persistent"] = "true"
+        topic = SNS[0].create_topic(Name=command["topic"], Attributes=attributes)["TopicArn"]
+        s3.put_bucket_notification_configuration(Bucket=command["bucket"], NotificationConfiguration={"TopicConfigurations": [{
+            "Id": command["topic"], "TopicArn": topic, "Events": ["s3:ObjectCreated:*", "s3:ObjectRemoved:*"],
+            "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": command.get("prefix", "")}]}}}]})
+        return {"topic": topic}
     if name == "bucket":
         s3.create_bucket(Bucket=command["name"])
         return {"ok": True}

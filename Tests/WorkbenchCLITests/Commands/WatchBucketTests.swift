@@ -100,3 +100,43 @@ import WorkbenchTestSupport
         #expect(loop.status == 2 && loop.stderr.contains("inside the watched prefix"), "\(loop.stderr)")
     }
 }
+
+/// The same against Ceph's RADOS Gateway, started by the tests on 127.0.0.1, its topics pushing
+/// to the watch: a plain topic (pushed before the PUT answers) and a persistent one (a queue in
+/// the gateway; its first event waits for the gateway's scan for new queues, up to 30 s).
+@Suite struct WatchCephTests {
+    @Test(arguments: [false, true])
+    func cephsNotificationsMakeEachPhotoAndPruneDeletions(persistent: Bool) throws {
+        let server = try S3Server(ceph: true)
+        let bucket = server.bucket("watched")
+        try server.makeBucket(bucket)
+        let folder = try Fixtures.temporaryDirectory("watch-ceph")
+        let out = folder.appendingPathComponent("out")
+        let preset = try Fixtures.writePreset(WatchBucketTests.downloads, in: folder)
+        // The prefix lists nothing yet: the watch starts empty.
+        try server.put(Fixtures.samples.appendingPathComponent("Bridge.jpg"), bucket: bucket, key: "in/first.jpg")
+        let watcher = try CLIProcess(["watch", preset, "s3://\(bucket)/in/", "--out", out.path, "--listen", "127.0.0.1:0", "--prune"],
+                                     environment: server.environment)
+        let limit = ContinuousClock.now + .seconds(180)
+        func waitFor(_ what: String, _ condition: () -> Bool) {
+            while !condition() {
+                guard ContinuousClock.now < limit else { Issue.record("waited for \(what): \(watcher.stderrSoFar)"); return }
+                usleep(20_000)
+            }
+        }
+        waitFor("the listener") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
+        let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(watcher.stderrSoFar)")
+        waitFor("first.jpg, from the listing") { FileManager.default.fileExists(atPath: out.appendingPathComponent("first.jpg").path) }
+        try server.command(["cmd": "notify", "bucket": bucket, "prefix": "in/", "topic": "watch-\(bucket)", "persistent": persistent,
+                            "endpoint": "http://127.0.0.1:\(port)/"])
+        try server.put(Fixtures.samples.appendingPathComponent("Wine.jpg"), bucket: bucket, key: "in/2026/second.jpg")
+        waitFor("second.jpg, from the notification") { FileManager.default.fileExists(atPath: out.appendingPathComponent("2026/second.jpg").path) }
+        try server.command(["cmd": "delete", "bucket": bucket, "key": "in/first.jpg"])
+        waitFor("first.jpg to be pruned") { !FileManager.default.fileExists(atPath: out.appendingPathComponent("first.jpg").path) }
+        kill(watcher.processIdentifier, SIGTERM)
+        let result = watcher.wait(watchdog: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("ok      second → 2026/second.jpg") }, "\(result.lines)")
+        #expect(result.lines.contains("pruned  first.jpg: removed first.jpg"), "\(result.lines)")
+    }
+}

@@ -123,9 +123,39 @@ import WorkbenchTestSupport
         #expect(thumbnails.count == Fixtures.samplePhotos.count && thumbnails.contains { $0.hasPrefix("thumbnails/2024/") })
     }
 
+    /// The watch Deployment's command as a pod runs it (its listener on a free port here): the
+    /// prefix listed at start, a notification answered once its thumbnail is in the bucket, and
+    /// the probes' path healthy.
+    @Test func theWatchDeploymentMakesWhatTheBucketIsToldOf() throws {
+        let deployment = try String(contentsOf: Self.examples.appendingPathComponent("kubernetes/watch-deployment.yaml"), encoding: .utf8)
+        let server = try S3Server()
+        try server.makeBucket("photos-example")
+        try server.put(Fixtures.samples.appendingPathComponent("Bridge.jpg"), bucket: "photos-example", key: "originals/2024/before.jpg")
+        let config = try Fixtures.temporaryDirectory("watch-deployment")
+        try Self.configFile("thumbnails.json", in: deployment).write(to: config.appendingPathComponent("thumbnails.json"), atomically: true, encoding: .utf8)
+        var command = Self.command(in: deployment).map { $0.replacingOccurrences(of: "/config", with: config.path) }
+        #expect(command.first == "workbench" && command.contains("\":8080\""), "\(command)")
+        command = command.dropFirst().map { $0 == "\":8080\"" ? "127.0.0.1:0" : $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        let pod = try CLIProcess(command, environment: server.environment)
+        let limit = ContinuousClock.now + .seconds(120)
+        while !pod.stderrSoFar.contains("/metrics.") && !pod.stderrSoFar.contains("rror") && ContinuousClock.now < limit { usleep(20_000) }
+        let port = try #require(pod.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(pod.stderrSoFar)")
+        #expect(try RawHTTP.send(port: port, path: "/healthz").status == 200)
+        try server.put(Fixtures.samples.appendingPathComponent("Wine.jpg"), bucket: "photos-example", key: "originals/new.jpg")
+        let answer = try RawHTTP.send("POST", port: port, path: "/", body: WatchBucketTests.event("ObjectCreated:Put", bucket: "photos-example",
+                                                                                              key: "originals/new.jpg"), timeout: 120)
+        #expect(answer.status == 200, "\(answer.text)")
+        let made = try server.keys("photos-example", prefix: "thumbnails/")
+        #expect(made["thumbnails/new.jpg"] != nil && made["thumbnails/2024/before.jpg"] != nil, "\(made)")
+        kill(pod.processIdentifier, SIGTERM)
+        let result = pod.wait(watchdog: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test func theJobsPullTheImageOfThisVersion() throws {
         let version = try CLIProcess.run(["--version"]).stdout.split(separator: " ").first.map(String.init) ?? "?"
-        for file in ["kubernetes/indexed-job.yaml", "kubernetes/merge-job.yaml", "kubernetes/bucket-indexed-job.yaml", "kubernetes/bucket-merge-job.yaml"] {
+        for file in ["kubernetes/indexed-job.yaml", "kubernetes/merge-job.yaml", "kubernetes/bucket-indexed-job.yaml", "kubernetes/bucket-merge-job.yaml",
+                     "kubernetes/watch-deployment.yaml"] {
             let job = try String(contentsOf: Self.examples.appendingPathComponent(file), encoding: .utf8)
             let images = job.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("image:") }
             #expect(!images.isEmpty && images.allSatisfy { $0.hasSuffix("/filterworkbench:\(version)") }, "\(file): \(images)")

@@ -68,6 +68,15 @@ struct RunReportingOptions: ParsableArguments {
         case .none:
             reporters.append(LineReporter(quiet: true, verbose: false, outputRoot: root.location, out: lines, err: TextOutput(Terminal.error)))
         }
+        reporters += try Self.records(report: report, events: events, trace: trace, preset: preset, presetPath: presetPath, root: root,
+                                      catalogue: catalogue)
+        return (ReporterGroup(reporters), display)
+    }
+
+    /// The files a run (or a watch) is recorded in: `--report`, `--events`, `--trace`.
+    static func records(report: String?, events: String?, trace: String?, preset: Preset, presetPath: String, root: OutputRoot,
+                        catalogue: PluginCatalogue) throws -> [any Reporter] {
+        var reporters: [any Reporter] = []
         if let events { reporters.append(try EventLog(path: events)) }
         let ops = Dictionary(preset.nodes.map { ($0.id, $0.op.name) }, uniquingKeysWith: { first, _ in first })
         if let report {
@@ -80,6 +89,6 @@ struct RunReportingOptions: ParsableArguments {
                 outputRoot: root.path, inspect: { VipsImage.summary(ofFile: $0) })))
         }
         if let trace { reporters.append(try TraceWriter(path: trace, ops: ops)) }
-        return (ReporterGroup(reporters), display)
+        return reporters
     }
 }

@@ -48,6 +48,12 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Answer GET /healthz and GET /metrics (Prometheus), and a bucket's event notifications (POST), on this address, e.g. 127.0.0.1:9100 (port 0: any free one, printed).", valueName: "host:port"))
     var listen: String?
 
+    @Option(help: ArgumentHelp("Write a JSON report of every item the watch made (as run's --report), when it stops.", valueName: "file"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write every event as one JSON line as it happens (as run's --events).", valueName: "file"))
+    var events: String?
+
     @Flag(name: .long, help: "Allow libvips loaders and savers it marks untrusted (ImageMagick, PDF, SVG, FITS, …); only for files you trust.")
     var allowUntrusted = false
 
@@ -116,7 +122,14 @@ struct WatchCommand: AsyncParsableCommand {
                                      remote: inputs.isBucket ? S3Listing(client: s3) : nil, prune: prune, quiet: output.quiet)
         let lines = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.location, out: TextOutput(Terminal.out),
                                  err: TextOutput(Terminal.error))
-        let reporter = ReporterGroup([lines])
+        let reporter: ReporterGroup
+        do {
+            reporter = ReporterGroup([lines] + (try RunReportingOptions.records(report: report, events: events, trace: nil, preset: loaded,
+                                                                                 presetPath: preset, root: root, catalogue: catalogue)))
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(ExitStatus.badPreset)
+        }
         // A folder's events come from inotify, started before the listing so nothing landing
         // meanwhile is missed (what both see is taken once: the manifest finds it up to date).
         let watch: FolderWatch?

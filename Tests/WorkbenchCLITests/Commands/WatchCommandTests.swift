@@ -82,12 +82,18 @@ import WorkbenchTestSupport
         try FileManager.default.copyItem(at: photo("Bridge.jpg"), to: inbox.appendingPathComponent("a.jpg"))
         try FileManager.default.copyItem(at: photo("Wine.jpg"), to: inbox.appendingPathComponent("b.jpg"))
         let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
-        let watcher = try watch(preset, [inbox.path, "--out", out.path])
+        let report = folder.appendingPathComponent("report.json")
+        let watcher = try watch(preset, [inbox.path, "--out", out.path, "--report", report.path])
         try waitFor("both to be made") { exists(out.appendingPathComponent("a.jpg")) && exists(out.appendingPathComponent("b.jpg")) }
         // The manifest line is written as each item ends: wait for the watch to say both ended.
         try waitFor("both lines") { watcher.stdoutSoFar.contains("→ a.jpg") && watcher.stdoutSoFar.contains("→ b.jpg") }
         kill(watcher.processIdentifier, SIGTERM)
         #expect(watcher.wait(watchdog: 120).status == 0)
+        // The report, written as the watch stopped: both items with their outputs.
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let items = try #require(document["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["name"] as? String }) == ["a", "b"] && items.allSatisfy { $0["status"] as? String == "succeeded" },
+                "\(items)")
 
         let rerun = try CLIProcess.run(["run", preset, inbox.path, "--out", out.path])
         #expect(rerun.status == 0)

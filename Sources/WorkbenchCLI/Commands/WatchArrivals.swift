@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WorkbenchCore
 import WorkbenchNet
 import WorkbenchServe
@@ -13,6 +14,8 @@ struct WatchArrivals: Sendable {
     let remote: S3Listing?
     let prune: Bool
     let quiet: Bool
+    /// The newest event seen of each object, so an older one arriving late is passed over.
+    let order = EventOrder()
 
     /// A folder's event.
     func handle(_ event: FolderEvent) {
@@ -41,7 +44,7 @@ struct WatchArrivals: Sendable {
             return await SubscriptionConfirmation.confirm(url)
         case .records(let records):
             var taken = true
-            for record in records {
+            for record in records where order.isNewest(record) {
                 switch record.kind {
                 case .removed:
                     removed(record.source)
@@ -66,5 +69,29 @@ struct WatchArrivals: Sendable {
         guard feed.removed(path), prune else { return }
         guard let removed = feed.prune(path, manifest: manifest, root: root), !removed.isEmpty else { return }
         if !quiet { Terminal.out("pruned  \((path as NSString).lastPathComponent): removed \(removed.joined(separator: ", "))") }
+    }
+}
+
+/// S3's `sequencer` per key: events of one object are ordered by it (hexadecimal, compared once
+/// padded to one length); events arrive out of order in a burst (Ceph posts them concurrently).
+final class EventOrder: Sendable {
+    private let newest = Mutex<[String: String]>([:])
+
+    /// Whether `record` is not older than an event of its object already seen (a repeat of the
+    /// same event is taken again: the manifest finds it up to date); true without a sequencer.
+    func isNewest(_ record: S3EventNotification.Record) -> Bool {
+        guard let sequencer = record.sequencer, !sequencer.isEmpty else { return true }
+        return newest.withLock { newest in
+            if let seen = newest[record.source], Self.compare(sequencer, seen) < 0 { return false }
+            newest[record.source] = sequencer
+            return true
+        }
+    }
+
+    /// -1, 0 or 1 as `a` orders before, with or after `b`.
+    static func compare(_ a: String, _ b: String) -> Int {
+        let width = max(a.count, b.count)
+        let x = String(repeating: "0", count: width - a.count) + a.uppercased(), y = String(repeating: "0", count: width - b.count) + b.uppercased()
+        return x < y ? -1 : x == y ? 0 : 1
     }
 }

@@ -17,11 +17,11 @@ import WorkbenchTestSupport
     }
 
     /// One record as Ceph's gateway and AWS send it: the key URL-encoded, a space as "+".
-    static func event(_ name: String, bucket: String, key: String, size: Int = 1000) -> String {
+    static func event(_ name: String, bucket: String, key: String, size: Int = 1000, sequencer: String = "0000000000000001") -> String {
         let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/._- ")))!
             .replacingOccurrences(of: " ", with: "+")
         return #"{"Records": [{"eventVersion": "2.2", "eventSource": "ceph:s3", "eventName": "\#(name)", "s3": {"bucket": {"name": "\#(bucket)"}, "#
-            + #""object": {"key": "\#(encoded)", "size": \#(size), "eTag": "\"0123\"", "sequencer": "0000000000000001"}}}]}"#
+            + #""object": {"key": "\#(encoded)", "size": \#(size), "eTag": "\"0123\"", "sequencer": "\#(sequencer)"}}}]}"#
     }
 
     static let downloads = #"""
@@ -57,6 +57,18 @@ import WorkbenchTestSupport
                                      timeout: 120)
         #expect(again.status == 200)
 
+        // Events of one object out of order: the older one, arriving last, is passed over.
+        try server.put(Fixtures.samples.appendingPathComponent("seeding.jpg"), bucket: bucket, key: "in/order.jpg")
+        let newer = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "in/order.jpg",
+                                                                                     sequencer: "00000000000000A5"), timeout: 120)
+        #expect(newer.status == 200 && FileManager.default.fileExists(atPath: out.appendingPathComponent("order.jpg").path))
+        let queued = { () throws -> Substring? in try RawHTTP.send(port: port, path: "/metrics").text.split(separator: "\n").first { $0.hasPrefix("workbench_watch_items_queued_total ") } }
+        let before = try queued()
+        let older = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "in/order.jpg",
+                                                                                     sequencer: "3B"), timeout: 120)
+        #expect(older.status == 200)
+        #expect(try queued() == before, "the older event made an item")
+
         // Outside the watched prefix: answered and ignored.
         let outside = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "elsewhere/x.jpg"))
         #expect(outside.status == 200)
@@ -83,7 +95,7 @@ import WorkbenchTestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sns.jpg").path))
 
         let metrics = try RawHTTP.send(port: port, path: "/metrics").text
-        #expect(metrics.contains("workbench_watch_events_received_total 4") && metrics.contains("workbench_watch_events_ignored_total 1"), "\(metrics)")
+        #expect(metrics.contains("workbench_watch_events_received_total 5") && metrics.contains("workbench_watch_events_ignored_total 1"), "\(metrics)")
         kill(watcher.processIdentifier, SIGTERM)
         let result = watcher.wait(watchdog: 120)
         #expect(result.status == 0, "\(result.stderr)")

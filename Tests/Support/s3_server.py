@@ -344,6 +344,16 @@ def run(command, s3):
         if command.get("persistent"):
             attributes["persistent"] = "true"
         topic = SNS[0].create_topic(Name=command["topic"], Attributes=attributes)["TopicArn"]
+        # The gateway keeps a tenant's topics in one object: a topic made beside another one
+        # can be lost (NoSuchKey below); made again, it holds.
+        for attempt in range(5):
+            try:
+                s3.put_bucket_notification_configuration(Bucket=command["bucket"], NotificationConfiguration={"TopicConfigurations": [{
+                    "Id": command["topic"], "TopicArn": topic, "Events": ["s3:ObjectCreated:*", "s3:ObjectRemoved:*"],
+                    "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": command.get("prefix", "")}]}}}]})
+                return {"topic": topic}
+            except s3.exceptions.NoSuchKey:
+                topic = SNS[0].create_topic(Name=command["topic"], Attributes=attributes)["TopicArn"]
         s3.put_bucket_notification_configuration(Bucket=command["bucket"], NotificationConfiguration={"TopicConfigurations": [{
             "Id": command["topic"], "TopicArn": topic, "Events": ["s3:ObjectCreated:*", "s3:ObjectRemoved:*"],
             "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": command.get("prefix", "")}]}}}]})

@@ -12,6 +12,10 @@ public protocol RemoteOutput: Sendable {
     /// upload cut off by `cancellation` leaves nothing behind.
     func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError)
 
+    /// Deletes the object at `path` (relative to the output's location); one already gone is
+    /// no error. A watch prunes what a deleted input made (`workbench watch --prune`).
+    func remove(_ path: String) throws(WorkbenchError)
+
     /// Every object under the output's location, with its size (a listing whose first page is
     /// read now and the rest as the run reaches them): which recorded outputs are still there.
     func inventory() throws(WorkbenchError) -> OutputInventory

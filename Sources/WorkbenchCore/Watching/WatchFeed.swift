@@ -163,16 +163,22 @@ public final class WatchFeed: Sendable {
     /// records it with none, so a file of that name arriving later is made anew. Returns the
     /// paths removed (relative to the root); nil when `path` is not an input.
     public func prune(_ path: String, manifest: RunManifest, root: OutputRoot) -> [String]? {
-        // Files in a bucket are not removed from here (yet): their record stays with them.
-        guard root.remote == nil, let directory = inputs.directory(of: path) else { return nil }
+        guard let directory = inputs.directory(of: path) else { return nil }
         let key = manifest.recipes.key(of: Item(index: 0, source: path, directory: directory))
         guard let record = manifest.store.item(key), !record.outputs.isEmpty else { return [] }
         var removed: [String] = []
+        var kept: [OutputFile] = []
         for output in record.outputs {
-            let file = root.path + "/" + output.path
-            if unlink(file) == 0 || errno == ENOENT { removed.append(output.path) }
+            if let remote = root.remote {
+                // One not deleted stays in the record, so a later prune tries again.
+                do { try remote.remove(output.path); removed.append(output.path) } catch { kept.append(output) }
+            } else if unlink(root.path + "/" + output.path) == 0 || errno == ENOENT {
+                removed.append(output.path)
+            } else {
+                kept.append(output)
+            }
         }
-        manifest.store.record(ManifestItem(input: key, identity: record.identity, outputs: []))
+        manifest.store.record(ManifestItem(input: key, identity: record.identity, outputs: kept))
         return removed
     }
 }

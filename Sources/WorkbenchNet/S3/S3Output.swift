@@ -122,6 +122,16 @@ public final class S3Output: RemoteOutput {
         })
     }
 
+    public func remove(_ path: String) throws(WorkbenchError) {
+        let object = S3Location(bucket: prefix.bucket, key: prefix.key + path)
+        do {
+            // S3 answers 204 whether or not the key was there.
+            _ = try client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: object), limits: ListPages.limits)
+        } catch {
+            throw .writeFailed(path: "s3://\(object.bucket)/\(object.key)", reason: "cannot delete it: \(error)")
+        }
+    }
+
     public func recorded(log: String) {
         let due = progress.withLock { state -> Bool in
             state.itemsSincePush += 1

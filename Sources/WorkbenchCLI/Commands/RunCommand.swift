@@ -67,11 +67,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Terminal.startLogging(output)
-        // The report is standard output; libvips' own printf diagnostics must not mix into it.
-        VipsRuntime.sendLibraryPrintsToStandardError()
-        VipsRuntime.warnings.withLock { $0 = logger }
-        if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
+        let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         var loaded: Preset
         var items: ItemSource
         let root: OutputRoot
@@ -80,14 +76,7 @@ struct RunCommand: AsyncParsableCommand {
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         do {
-            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
-            for warning in loaded.warnings { Terminal.error(warning.description) }
-            // The check at start knew no plan: now what this one holds per worker is known.
-            if let refusal = ProcessLimits.refusalToRun(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                        perWorker: RunFootprint.perWorker(loaded)) {
-                Terminal.error(refusal)
-                throw ExitCode(ExitStatus.badPreset)
-            }
+            loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
             let cwd = FileManager.default.currentDirectoryPath
             if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
             s3 = S3Client(bucket: loaded.bucket)
@@ -103,13 +92,7 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(ExitStatus.badPreset)
             }
             let destination = out ?? loaded.outputFolder ?? cwd
-            if S3Location.isS3(destination) {
-                root = try S3Output.root(destination, shard: shard, client: s3)
-                // Each upload waits on the network, not the disk: more of them in flight.
-                loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
-            } else {
-                root = try OutputRoot(destination)
-            }
+            root = try RunSetup.outputRoot(destination, shard: shard, client: s3, preset: &loaded)
             if let shard {
                 let sharding = loaded
                 items = items.sharded(shard, base: loaded.baseDirectory, passedOver: { [root] in root.reserveOutputs(of: $0, in: sharding) })

@@ -72,22 +72,13 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Terminal.startLogging(output)
-        VipsRuntime.sendLibraryPrintsToStandardError()
-        VipsRuntime.warnings.withLock { $0 = logger }
-        if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
+        let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         var loaded: Preset
         let inputs: WatchedInputs, root: OutputRoot, manifest: RunManifest, s3: S3Client
         do {
-            loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: preset, overrides: overriding.overrides)
-            for warning in loaded.warnings { Terminal.error(warning.description) }
-            if let refusal = ProcessLimits.refusalToRun(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                        perWorker: RunFootprint.perWorker(loaded)) {
-                Terminal.error(refusal)
-                throw ExitCode(ExitStatus.badPreset)
-            }
+            loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
             let cwd = FileManager.default.currentDirectoryPath
             inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
             if inputs.isBucket && listen == nil {
@@ -96,12 +87,7 @@ struct WatchCommand: AsyncParsableCommand {
             let destination = out ?? loaded.outputFolder ?? cwd
             if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
             s3 = S3Client(bucket: loaded.bucket)
-            if S3Location.isS3(destination) {
-                root = try S3Output.root(destination, shard: nil, client: s3)
-                loaded = loaded.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
-            } else {
-                root = try OutputRoot(destination)
-            }
+            root = try RunSetup.outputRoot(destination, shard: nil, client: s3, preset: &loaded)
             try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
             manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue))
             for warning in manifest.warnings { Terminal.error(warning) }

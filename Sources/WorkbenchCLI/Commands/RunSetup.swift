@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WorkbenchCore
+import WorkbenchNet
+import WorkbenchPlugins
+import WorkbenchVips
+
+/// What `run` and `watch` do alike before their run starts.
+enum RunSetup {
+    /// Logging, and libvips' process-wide settings: its own prints off standard output (the
+    /// report), its warnings to the log, untrusted operations only when asked.
+    static func startLibraries(_ output: OutputOptions, allowUntrusted: Bool) -> Logger {
+        let logger = Terminal.startLogging(output)
+        VipsRuntime.sendLibraryPrintsToStandardError()
+        VipsRuntime.warnings.withLock { $0 = logger }
+        if allowUntrusted { VipsRuntime.untrustedOperationsAllowed = true }
+        return logger
+    }
+
+    /// The preset with its `--set`s, its warnings said; refused (exit 2) when the process's
+    /// memory limit cannot hold what its plan keeps per worker. The check at start knew no plan.
+    static func load(_ file: String, overrides: [PresetOverride], catalogue: PluginCatalogue, jobs: Int?) throws -> Preset {
+        let loaded = try PresetLoader(registry: BuiltinOps.registry(plugins: catalogue)).load(file: file, overrides: overrides)
+        for warning in loaded.warnings { Terminal.error(warning.description) }
+        if let refusal = ProcessLimits.refusalToRun(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                    perWorker: RunFootprint.perWorker(loaded)) {
+            Terminal.error(refusal)
+            throw ExitCode(ExitStatus.badPreset)
+        }
+        return loaded
+    }
+
+    /// The output root for a folder or an `s3://` prefix; a bucket's uploads wait on the
+    /// network, not the disk, so its `disk` queue takes more at once unless the preset says.
+    static func outputRoot(_ destination: String, shard: Shard?, client: S3Client, preset: inout Preset) throws -> OutputRoot {
+        guard S3Location.isS3(destination) else { return try OutputRoot(destination) }
+        preset = preset.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
+        return try S3Output.root(destination, shard: shard, client: client)
+    }
+}

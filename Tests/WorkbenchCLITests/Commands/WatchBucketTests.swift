@@ -5,17 +5,6 @@ import WorkbenchTestSupport
 /// `workbench watch s3://bucket/prefix/ --listen …` against a real S3 server (moto, on
 /// 127.0.0.1) with its event notifications posted by the test, as a gateway posts them.
 @Suite struct WatchBucketTests {
-    private func waitFor(_ what: @autoclosure () -> String, _ condition: () -> Bool) {
-        let limit = ContinuousClock.now + .seconds(120)
-        while !condition() {
-            guard ContinuousClock.now < limit else {
-                Issue.record("waited two minutes for \(what())")
-                return
-            }
-            usleep(20_000)
-        }
-    }
-
     /// One record as Ceph's gateway and AWS send it: the key URL-encoded, a space as "+".
     static func event(_ name: String, bucket: String, key: String, size: Int = 1000, sequencer: String = "0000000000000001") -> String {
         let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/._- ")))!
@@ -39,11 +28,11 @@ import WorkbenchTestSupport
         let preset = try Fixtures.writePreset(Self.downloads, in: folder)
         let watcher = try CLIProcess(["watch", preset, "s3://\(bucket)/in/", "--out", out.path, "--listen", "127.0.0.1:0"],
                                      environment: server.environment)
-        waitFor("the listener: \(watcher.stderrSoFar)") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
+        waitUntil("the listener: \(watcher.stderrSoFar)") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
         let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(watcher.stderrSoFar)")
 
         // What was there before the watch started is made from the listing.
-        waitFor("before.jpg") { FileManager.default.fileExists(atPath: out.appendingPathComponent("before.jpg").path) }
+        waitUntil("before.jpg") { FileManager.default.fileExists(atPath: out.appendingPathComponent("before.jpg").path) }
 
         // A new object, with a space in its key: the answer comes once its output is there.
         try server.put(Fixtures.samples.appendingPathComponent("Wine.jpg"), bucket: bucket, key: "in/new one.jpg")
@@ -112,7 +101,7 @@ import WorkbenchTestSupport
         let preset = try Fixtures.writePreset(Self.downloads, in: folder)
         let watcher = try CLIProcess(["watch", preset, "s3://\(bucket)/in/", "--out", "s3://\(bucket)/thumbs/", "--listen", "127.0.0.1:0", "--prune"],
                                      environment: server.environment)
-        waitFor("the listener: \(watcher.stderrSoFar)") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
+        waitUntil("the listener: \(watcher.stderrSoFar)") { watcher.stderrSoFar.contains("/metrics.") || watcher.stderrSoFar.contains("rror") }
         let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }, "\(watcher.stderrSoFar)")
         try server.put(Fixtures.samples.appendingPathComponent("Bridge.jpg"), bucket: bucket, key: "in/gone.jpg")
         let made = try RawHTTP.send("POST", port: port, path: "/", body: Self.event("ObjectCreated:Put", bucket: bucket, key: "in/gone.jpg"), timeout: 120)

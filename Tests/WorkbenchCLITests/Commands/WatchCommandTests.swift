@@ -2,6 +2,19 @@ import Foundation
 import Testing
 import WorkbenchTestSupport
 
+/// Waits for `condition`, looking every 20 ms; two minutes only end a hang (the wait is then
+/// recorded as the test's failure).
+func waitUntil(_ what: @autoclosure () -> String, _ condition: () -> Bool) {
+    let limit = ContinuousClock.now + .seconds(120)
+    while !condition() {
+        guard ContinuousClock.now < limit else {
+            Issue.record("waited two minutes for \(what())")
+            return
+        }
+        usleep(20_000)
+    }
+}
+
 /// `workbench watch` on real folders with inotify: the process runs as a user starts it, files
 /// arrive as uploaders deliver them (renamed in, written and closed), and every wait is for a
 /// file or a line to appear (the deadline only ends a hang).
@@ -14,20 +27,9 @@ import WorkbenchTestSupport
     /// A watch started on `folder` (or the preset's own glob), once it says it is watching.
     private func watch(_ preset: String, _ arguments: [String]) throws -> CLIProcess {
         let process = try CLIProcess(["watch", preset] + arguments)
-        try waitFor("the watch to start: \(process.stderrSoFar)") { process.stderrSoFar.contains("Watching ") || process.stderrSoFar.contains("rror") }
+        waitUntil("the watch to start: \(process.stderrSoFar)") { process.stderrSoFar.contains("Watching ") || process.stderrSoFar.contains("rror") }
         #expect(process.stderrSoFar.contains("Watching "), "\(process.stderrSoFar)")
         return process
-    }
-
-    private func waitFor(_ what: @autoclosure () -> String, _ condition: () -> Bool) throws {
-        let limit = ContinuousClock.now + .seconds(120)
-        while !condition() {
-            guard ContinuousClock.now < limit else {
-                Issue.record("waited two minutes for \(what())")
-                return
-            }
-            usleep(20_000)
-        }
     }
 
     private func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
@@ -58,13 +60,13 @@ import WorkbenchTestSupport
         // Events come in order: once a file delivered after the half is made, the half had its
         // chance to be taken, and was not.
         try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("bridge.jpg"))
-        try waitFor("bridge.jpg to be made") { exists(out.appendingPathComponent("bridge.jpg")) }
+        waitUntil("bridge.jpg to be made") { exists(out.appendingPathComponent("bridge.jpg")) }
         #expect(!exists(out.appendingPathComponent("slow.jpg")))
         #expect(!watcher.stdoutSoFar.contains("slow"), "\(watcher.stdoutSoFar)")
 
         try writer.write(contentsOf: bytes.dropFirst(bytes.count / 2))
         try writer.close()
-        try waitFor("slow.jpg to be made once its writer closed it") { exists(out.appendingPathComponent("slow.jpg")) }
+        waitUntil("slow.jpg to be made once its writer closed it") { exists(out.appendingPathComponent("slow.jpg")) }
 
         kill(watcher.processIdentifier, SIGTERM)
         let result = watcher.wait(watchdog: 120)
@@ -84,9 +86,9 @@ import WorkbenchTestSupport
         let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
         let report = folder.appendingPathComponent("report.json")
         let watcher = try watch(preset, [inbox.path, "--out", out.path, "--report", report.path])
-        try waitFor("both to be made") { exists(out.appendingPathComponent("a.jpg")) && exists(out.appendingPathComponent("b.jpg")) }
+        waitUntil("both to be made") { exists(out.appendingPathComponent("a.jpg")) && exists(out.appendingPathComponent("b.jpg")) }
         // The manifest line is written as each item ends: wait for the watch to say both ended.
-        try waitFor("both lines") { watcher.stdoutSoFar.contains("→ a.jpg") && watcher.stdoutSoFar.contains("→ b.jpg") }
+        waitUntil("both lines") { watcher.stdoutSoFar.contains("→ a.jpg") && watcher.stdoutSoFar.contains("→ b.jpg") }
         kill(watcher.processIdentifier, SIGTERM)
         #expect(watcher.wait(watchdog: 120).status == 0)
         // The report, written as the watch stopped: both items with their outputs.
@@ -101,7 +103,7 @@ import WorkbenchTestSupport
 
         // And a watch started again makes nothing: both are up to date.
         let again = try watch(preset, [inbox.path, "--out", out.path])
-        try waitFor("a third photo") {
+        waitUntil("a third photo") {
             if !exists(inbox.appendingPathComponent("c.jpg")) { try? deliver(photo("sunset.jpg"), to: inbox.appendingPathComponent("c.jpg")) }
             return exists(out.appendingPathComponent("c.jpg"))
         }
@@ -122,19 +124,19 @@ import WorkbenchTestSupport
             let watcher = try watch(preset, [inbox.path, "--out", target.path] + (prune ? ["--prune"] : []))
             let made = target.appendingPathComponent("photo.jpg")
             try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("photo.jpg"))
-            try waitFor("the first version") { exists(made) }
+            waitUntil("the first version") { exists(made) }
             let first = try Data(contentsOf: made)
             // Replaced by another photo: made again, from the new one.
             try FileManager.default.removeItem(at: made)
             try deliver(photo("Wine.jpg"), to: inbox.appendingPathComponent("photo.jpg"))
-            try waitFor("the second version") { exists(made) }
+            waitUntil("the second version") { exists(made) }
             let second = try Data(contentsOf: made)
             #expect(first != second)
             // A marker after the deletion: once it is made, the deletion was handled.
             try FileManager.default.removeItem(at: inbox.appendingPathComponent("photo.jpg"))
             try deliver(photo("sunset.jpg"), to: inbox.appendingPathComponent("marker-\(prune).jpg"))
-            try waitFor("the marker") { exists(target.appendingPathComponent("marker-\(prune).jpg")) }
-            if prune { try waitFor("the prune") { !exists(made) } }
+            waitUntil("the marker") { exists(target.appendingPathComponent("marker-\(prune).jpg")) }
+            if prune { waitUntil("the prune") { !exists(made) } }
             #expect(exists(made) == !prune)
             kill(watcher.processIdentifier, SIGTERM)
             let result = watcher.wait(watchdog: 120)
@@ -156,11 +158,11 @@ import WorkbenchTestSupport
         let nested = inbox.appendingPathComponent("2026/11")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         try deliver(photo("Bridge.jpg"), to: nested.appendingPathComponent("bridge.jpg"))
-        try waitFor("the nested photo") { exists(folder.appendingPathComponent("out/2026/11/bridge.jpg")) }
+        waitUntil("the nested photo") { exists(folder.appendingPathComponent("out/2026/11/bridge.jpg")) }
         // A file of another kind in the tree is not an input.
         try deliver(photo("logo.png"), to: nested.appendingPathComponent("logo.png"))
         try deliver(photo("Wine.jpg"), to: inbox.appendingPathComponent("wine.jpg"))
-        try waitFor("the top-level photo") { exists(folder.appendingPathComponent("out/wine.jpg")) }
+        waitUntil("the top-level photo") { exists(folder.appendingPathComponent("out/wine.jpg")) }
         kill(watcher.processIdentifier, SIGINT)
         let result = watcher.wait(watchdog: 120)
         #expect(result.status == 130)
@@ -178,7 +180,7 @@ import WorkbenchTestSupport
         let names = (0..<12).map { "photo-\($0)" }
         let photos = ["Bridge.jpg", "Wine.jpg", "sunset.jpg", "seeding.jpg"]
         for (n, name) in names.enumerated() { try deliver(photo(photos[n % photos.count]), to: inbox.appendingPathComponent(name + ".jpg")) }
-        try waitFor("a first photo to be made") { watcher.stdoutSoFar.contains("ok ") }
+        waitUntil("a first photo to be made") { watcher.stdoutSoFar.contains("ok ") }
         kill(watcher.processIdentifier, SIGKILL)
         let killed = watcher.wait()
         #expect(killed.status != 0)
@@ -186,7 +188,7 @@ import WorkbenchTestSupport
         #expect(madeBefore < names.count, "the kill came after every photo was made: \(killed.lines)")
 
         let again = try watch(preset, [inbox.path, "--out", out.path])
-        try waitFor("every photo") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
+        waitUntil("every photo") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
         kill(again.processIdentifier, SIGTERM)
         let result = again.wait(watchdog: 120)
         #expect(result.status == 0, "\(result.stderr)")
@@ -220,7 +222,7 @@ import WorkbenchTestSupport
         let names = (0..<40).map { "burst-\($0)" }
         for name in names { try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent(name + ".jpg")) }
         kill(watcher.processIdentifier, SIGCONT)
-        try waitFor("every photo of the burst") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
+        waitUntil("every photo of the burst") { names.allSatisfy { exists(out.appendingPathComponent($0 + ".jpg")) } }
         kill(watcher.processIdentifier, SIGTERM)
         let result = watcher.wait(watchdog: 120)
         #expect(result.status == 0)
@@ -235,14 +237,14 @@ import WorkbenchTestSupport
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let preset = try Fixtures.writePreset(Self.thumbnails, in: folder)
         let watcher = try watch(preset, [inbox.path, "--out", out.path, "--listen", "127.0.0.1:0"])
-        try waitFor("the address") { watcher.stderrSoFar.contains("/metrics.") }
+        waitUntil("the address") { watcher.stderrSoFar.contains("/metrics.") }
         let port = try #require(watcher.stderrSoFar.firstMatch(of: /127\.0\.0\.1:(\d+)\/healthz/).flatMap { Int($0.1) })
         let healthy = try RawHTTP.send(port: port, path: "/healthz")
         #expect(healthy.status == 200 && healthy.text == "watching\n")
 
         try deliver(photo("Bridge.jpg"), to: inbox.appendingPathComponent("a.jpg"))
         try deliver(photo("logo.png"), to: inbox.appendingPathComponent("notes.txt"))
-        try waitFor("a.jpg's line") { watcher.stdoutSoFar.contains("→ a.jpg") }
+        waitUntil("a.jpg's line") { watcher.stdoutSoFar.contains("→ a.jpg") }
         let metrics = try RawHTTP.send(port: port, path: "/metrics").text
         // Six events: each file written under a hidden name (closed, then moved from there: not
         // inputs) and renamed in; of those, only a.jpg is an input.
@@ -253,7 +255,7 @@ import WorkbenchTestSupport
         }
 
         try FileManager.default.removeItem(at: inbox)
-        try waitFor("the loss to be said") { watcher.stderrSoFar.contains("Not watching any more") }
+        waitUntil("the loss to be said") { watcher.stderrSoFar.contains("Not watching any more") }
         let lost = try RawHTTP.send(port: port, path: "/healthz")
         #expect(lost.status == 503 && lost.text.contains("was deleted"), "\(lost.text)")
         #expect(try RawHTTP.send(port: port, path: "/nothing").status == 404)

@@ -21,18 +21,25 @@ public final class ColourTransform: Sendable {
 
     deinit { cmsDeleteTransform(transform) }
 
-    /// Profiles seen so far, by their bytes: the transform, or nil where lcms2 cannot make one.
-    private static let made = Mutex<[[UInt8]: ColourTransform?]>([:])
+    /// A source profile and a target, by their bytes.
+    private struct Pair: Hashable {
+        let source: [UInt8]
+        let target: [UInt8]
+    }
+
+    /// Pairs seen so far: the transform, or nil where lcms2 cannot make one.
+    private static let made = Mutex<[Pair: ColourTransform?]>([:])
 
     /// The transform from `profile` (an RGB display or input profile) to `target` (sRGB), or nil
     /// when lcms2 cannot read the profile or it is not RGB.
     public static func from(_ profile: [UInt8], to target: [UInt8]) -> ColourTransform? {
-        if let known = made.withLock({ $0[profile] }) { return known }
+        let pair = Pair(source: profile, target: target)
+        if let known = made.withLock({ $0[pair] }) { return known }
         let fresh = make(profile, target)
         made.withLock { cache in
             // A handful of profiles in any catalogue; a stream of distinct ones is not kept.
             if cache.count > 64 { cache.removeAll() }
-            cache[profile] = .some(fresh)
+            cache[pair] = .some(fresh)
         }
         return fresh
     }

@@ -280,6 +280,20 @@ import WorkbenchTestSupport
         #expect(psnr >= 45, "\(kind): mean \(mean), PSNR \(psnr)")
     }
 
+    /// A transform is kept per source and target: ProPhoto to itself changes nothing, to sRGB
+    /// everything saturated — whichever was asked for first (the cache was once keyed by the
+    /// source alone, and the second target got the first's transform).
+    @Test func eachTargetGetsItsOwnTransform() throws {
+        let prophoto = Array(ROMMProfile.data), srgb = try #require(ColourProfile.libvipsSRGB)
+        let pixels: [UInt8] = [0, 200, 220, 250, 40, 10, 128, 128, 128]
+        var toSRGB = PixelImage(width: 3, height: 1, bands: 3, pixels: pixels)
+        try #require(ColourTransform.from(prophoto, to: srgb)).apply(to: &toSRGB)
+        var toItself = PixelImage(width: 3, height: 1, bands: 3, pixels: pixels)
+        try #require(ColourTransform.from(prophoto, to: prophoto)).apply(to: &toItself)
+        #expect(toSRGB.pixels != pixels)
+        #expect(zip(toItself.pixels, pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(toItself.pixels)")
+    }
+
     /// libvips keeps a grey photo as stored, its profile with it (only colour goes through its
     /// profile to sRGB): the direct path takes one with a grey profile, converts nothing, and
     /// carries the profile — its decode is libvips' pixel for pixel.

@@ -32,7 +32,10 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     /// The same libvips image, made from `origin`'s bytes.
     func withOrigin(_ origin: DecodedSource) -> VipsImage { relabelled(origin: origin, depth: depth) }
 
-    deinit { cvips_image_unref(pointer) }
+    deinit {
+        let pointer = self.pointer
+        VipsRelease.run { cvips_image_unref(pointer) }
+    }
 
     public var width: Int { Int(vips_image_get_width(pointer)) }
     public var height: Int { Int(vips_image_get_height(pointer)) }

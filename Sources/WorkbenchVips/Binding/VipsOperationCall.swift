@@ -97,14 +97,18 @@ enum VipsOperationCall {
         if status == -2 { return (.failure(.aborted(operation: nick)), true) } // the half-built operation is left alone
         guard status == 0, let built = operation else {
             if let operation {
-                vips_object_unref_outputs(cvips_operation_object(operation))
-                cvips_operation_unref(operation)
+                VipsRelease.run {
+                    vips_object_unref_outputs(cvips_operation_object(operation))
+                    cvips_operation_unref(operation)
+                }
             }
             return (.failure(.operationFailed(operation: nick, message: record.message ?? "libvips gave no message")), record.clean)
         }
         defer {
-            vips_object_unref_outputs(cvips_operation_object(built))
-            cvips_operation_unref(built)
+            VipsRelease.run {
+                vips_object_unref_outputs(cvips_operation_object(built))
+                cvips_operation_unref(built)
+            }
         }
         var outputs = VipsCallOutputs(warnings: record.warnings, clean: record.clean)
         for argument in info.arguments where argument.isOutput && argument.isRequired {

@@ -31,10 +31,11 @@ public enum VipsRuntime {
         guard getenv("VIPS_CONCURRENCY") == nil else { return }
         vips_concurrency_set(evaluationThreads.withLock { $0.threads })
     }
-    /// A small operation cache: every file of a batch is new, so a large cache only holds memory.
-    /// It is never flushed with `vips_cache_drop_all()`, which makes later operations crash in
-    /// libvips 8.14; to empty it, set the size to 0 and back.
-    static let cachedOperations: Int32 = 10
+    /// No operation cache: every file of a batch is new (10 measured no faster on W), and an
+    /// operation the cache let go of would be disposed on whichever thread built the next one,
+    /// outside `VipsRelease` (its orc programs freed beside another worker's). It is never
+    /// flushed with `vips_cache_drop_all()`, which makes later operations crash in libvips 8.14.
+    static let cachedOperations: Int32 = 0
     /// glibc's per-thread malloc arenas fragment under libvips and make RSS grow with the length
     /// of a run (glibc makes up to eight per core): one per core. One per two cores kept W's peak
     /// a little flatter (2 cores: 72 → 77 MiB from 25 to 2,500 photos, against 72 → 82), but on

@@ -78,7 +78,7 @@ final class EventOrder: Sendable {
     private let newest = Mutex<[String: String]>([:])
 
     /// Whether `record` is not older than an event of its object already seen (a repeat of the
-    /// same event is taken again: the manifest finds it up to date); true without a sequencer.
+    /// same event is taken, and answered once that version is made); true without a sequencer.
     func isNewest(_ record: S3EventNotification.Record) -> Bool {
         guard let sequencer = record.sequencer, !sequencer.isEmpty else { return true }
         return newest.withLock { newest in

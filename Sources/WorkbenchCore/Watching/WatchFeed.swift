@@ -19,8 +19,12 @@ public final class WatchFeed: Sendable {
         var indices: [String: Int] = [:]
         /// Files whose item is in the run, by path: its index.
         var running: [String: Int] = [:]
-        /// Files that arrived again while their item ran.
-        var again: Set<String> = []
+        /// Files that arrived again while their item ran, with what was said of the new version.
+        var again: [String: InputIdentity?] = [:]
+        /// What each file was when last fed (`version(of:)`), until its item fails: an arrival
+        /// that finds it so again is a repeat (an event racing the listing at start, a
+        /// reconcile, a notification sent twice) and is passed over.
+        var versions: [String: String] = [:]
         /// When each running item's file arrived.
         var arrivals: [Int: ContinuousClock.Instant] = [:]
         /// Who waits for a file's item to end (a notification answered once it is done).
@@ -55,15 +59,22 @@ public final class WatchFeed: Sendable {
             whenDone?(true)
             return true
         }
-        var stopped = false
+        let version = inputs.isBucket ? Self.version(listed: listed) : Self.version(ofFile: path)
+        var stopped = false, repeated = false
         let item = state.withLock { state -> Item? in
             guard !state.closed else {
                 stopped = true
                 return nil
             }
+            if let version, state.versions[path] == version, state.running[path] == nil {
+                repeated = true
+                return nil
+            }
             if let whenDone { state.waiters[path, default: []].append(whenDone) }
+            if let version, state.versions[path] == version { return nil }
+            state.versions[path] = version
             if state.running[path] != nil {
-                state.again.insert(path)
+                state.again[path] = .some(listed)
                 return nil
             }
             let index = state.indices[path] ?? state.indices.count
@@ -73,12 +84,28 @@ public final class WatchFeed: Sendable {
             state.arrivals[index] = .now
             return item
         }
+        if repeated { whenDone?(true) }
         if stopped { whenDone?(false) }
         if let item {
             metrics.queued()
             feed.append([item])
         }
         return true
+    }
+
+    /// A file as stat sees it: which file (a rename over it is another), its size and times.
+    static func version(ofFile path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+    }
+
+    /// An object as the bucket said it: its ETag (quoted in listings, bare in notifications)
+    /// and size; nil when nothing was said, so the arrival is always fed.
+    static func version(listed: InputIdentity?) -> String? {
+        guard let etag = listed?.etag, !etag.isEmpty else { return nil }
+        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        return bare + ":" + (listed?.size.map(String.init) ?? "")
     }
 
     /// Whether another process holds the file open for writing: the kernel refuses a read
@@ -120,12 +147,15 @@ public final class WatchFeed: Sendable {
     /// The run ended this item (`failed`, or made or found up to date): its file may be fed again.
     public func ended(_ item: Item, failed: Bool) {
         feed.release(item.index)
-        let (ours, again, arrival, waiting) = state.withLock { state -> (Bool, Bool, ContinuousClock.Instant?, [@Sendable (Bool) -> Void]) in
-            guard state.running[item.source] == item.index else { return (false, false, nil, []) }
+        let (ours, again, arrival, waiting) = state.withLock { state -> (Bool, InputIdentity??, ContinuousClock.Instant?, [@Sendable (Bool) -> Void]) in
+            guard state.running[item.source] == item.index else { return (false, nil, nil, []) }
             state.running[item.source] = nil
-            let again = state.again.remove(item.source) != nil
+            let again = state.again.removeValue(forKey: item.source)
+            // A failed item is tried again when its file is next listed or announced, changed
+            // or not; one made again is fed below, as it is now.
+            if failed || again != nil { state.versions[item.source] = nil }
             // Waiters of a file made again wait for that version.
-            let waiting = again ? [] : state.waiters.removeValue(forKey: item.source) ?? []
+            let waiting = again != nil ? [] : state.waiters.removeValue(forKey: item.source) ?? []
             return (true, again, state.arrivals.removeValue(forKey: item.index), waiting)
         }
         if ours {
@@ -133,7 +163,7 @@ public final class WatchFeed: Sendable {
             metrics.ended(failed: failed, seconds: Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18)
         }
         for waiter in waiting { waiter(true) }
-        if again { arrived(item.source, listed: item.listed, event: false) }
+        if let again { arrived(item.source, listed: again, event: false) }
     }
 
     /// Items in the run now.
@@ -156,6 +186,8 @@ public final class WatchFeed: Sendable {
     public func removed(_ path: String) -> Bool {
         let input = inputs.directory(of: path) != nil
         metrics.received(input: input)
+        // The same bytes arriving again later are a new arrival (its outputs may be pruned).
+        if input { state.withLock { _ = $0.versions.removeValue(forKey: path) } }
         return input
     }
 

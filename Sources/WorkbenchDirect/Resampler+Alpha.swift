@@ -1,4 +1,3 @@
-import CResample
 import Glibc
 
 extension Resampler {
@@ -12,10 +11,8 @@ extension Resampler {
         guard bands == 2 || bands == 4, shrink.x >= 1, shrink.y >= 1 else { return nil }
         let x = ReduceAxis.made(input: width, shrink: shrink.x), y = ReduceAxis.made(input: height, shrink: shrink.y)
         guard let out = malloc(max(1, x.output * y.output * bands)) else { return nil }
-        let done = wb_reduce_alpha(pixels.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(bands),
-                                   Int32(x.box), Int32(y.box), out.assumingMemoryBound(to: UInt8.self), Int32(x.output), Int32(y.output),
-                                   x.inputs, x.weights, Int32(x.count), y.inputs, y.weights, Int32(y.count))
-        guard done != 0 else {
+        guard ReducePasses.premultiplied(pixels.assumingMemoryBound(to: UInt8.self), width: width, height: height, bands: bands,
+                                         into: out.assumingMemoryBound(to: UInt8.self), x: x, y: y) else {
             free(out)
             return nil
         }

@@ -1,4 +1,3 @@
-import CResample
 import Foundation
 
 extension Resampler {
@@ -24,10 +23,9 @@ extension Resampler {
         case (nil, nil):
             memcpy(out, pixels, width * height * bands)
         case (let rows?, nil):
-            wb_reduce_rows(input, Int32(width * bands), target, Int32(outHeight), rows.inputs, rows.weights, Int32(rows.count))
+            ReducePasses.rows(input, stride: width * bands, into: target, height: outHeight, taps: rows)
         case (nil, let columns?):
-            wb_reduce_columns(input, Int32(width), Int32(height), Int32(bands), target, Int32(outWidth),
-                              columns.first, columns.inputs, columns.weights, Int32(columns.count))
+            ReducePasses.columns(input, width: width, height: height, bands: bands, into: target, width: outWidth, taps: columns)
         case (let rows?, let columns?):
             guard let middle = malloc(max(1, width * outHeight * bands)) else {
                 free(out)
@@ -35,9 +33,8 @@ extension Resampler {
             }
             defer { free(middle) }
             let between = middle.assumingMemoryBound(to: UInt8.self)
-            wb_reduce_rows(input, Int32(width * bands), between, Int32(outHeight), rows.inputs, rows.weights, Int32(rows.count))
-            wb_reduce_columns(between, Int32(width), Int32(outHeight), Int32(bands), target, Int32(outWidth),
-                              columns.first, columns.inputs, columns.weights, Int32(columns.count))
+            ReducePasses.rows(input, stride: width * bands, into: between, height: outHeight, taps: rows)
+            ReducePasses.columns(between, width: width, height: outHeight, bands: bands, into: target, width: outWidth, taps: columns)
         }
         return (outWidth, outHeight, out)
     }

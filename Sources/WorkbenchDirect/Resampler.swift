@@ -1,4 +1,3 @@
-import CResample
 import Foundation
 import Synchronization
 
@@ -102,8 +101,8 @@ public enum Resampler {
         // Every byte is written by the pass: no zeroing first.
         let out = [UInt8](unsafeUninitializedCapacity: stride * height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
-                wb_reduce_rows(source.baseAddress, Int32(stride), target.baseAddress, Int32(height),
-                               taps.inputs, taps.weights, Int32(taps.count))
+                guard let input = source.baseAddress, let output = target.baseAddress else { return }
+                ReducePasses.rows(input, stride: stride, into: output, height: height, taps: taps)
             }
             initialized = target.count
         }
@@ -114,8 +113,8 @@ public enum Resampler {
         let taps = cachedTaps(from: image.width, to: width, shrink: shrink)
         let out = [UInt8](unsafeUninitializedCapacity: width * image.bands * image.height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
-                wb_reduce_columns(source.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
-                                  target.baseAddress, Int32(width), taps.first, taps.inputs, taps.weights, Int32(taps.count))
+                guard let input = source.baseAddress, let output = target.baseAddress else { return }
+                ReducePasses.columns(input, width: image.width, height: image.height, bands: image.bands, into: output, width: width, taps: taps)
             }
             initialized = target.count
         }

@@ -1,4 +1,3 @@
-import CResample
 import Foundation
 import Testing
 @testable import WorkbenchDirect
@@ -24,8 +23,8 @@ import Testing
     /// taps run off the image, grey and colour.
     @Test(arguments: [false, true])
     func thePassesWriteTheFormulasBytes(scalarOnly: Bool) {
-        wb_resample_scalar_only(scalarOnly ? 1 : 0)
-        defer { wb_resample_scalar_only(0) }
+        ReducePasses.scalarOnly(scalarOnly)
+        defer { ReducePasses.scalarOnly(false) }
         var random = SystemRandomNumberGenerator()
         for (width, height, outWidth, outHeight, bands) in [(160, 100, 64, 40, 3), (80, 50, 64, 40, 3), (37, 23, 5, 3, 3),
                                                             (1024, 600, 256, 150, 3), (3, 2, 1, 1, 3), (41, 17, 41, 9, 1),

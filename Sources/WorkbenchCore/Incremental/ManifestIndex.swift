@@ -43,12 +43,24 @@ struct ManifestIndex {
 
     // MARK: - Opening
 
+    /// Takes the log's lock, or says another run holds it. A lock this process just let go can
+    /// still be held for a moment by a child it is starting (`posix_spawn`'s child shares the
+    /// open file until its exec), so a refusal is believed only after half a second.
+    static func lock(_ fd: Int32) -> Bool {
+        for _ in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK else { return false }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Opens (or makes) the log this run appends to and locks it; a line cut short by a run
     /// killed mid-write is cut off.
     mutating func openForAppending(_ path: String, number: Int) throws(WorkbenchError) {
         let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .manifestUnwritable(path: path, reason: String(cString: strerror(errno))) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(fd) else {
             Glibc.close(fd)
             throw .manifestBusy(path: path)
         }

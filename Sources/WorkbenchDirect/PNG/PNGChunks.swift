@@ -1,5 +1,3 @@
-import CDeflate
-
 /// A PNG's chunks as the decoder needs them: the header, the palette and transparency, and
 /// where the image data lies. Every chunk's CRC is checked, as libpng checks them.
 struct PNGChunks {
@@ -51,7 +49,7 @@ struct PNGChunks {
             let body = at + 8
             guard length <= data.count - body - 4 else { throw .chunkPastEnd(type) }
             let stored = Self.uint32(data, body + length)
-            guard let base = data.baseAddress, UInt32(libdeflate_crc32(0, base + at + 4, 4 + length)) == UInt32(stored) else {
+            guard let base = data.baseAddress, Deflate.crc32(base + at + 4, count: 4 + length) == UInt32(stored) else {
                 throw .badCRC(type)
             }
             switch type {

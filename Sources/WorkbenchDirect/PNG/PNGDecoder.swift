@@ -1,4 +1,3 @@
-import CDeflate
 import Glibc
 
 /// A PNG's pixels (8- or 16-bit, 1, 2 or 4 for grey and palettes, interlaced or not), inflated
@@ -112,10 +111,6 @@ public final class PNGDecoder {
     /// The IDAT chunks' zlib stream, which must inflate to exactly `count` bytes.
     private static func inflate(_ ranges: [Range<Int>], into raw: UnsafeMutableRawPointer, count: Int,
                                 data: UnsafeRawBufferPointer) throws(PNGRefusal) {
-        guard let base = data.baseAddress, let decompressor = libdeflate_alloc_decompressor() else {
-            throw .noMemory("a decompressor")
-        }
-        defer { libdeflate_free_decompressor(decompressor) }
         // One chunk (the common case) is inflated in place; several are joined first.
         var joined: [UInt8] = []
         if ranges.count > 1 {
@@ -123,12 +118,14 @@ public final class PNGDecoder {
             joined.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
             for range in ranges { joined += UnsafeRawBufferPointer(rebasing: data[range]) }
         }
-        var produced = 0
-        let result: libdeflate_result = ranges.count == 1
-            ? libdeflate_zlib_decompress(decompressor, base + ranges[0].lowerBound, ranges[0].count, raw, count, &produced)
-            : joined.withUnsafeBytes { libdeflate_zlib_decompress(decompressor, $0.baseAddress, $0.count, raw, count, &produced) }
-        guard result == LIBDEFLATE_SUCCESS, produced == count else {
-            throw result == LIBDEFLATE_INSUFFICIENT_SPACE ? .moreDataThanHeaderSays : .dataDoesNotInflate
+        let outcome = ranges.count == 1
+            ? Deflate.inflateZlib(UnsafeRawBufferPointer(rebasing: data[ranges[0]]), into: raw, count: count)
+            : joined.withUnsafeBytes { Deflate.inflateZlib($0, into: raw, count: count) }
+        switch outcome {
+        case .inflated: return
+        case .moreThanRoom: throw .moreDataThanHeaderSays
+        case .damaged: throw .dataDoesNotInflate
+        case .noMemory: throw .noMemory("a decompressor")
         }
     }
 }

@@ -92,15 +92,14 @@ enum DamageCheck {
             do throws(VipsError) {
                 return try VipsOperationCall.image("jpegload_buffer", nil, [
                     "buffer": .blob(source.bytes.data), "shrink": .int(source.jpegShrink),
-                    "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
-                    "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+                    "access": .access(sequential: true), "fail_on": .failOn(source.options.failOn),
                 ])
             } catch {
                 if case .operationFailed(_, let message) = error { throw .decodeFailed(origin: source.bytes.origin, message: message) }
                 throw error
             }
         }
-        return try VipsImage.open(source.bytes, sequential: true, failOn: source.options.failOn.level,
+        return try VipsImage.open(source.bytes, sequential: true, failOn: source.options.failOn,
                                   pages: source.options.pages == 1 ? 0 : Int32(source.options.pages))
     }
 }

@@ -80,7 +80,7 @@ private final class ProbeCache: Sendable {
 extension VipsImage {
     /// Decodes a whole file's bytes for inspection (random access, fails on any error).
     public static func decode(_ data: Data, origin: String) throws(VipsError) -> VipsImage {
-        try open(Bytes(data, origin: origin), sequential: false, failOn: VIPS_FAIL_ON_ERROR)
+        try open(Bytes(data, origin: origin), sequential: false, failOn: .error)
     }
 
     /// Evaluates the pipeline and encodes it with the format's saver and `options` (libvips

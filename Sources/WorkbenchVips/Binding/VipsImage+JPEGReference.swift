@@ -9,7 +9,7 @@ extension VipsImage {
         -> (pixels: [UInt8], width: Int, height: Int, bands: Int) {
         let level = DecodeOptions.FailOn(rawValue: failOn) ?? .truncated
         let image = try VipsOperationCall.image("jpegload_buffer", nil, [
-            "buffer": .blob(data), "shrink": .int(shrink), "fail_on": .enumeration(Int(level.level.rawValue)),
+            "buffer": .blob(data), "shrink": .int(shrink), "fail_on": .failOn(level),
         ])
         var size = 0
         let (memory, message) = VipsErrorLog.call(exclusive: false, { vips_image_write_to_memory(image.pointer, &size) }, failed: { $0 == nil })

@@ -84,19 +84,18 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
     public static func summary(ofFile path: String) -> (width: Int, height: Int, format: String)? {
         // A report's summary of a written file is optional: unreadable, it is left out.
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe),
-              let image = try? open(Bytes(data, origin: path), sequential: true, failOn: VIPS_FAIL_ON_NONE) else { return nil }
+              let image = try? open(Bytes(data, origin: path), sequential: true, failOn: .none) else { return nil }
         let loader = image.loader ?? ""
         let format = loader.components(separatedBy: "load").first ?? loader
         return (image.width, image.height, format.isEmpty ? "unknown" : format)
     }
 
     /// Opens encoded bytes (the format sniffed from the content); reads the header only.
-    static func open(_ bytes: Bytes, sequential: Bool, failOn: VipsFailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
+    static func open(_ bytes: Bytes, sequential: Bool, failOn: DecodeOptions.FailOn, pages: Int32 = 0) throws(VipsError) -> VipsImage {
         try VipsRuntime.start()
         if let loader = FormatSniffer.loader(for: bytes.data), let info = VipsIntrospection.operation(loader) {
             var named: [String: VipsArgumentValue] = [
-                "buffer": .blob(bytes.data), "access": .enumeration(Int((sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM).rawValue)),
-                "fail_on": .enumeration(Int(failOn.rawValue)),
+                "buffer": .blob(bytes.data), "access": .access(sequential: sequential), "fail_on": .failOn(failOn),
             ]
             if pages != 0 && info.arguments.contains(where: { $0.name == "n" }) { named["n"] = .int(Int(pages)) }
             do {
@@ -116,7 +115,7 @@ public final class VipsImage: ImageHandle, @unchecked Sendable {
         let (image, message) = VipsErrorLog.call(exclusive: true, {
             bytes.data.withUnsafeBytes { buffer in
                 cvips_image_new_from_copied_bytes(buffer.baseAddress, buffer.count,
-                                                  sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn, pages)
+                                                  sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM, failOn.level, pages)
             }
         }, failed: { $0 == nil })
         guard let image else {

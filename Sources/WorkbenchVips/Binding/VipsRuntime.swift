@@ -76,6 +76,11 @@ public enum VipsRuntime {
         if getenv("MALLOC_TRIM_THRESHOLD_") == nil { _ = cvips_set_malloc_trim_threshold(mallocTrimThreshold) }
     }
 
+    /// Gives free heap pages back to the system once more than `bytes` are free (glibc's
+    /// `malloc_trim`); whether some were.
+    @discardableResult
+    static func releaseFreeHeap(over bytes: Int) -> Bool { cvips_release_free_heap(bytes) == 1 }
+
     /// Sends what libvips prints with C's stdio (diagnostics such as "sanity failure: …") to
     /// standard error, for programs whose standard output is a report written to descriptor 1
     /// directly. Swift's `print` goes there too afterwards.

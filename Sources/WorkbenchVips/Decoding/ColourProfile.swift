@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import WorkbenchDirect
 
@@ -25,11 +24,5 @@ enum ColourProfile {
     }()
 
     /// The image's embedded profile, if it has one.
-    static func embedded(in image: VipsImage) -> Data? {
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard image.hasMetadata("icc-profile-data"), vips_image_get_blob(image.pointer, "icc-profile-data", &data, &length) == 0,
-              let data else { return nil }
-        return Data(bytes: data, count: length)
-    }
+    static func embedded(in image: VipsImage) -> Data? { image.iccProfile }
 }

@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import Logging
 import WorkbenchCore
@@ -49,7 +48,7 @@ extension VipsDecoding {
         guard shrink > 1 else { return nil }
         var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
-            "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)), "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+            "access": .access(sequential: true), "fail_on": .failOn(source.options.failOn),
         ])
         // From 1/4 our decoder keeps less than libjpeg and is faster. At 1/2 it would keep 49 of
         // 64 coefficients (chroma all 64) and cost more CPU (W: 2.1 s against 1.45 s), unless
@@ -115,8 +114,7 @@ extension VipsDecoding {
                                      declined reason: inout String?) throws(VipsError) -> VipsImage? {
         guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }
         let header = try VipsOperationCall.image("pngload_buffer", nil, [
-            "buffer": .blob(source.bytes.data), "access": .enumeration(Int(VIPS_ACCESS_SEQUENTIAL.rawValue)),
-            "fail_on": .enumeration(Int(source.options.failOn.level.rawValue)),
+            "buffer": .blob(source.bytes.data), "access": .access(sequential: true), "fail_on": .failOn(source.options.failOn),
         ])
         let outcome = source.bytes.data.withUnsafeBytes { bytes in
             Result { () throws(PNGRefusal) in try PNGDecoder(bytes, maxPixels: source.options.maxPixels) }
@@ -155,15 +153,14 @@ extension VipsDecoding {
               let reduced = decoded.withSamples({ Resampler.reducePremultiplied($0, width: decoded.width, height: decoded.height,
                                                                                  bands: decoded.bands, shrink: shrink) }) ?? nil
         else { return nil }
-        let image = cvips_image_from_owned_pixels(reduced.pixels, reduced.width * reduced.height * decoded.bands, Int32(reduced.width),
-                                                  Int32(reduced.height), Int32(decoded.bands), header.pointer)
-        return image.map { VipsImage(owning: $0) }
+        return VipsImage.adopting(reduced.pixels, byteCount: reduced.width * reduced.height * decoded.bands, width: reduced.width,
+                                  height: reduced.height, bands: decoded.bands, metadataOf: header)
     }
 
     /// Why a PNG with this header is left to libvips' thumbnail rather than reduced premultiplied
     /// (whatever its size), in words for `explain`; nil when it is not.
     static func premultipliedRefusal(_ header: VipsImage, colourManaged: Bool, orientation: Int) -> String? {
-        guard header.bands == 2 || header.bands == 4, header.format == VIPS_FORMAT_UCHAR else { return "it has no alpha, or 16-bit samples" }
+        guard header.bands == 2 || header.bands == 4, header.isEightBit else { return "it has no alpha, or 16-bit samples" }
         if orientation != 1 { return "it turns it upright (EXIF orientation \(orientation))" }
         if colourManaged { return "it converts its ICC profile to sRGB" }
         return nil
@@ -221,12 +218,12 @@ extension VipsDecoding {
             return nil
         }
         if let reducing, scaled.width == header.width, scaled.height == header.height, scaled.bands == header.bands,
-           header.format == VIPS_FORMAT_UCHAR, let baseAddress = scaled.buffer.bytes.baseAddress,
+           header.isEightBit, let baseAddress = scaled.buffer.bytes.baseAddress,
            let reduced = Resampler.reduceAsLibvips(baseAddress, width: scaled.width, height: scaled.height, bands: scaled.bands, shrink: reducing) {
             let count = reduced.width * reduced.height * scaled.bands
-            guard let image = cvips_image_from_owned_pixels(reduced.pixels, count, Int32(reduced.width), Int32(reduced.height),
-                                                            Int32(scaled.bands), header.pointer) else { return nil }
-            return (VipsImage(owning: image), true)
+            guard let image = VipsImage.adopting(reduced.pixels, byteCount: count, width: reduced.width, height: reduced.height,
+                                                 bands: scaled.bands, metadataOf: header) else { return nil }
+            return (image, true)
         }
         return adopted((scaled.width, scaled.height, scaled.bands), scaled.buffer.bytes.count, scaled.buffer.handOver,
                        header: header, source: source, by: "progressive decoder").map { ($0, false) }
@@ -239,15 +236,15 @@ extension VipsDecoding {
     /// have failed later.
     private static func reducedByOurPasses(_ loaded: VipsImage, by reduction: (x: Double, y: Double), cancellation: CancellationToken?,
                                            warned: (String) -> Void) throws(VipsError) -> VipsImage? {
-        guard loaded.format == VIPS_FORMAT_UCHAR, loaded.bands == 1 || loaded.bands == 3, loaded.pixelBytes <= reducedInMemoryLimit,
+        guard loaded.isEightBit, loaded.bands == 1 || loaded.bands == 3, loaded.pixelBytes <= reducedInMemoryLimit,
               Resampler.reducesAsLibvips(width: loaded.width, height: loaded.height, shrink: reduction) else { return nil }
         let (decoded, warnings) = try loaded.inMemory(cancellation: cancellation)
         warnings.forEach(warned)
-        guard let pixels = vips_image_get_data(decoded.pointer),
+        guard let pixels = decoded.samples,
               let reduced = Resampler.reduceAsLibvips(pixels, width: decoded.width, height: decoded.height, bands: decoded.bands, shrink: reduction),
-              let image = cvips_image_from_owned_pixels(reduced.pixels, reduced.width * reduced.height * decoded.bands, Int32(reduced.width),
-                                                        Int32(reduced.height), Int32(decoded.bands), decoded.pointer) else { return nil }
-        return VipsImage(owning: image)
+              let image = VipsImage.adopting(reduced.pixels, byteCount: reduced.width * reduced.height * decoded.bands, width: reduced.width,
+                                             height: reduced.height, bands: decoded.bands, metadataOf: decoded) else { return nil }
+        return image
     }
 
     /// The most bytes a JPEG's decode at its DCT scale is held in memory for our passes (a
@@ -259,15 +256,14 @@ extension VipsDecoding {
     /// when their size is not the one libvips expects.
     private static func adopted(_ size: (width: Int, height: Int, bands: Int), _ byteCount: Int, _ handOver: () -> UnsafeMutableRawPointer?,
                                 header: VipsImage, source: DecodedSource, by decoder: String) -> VipsImage? {
-        let sampleBytes = Int(vips_format_sizeof(header.format))
+        let sampleBytes = header.sampleBytes
         guard size.width == header.width, size.height == header.height, size.bands == header.bands,
               byteCount == size.width * size.height * size.bands * sampleBytes else {
             declined(source, by: decoder, because: "made \(size.width)×\(size.height)×\(size.bands) in \(byteCount) bytes, libvips expects \(header.width)×\(header.height)×\(header.bands) of \(sampleBytes)")
             return nil
         }
         guard let pixels = handOver() else { return nil }
-        let image = cvips_image_from_owned_pixels(pixels, byteCount, Int32(size.width), Int32(size.height), Int32(size.bands), header.pointer)
-        return image.map { VipsImage(owning: $0) }
+        return VipsImage.adopting(pixels, byteCount: byteCount, width: size.width, height: size.height, bands: size.bands, metadataOf: header)
     }
 
     /// Says under `--verbose` why one of our decoders left a file to libvips' own loader.

@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import Logging
 import WorkbenchCore
@@ -46,7 +45,7 @@ enum VipsDecoding {
         }
         var sequential = options.sequential
         let pages = try pagesArgument(bytes, options.pages)
-        var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn.level, pages: pages)
+        var image = try VipsImage.open(bytes, sequential: sequential, failOn: options.failOn, pages: pages)
         // The header is read before any pixel is decoded, so a bomb costs nothing.
         // All pages count: a thousand frames of a small GIF hold as much as one huge image.
         guard image.width * image.height <= options.maxPixels else {
@@ -62,14 +61,12 @@ enum VipsDecoding {
         let orientation = options.autorotate ? image.metadata(int: "orientation") ?? 1 : 1
         if orientation > 1 && sequential {
             sequential = false
-            image = try VipsImage.open(bytes, sequential: false, failOn: options.failOn.level, pages: pages)
+            image = try VipsImage.open(bytes, sequential: false, failOn: options.failOn, pages: pages)
         }
         if orientation > 1 { image = try VipsOperationCall.image("autorot", image) }
-        let space = image.interpretation
-        let grey = space == VIPS_INTERPRETATION_B_W || space == VIPS_INTERPRETATION_GREY16
         // An sRGB image tagged with an sRGB profile needs no conversion.
-        let colourManaged = !grey && ColourProfile.embedded(in: image).map {
-            !(space == VIPS_INTERPRETATION_sRGB && ColourProfile.describesSRGB($0))
+        let colourManaged = !image.isGrey && ColourProfile.embedded(in: image).map {
+            !(image.isSRGB && ColourProfile.describesSRGB($0))
         } ?? false
         if options.toSRGB { image = try normalise(image, colourManaged: colourManaged) }
         return image.withOrigin(DecodedSource(bytes: bytes, options: options, colourManaged: colourManaged,
@@ -80,18 +77,16 @@ enum VipsDecoding {
     /// 8-bit sRGB for colour (ICC profiles honoured, CMYK through libvips' default CMYK profile
     /// when it has none), 8-bit grey for grey; alpha is kept.
     static func normalise(_ image: VipsImage, colourManaged: Bool = false) throws(VipsError) -> VipsImage {
-        let space = image.interpretation
-        let grey = space == VIPS_INTERPRETATION_B_W || space == VIPS_INTERPRETATION_GREY16
         var result = image
         if colourManaged {
             result = try VipsOperationCall.image("icc_transform", result, ["output_profile": .string("srgb"), "embedded": .bool(true),
                                                                            "intent": .string("perceptual")])
-        } else if grey && space == VIPS_INTERPRETATION_GREY16 {
+        } else if image.isGrey16 {
             result = try VipsOperationCall.image("colourspace", result, ["space": .string("b-w")])
-        } else if !grey && space != VIPS_INTERPRETATION_sRGB {
+        } else if !image.isGrey && !image.isSRGB {
             result = try VipsOperationCall.image("colourspace", result, ["space": .string("srgb")])
         }
-        if result.format != VIPS_FORMAT_UCHAR {
+        if !result.isEightBit {
             result = try VipsOperationCall.image("cast", result, ["format": .string("uchar")])
         }
         return result

@@ -1,4 +1,3 @@
-import CVips
 import WorkbenchCore
 import WorkbenchDirect
 
@@ -12,7 +11,7 @@ public enum DecodeExplanation {
         if bytes.data.isEmpty { return (["cannot be decoded, so its item would fail: \(VipsDecoding.emptyFile)"], false) }
         let header: VipsImage
         do {
-            header = try VipsImage.open(bytes, sequential: true, failOn: VIPS_FAIL_ON_NONE)
+            header = try VipsImage.open(bytes, sequential: true, failOn: .none)
         } catch {
             return (["cannot be decoded, so its item would fail: \(error)"], false)
         }

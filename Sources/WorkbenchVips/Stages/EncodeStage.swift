@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import Synchronization
 import WorkbenchCore
@@ -233,7 +232,7 @@ struct EncodeStage: Stage {
     /// past 4 MiB free: small images, thousands a second, never pay for the check.
     private func releaseHeapAfterLargeImage(_ image: VipsImage) {
         guard let origin = image.origin, origin.storedWidth * origin.storedHeight >= 4_000_000 else { return }
-        _ = cvips_release_free_heap(4 << 20)
+        VipsRuntime.releaseFreeHeap(over: 4 << 20)
     }
 
     /// libvips' name for its savers' quality, and their default (jpegsave's and webpsave's).

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CTerminal
 import Foundation
 import Glibc
 import WorkbenchCore
@@ -39,7 +38,7 @@ struct RunReportingOptions: ParsableArguments {
     /// Standard error's width; `COLUMNS` (else 80) when it is not a terminal, as with
     /// `--progress tty` into a pipe or a log.
     @Sendable static func terminalColumns() -> Int {
-        let columns = Int(wb_terminal_columns(2))
+        let columns = TerminalWidth.columns(ofDescriptor: 2)
         if columns > 0 { return columns }
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
     }

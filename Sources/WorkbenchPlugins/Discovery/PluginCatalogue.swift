@@ -1,4 +1,3 @@
-import CKernel
 import WorkbenchCore
 import WorkbenchVips
 
@@ -32,8 +31,8 @@ public final class PluginCatalogue: Sendable {
             do throws(WorkbenchError) {
                 let manifest = try PluginManifest.read(folder: folder)
                 var refusal: String?
-                if manifest.api != Int(WB_PLUGIN_API_VERSION) {
-                    refusal = "plugin.json says plugin API \(manifest.api); this workbench runs \(WB_PLUGIN_API_VERSION): rebuild it against this workbench's kit"
+                if manifest.api != PluginLibrary.apiVersion {
+                    refusal = "plugin.json says plugin API \(manifest.api); this workbench runs \(PluginLibrary.apiVersion): rebuild it against this workbench's kit"
                 } else if let first = firstFolder[manifest.name] {
                     refusal = "another plugin named \"\(manifest.name)\" comes first on the search path (\(first)); rename one"
                 }

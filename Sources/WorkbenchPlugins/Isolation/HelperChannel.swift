@@ -1,4 +1,3 @@
-import CHelperProcess
 import Foundation
 import Glibc
 
@@ -35,23 +34,20 @@ final class HelperChannel: @unchecked Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw .broken("no socket pair: \(String(cString: strerror(errno)))")
         }
-        let memory = wbh_memory_file("workbench-plugin")
+        let memory = HelperSpawn.memoryFile("workbench-plugin")
         guard memory >= 0 else {
             // Cleanup after the failure being reported: closing can only free the descriptors.
             close(fds[0]); close(fds[1])
             throw .broken("no shared memory: \(String(cString: strerror(errno)))")
         }
         var printed: [Int32] = [-1, -1]
-        guard wbh_pipe(&printed) == 0 else {
+        guard HelperSpawn.pipe(&printed) else {
             let reason = String(cString: strerror(errno))
             close(fds[0]); close(fds[1]); close(memory)
             throw .broken("no pipe for the helper's output: \(reason)")
         }
-        let arguments = [executable, "plugin-helper", folder]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let pid = wbh_spawn(executable, &argv, fds[1], memory, printed[1])
+        let pid = HelperSpawn.spawn([executable, "plugin-helper", folder], socket: fds[1], memory: memory, output: printed[1])
         let spawnError = errno
-        for argument in argv { free(argument) }
         close(fds[1])
         // Only the helper writes to the pipe now: its end is the reader's end of file.
         close(printed[1])

@@ -1,4 +1,3 @@
-import CKernel
 import Foundation
 import Synchronization
 import WorkbenchCore
@@ -111,7 +110,7 @@ public final class HelperPool: Sendable {
 
     /// A kernel table for `filter` whose regions are computed by this pool's helpers.
     func table(_ manifest: PluginManifest, _ filter: PluginManifest.FilterDeclaration, _ values: ParameterValues, item: String,
-               cancellation: CancellationToken?) throws(PluginError) -> wb_kernel {
+               cancellation: CancellationToken?) throws(PluginError) -> CKernelTable {
         let wire = WireValue.encode(values, filter.parameters)
         let channel = try lease(manifest)
         let reply: HelperReply

@@ -1,5 +1,5 @@
-import CKernel
 import WorkbenchCore
+import WorkbenchKernels
 
 /// Ops whose pixels come from a kernel's C table made for each image: plugin filters, whose
 /// kernels live in a plugin's library (or in a helper process, behind a table the host makes).
@@ -7,7 +7,7 @@ public enum KernelTableFilter {
     /// An op `name` that runs the table `make` returns for each image, as a node of libvips'
     /// pipeline like every kernel. The node takes over the table's instance.
     public static func define(_ name: String, _ summary: String, _ parameters: [ParameterSpec],
-                              make: @escaping @Sendable (ParameterValues, StageContext) throws -> wb_kernel) -> OpDefinition {
+                              make: @escaping @Sendable (ParameterValues, StageContext) throws -> CKernelTable) -> OpDefinition {
         FilterStage.define(name, summary, parameters) { values in
             { image, _, context in
                 let table = try make(values, context)

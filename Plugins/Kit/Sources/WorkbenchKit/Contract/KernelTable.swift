@@ -1,12 +1,16 @@
 import CKernel
 
+/// The C table a host calls a kernel through (`wb_kernel`): what `KernelTable.make` returns,
+/// named so a host's Swift need not import the C contract to hand one on.
+public typealias CKernelTable = wb_kernel
+
 /// A Swift kernel behind the C contract: the table the host calls (`wb_kernel`), whose instance
 /// pointer holds the kernel. Built-in kernels are exported this way, and plugin kernels will be
 /// exported the same way from their own libraries.
 public enum KernelTable {
     /// A table for `kernel`. The caller owns the instance it holds: hand the table to a host
     /// that calls `release` once, or call `release(table)` yourself.
-    public static func make(_ kernel: any Kernel) -> wb_kernel {
+    public static func make(_ kernel: any Kernel) -> CKernelTable {
         let box = KernelBox(kernel)
         var table = wb_kernel()
         table.api_version = UInt32(WB_KERNEL_API_VERSION)

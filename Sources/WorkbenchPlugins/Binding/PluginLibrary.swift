@@ -7,6 +7,9 @@ import WorkbenchKernels
 /// A plugin's shared library, loaded (`RTLD_NOW | RTLD_LOCAL`) and checked against its manifest.
 /// Never unloaded: code from it may still be referenced by images being evaluated.
 final class PluginLibrary: Sendable {
+    /// The plugin table version this workbench runs (`WB_PLUGIN_API_VERSION`).
+    static let apiVersion = Int(WB_PLUGIN_API_VERSION)
+
     let manifest: PluginManifest
     /// The table's address (`wb_plugin`): immutable, and lives as long as the process.
     private let table: UInt

@@ -16,15 +16,15 @@ import WorkbenchTestSupport
         try Data("secret".utf8).write(to: folder.appendingPathComponent("secret.json"))
         try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("link.json").path,
                                                    withDestinationPath: folder.appendingPathComponent("secret.json").path)
-        let found = await LiveServer.outputFile("/file/output/sub/made%20one.json", prefix: "/file/output/", session: session)
+        let found = await OutputFileRoute.outputFile("/file/output/sub/made%20one.json", prefix: "/file/output/", session: session)
         #expect(found.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
                 == out.appendingPathComponent("sub/made one.json").resolvingSymlinksInPath().path)
         for path in ["../secret.json", "%2E%2E/secret.json", "sub/../../secret.json", ".hidden", "link.json", "sub", "",
                      "nothing.json", "%2Fetc%2Fpasswd", "/etc/passwd"] {
-            let refused = await LiveServer.outputFile("/file/output/" + path, prefix: "/file/output/", session: session)
+            let refused = await OutputFileRoute.outputFile("/file/output/" + path, prefix: "/file/output/", session: session)
             #expect(refused == nil, "\(path) → \(refused ?? "")")
         }
-        #expect(await LiveServer.outputFile("/elsewhere/sub/made%20one.json", prefix: "/file/output/", session: session) == nil)
+        #expect(await OutputFileRoute.outputFile("/elsewhere/sub/made%20one.json", prefix: "/file/output/", session: session) == nil)
         await session.finish()
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WorkbenchCore
 import WorkbenchNet
 import WorkbenchPlugins
@@ -66,50 +67,75 @@ struct RunCommand: AsyncParsableCommand {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
     }
 
-    func run() async throws {
-        let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
-        var loaded: Preset
+    /// What a run starts with once its preset, inputs, output root and manifest are settled.
+    private struct Prepared {
+        var preset: Preset
         var items: ItemSource
         let root: OutputRoot
         let manifest: RunManifest
         let s3: S3Client
+    }
+
+    func run() async throws {
+        let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
+        let prepared: Prepared
         do {
-            loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
-            let cwd = FileManager.default.currentDirectoryPath
-            if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
-            s3 = S3Client(bucket: loaded.bucket)
-            let listing = S3Listing(client: s3)
-            items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: listing) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: listing)
-            let shard = try incremental.resolvedShard()
-            try incremental.checkFanIns(of: loaded, shard: shard)
-            if dryRun {
-                if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
-                let destination = out ?? loaded.outputFolder ?? cwd
-                let planned = S3Location.isS3(destination) ? destination : URL(fileURLWithPath: destination).standardizedFileURL.path
-                if DryRun.show(loaded, items: items, root: planned) { return }
-                throw ExitCode(ExitStatus.badPreset)
-            }
-            let destination = out ?? loaded.outputFolder ?? cwd
-            root = try RunSetup.outputRoot(destination, shard: shard, client: s3, preset: &loaded)
-            if let shard {
-                let sharding = loaded
-                items = items.sharded(shard, base: loaded.baseDirectory, passedOver: { [root] in root.reserveOutputs(of: $0, in: sharding) })
-            }
-            // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
-            // cannot run stops the run before any item starts.
-            try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
-            manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue),
-                                       force: incremental.force, shard: shard, trustsManifest: incremental.trustManifest)
-            for warning in manifest.warnings { Terminal.error(warning) }
+            guard let ready = try prepare(catalogue) else { return }
+            prepared = ready
         } catch let exit as ExitCode {
             throw exit
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(ExitStatus.badPreset)
         }
+        Self.sayWhatWasCleared(prepared.root)
+        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: prepared.items.count ?? Int.max)
+        let reporters: (group: ReporterGroup, display: ProgressDisplay?)
+        do {
+            reporters = try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(ExitStatus.badPreset)
+        }
+        try await execute(prepared, reporters: reporters, catalogue: catalogue, logger: logger)
+    }
 
+    /// Loads the preset, lists the inputs, opens the output root and the manifest and loads the
+    /// plugins the preset uses; nil once a dry run has shown its items.
+    private func prepare(_ catalogue: PluginCatalogue) throws -> Prepared? {
+        var loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+        let cwd = FileManager.default.currentDirectoryPath
+        if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
+        let s3 = S3Client(bucket: loaded.bucket)
+        let listing = S3Listing(client: s3)
+        var items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: listing) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: listing)
+        let shard = try incremental.resolvedShard()
+        try incremental.checkFanIns(of: loaded, shard: shard)
+        let destination = out ?? loaded.outputFolder ?? cwd
+        if dryRun {
+            if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
+            let planned = S3Location.isS3(destination) ? destination : URL(fileURLWithPath: destination).standardizedFileURL.path
+            if DryRun.show(loaded, items: items, root: planned) { return nil }
+            throw ExitCode(ExitStatus.badPreset)
+        }
+        let root = try RunSetup.outputRoot(destination, shard: shard, client: s3, preset: &loaded)
+        if let shard {
+            let sharding = loaded
+            items = items.sharded(shard, base: loaded.baseDirectory, passedOver: { [root] in root.reserveOutputs(of: $0, in: sharding) })
+        }
+        // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
+        // cannot run stops the run before any item starts.
+        try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
+        let manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue),
+                                       force: incremental.force, shard: shard, trustsManifest: incremental.trustManifest)
+        for warning in manifest.warnings { Terminal.error(warning) }
+        return Prepared(preset: loaded, items: items, root: root, manifest: manifest, s3: s3)
+    }
+
+    /// Says what an interrupted run left that was cleared away: unfinished uploads, temporary files.
+    private static func sayWhatWasCleared(_ root: OutputRoot) {
         if let remote = root.remote, remote.abortedUploads > 0 {
             let count = remote.abortedUploads
             Terminal.error("Aborted \(count) unfinished upload\(count == 1 ? "" : "s") that an interrupted run left in \(remote.location).")
@@ -118,14 +144,12 @@ struct RunCommand: AsyncParsableCommand {
         if !stale.isEmpty {
             Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
         }
-        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
-        let reporters: (group: ReporterGroup, display: ProgressDisplay?)
-        do {
-            reporters = try reporting.reporters(output: output, preset: loaded, presetPath: preset, root: root, catalogue: catalogue)
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
-        }
+    }
+
+    /// Runs the items, with Ctrl-C trapped and every event to the reporters; throws the run's
+    /// exit status when it is not 0.
+    private func execute(_ prepared: Prepared, reporters: (group: ReporterGroup, display: ProgressDisplay?), catalogue: PluginCatalogue,
+                         logger: Logger) async throws {
         let token = CancellationToken()
         let display = reporters.display
         let finished = FinishedItems()
@@ -140,9 +164,10 @@ struct RunCommand: AsyncParsableCommand {
         defer { token.removeHandler(pluginsStop) }
         let reporter = reporters.group
         var options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
-        if incremental.perShardSheets { options.runFileSuffix = manifest.shard?.label }
-        options.s3 = s3
-        let run = PresetRun.start(loaded, items: items, output: root, options: options, manifest: manifest, logger: logger)
+        if incremental.perShardSheets { options.runFileSuffix = prepared.manifest.shard?.label }
+        options.s3 = prepared.s3
+        let run = PresetRun.start(prepared.preset, items: prepared.items, output: prepared.root, options: options,
+                                  manifest: prepared.manifest, logger: logger)
         // The display's rate and ETA move between events too.
         let ticker = reporters.display.map { display in
             let timer = DispatchSource.makeTimerSource(queue: .global())
@@ -164,7 +189,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(summary.exitCode == ExitStatus.ok ? 1 : summary.exitCode)
         }
         withExtendedLifetime(trap) {}
-        if let warning = manifest.listingWarning { Terminal.error(warning) }
+        if let warning = prepared.manifest.listingWarning { Terminal.error(warning) }
         if summary.exitCode != ExitStatus.ok { throw ExitCode(summary.exitCode) }
     }
 }

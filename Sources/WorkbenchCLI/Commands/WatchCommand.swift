@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WorkbenchCore
 import WorkbenchNet
 import WorkbenchPlugins
@@ -71,62 +72,45 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
+    /// What a watch starts with once its preset, inputs, output root and manifest are settled.
+    private struct Prepared {
+        let preset: Preset
+        let inputs: WatchedInputs
+        let root: OutputRoot
+        let manifest: RunManifest
+        let s3: S3Client
+    }
+
     func run() async throws {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        var loaded: Preset
-        let inputs: WatchedInputs, root: OutputRoot, manifest: RunManifest, s3: S3Client
+        let prepared: Prepared, reporter: ReporterGroup, watch: FolderWatch?
+        let feed: WatchFeed, arrivals: WatchArrivals
         do {
-            loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
-            let cwd = FileManager.default.currentDirectoryPath
-            inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
-            if inputs.isBucket && listen == nil {
-                throw WorkbenchError.badInputs("A bucket's new objects are told over HTTP: give --listen HOST:PORT and point the bucket's notifications at it (docs/watch.md).")
+            prepared = try prepare(catalogue)
+            let stale = prepared.root.removeStaleTemporaryFiles()
+            if !stale.isEmpty {
+                Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(prepared.root.path).")
             }
-            let destination = out ?? loaded.outputFolder ?? cwd
-            if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
-            s3 = S3Client(bucket: loaded.bucket)
-            root = try RunSetup.outputRoot(destination, shard: nil, client: s3, preset: &loaded)
-            try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
-            manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue))
-            for warning in manifest.warnings { Terminal.error(warning) }
+            VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
+            feed = WatchFeed(prepared.inputs)
+            arrivals = WatchArrivals(feed: feed, inputs: prepared.inputs, manifest: prepared.manifest, root: prepared.root,
+                                     remote: prepared.inputs.isBucket ? S3Listing(client: prepared.s3) : nil, prune: prune, quiet: output.quiet)
+            reporter = try reporters(prepared, catalogue: catalogue)
+            // A folder's events come from inotify, started before the listing so nothing landing
+            // meanwhile is missed (what both see is fed once: `WatchFeed` passes over a repeat).
+            watch = prepared.inputs.isBucket ? nil
+                : try FolderWatch(root: prepared.inputs.root, subfolders: prepared.inputs.subfolders) { [arrivals] in arrivals.handle($0) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(ExitStatus.badPreset)
         }
-        let stale = root.removeStaleTemporaryFiles()
-        if !stale.isEmpty {
-            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
-        }
-        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
-
-        let feed = WatchFeed(inputs)
-        let arrivals = WatchArrivals(feed: feed, inputs: inputs, manifest: manifest, root: root,
-                                     remote: inputs.isBucket ? S3Listing(client: s3) : nil, prune: prune, quiet: output.quiet)
-        let lines = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: root.location, out: TextOutput(Terminal.out),
-                                 err: TextOutput(Terminal.error))
-        let reporter: ReporterGroup
-        do {
-            reporter = ReporterGroup([lines] + (try RunReportingOptions.records(report: report, events: events, trace: nil, preset: loaded,
-                                                                                 presetPath: preset, root: root, catalogue: catalogue)))
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
-        }
-        // A folder's events come from inotify, started before the listing so nothing landing
-        // meanwhile is missed (what both see is taken once: the manifest finds it up to date).
-        let watch: FolderWatch?
-        do {
-            watch = inputs.isBucket ? nil : try FolderWatch(root: inputs.root, subfolders: inputs.subfolders) { arrivals.handle($0) }
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
-        }
-        let name = loaded.name ?? (preset as NSString).lastPathComponent
-        Terminal.error("Watching \(inputs.root)\(inputs.subfolders && !inputs.isBucket ? " and the folders below it" : "") for \(name); outputs in \(root.location). SIGTERM or Ctrl-C stops.")
+        let inputs = prepared.inputs
+        let name = prepared.preset.name ?? (preset as NSString).lastPathComponent
+        Terminal.error("Watching \(inputs.root)\(inputs.subfolders && !inputs.isBucket ? " and the folders below it" : "") for \(name); outputs in \(prepared.root.location). SIGTERM or Ctrl-C stops.")
 
         let token = CancellationToken()
         let stopping = StopRequest()
@@ -143,26 +127,11 @@ struct WatchCommand: AsyncParsableCommand {
             timer.setEventHandler { arrivals.listAll() }
             timer.resume()
         }
-        var listener: (stop: CancellationToken, task: Task<Void, Never>)?
-        if let address = listen.flatMap(WatchListener.address) {
-            let notified: (@Sendable (S3EventNotification) async -> String?)?
-            if inputs.isBucket { notified = { notification in await arrivals.handle(notification) } } else { notified = nil }
-            let server = WatchListener(metrics: feed.metrics, host: address.host, port: address.port, notified: notified)
-            let stopListening = CancellationToken(), bucket = inputs.isBucket
-            let task = Task {
-                do {
-                    try await server.run(logger: logger, announce: { url in
-                        Terminal.error((bucket ? "Notifications to \(url)/, h" : "H") + "ealth and metrics on \(url)/healthz and \(url)/metrics.")
-                    }, stop: stopListening)
-                } catch {
-                    Terminal.error("Cannot listen on \(address.host):\(address.port): \(error)")
-                }
-            }
-            listener = (stopListening, task)
-        }
+        let listener = startListener(feed: feed, arrivals: arrivals, logger: logger)
         var options = RunOptions(workers: jobs, eventDetail: reporter.detail, cancellation: token)
-        options.s3 = s3
-        let run = PresetRun.start(loaded, items: .feed(feed.feed), output: root, options: options, manifest: manifest, logger: logger)
+        options.s3 = prepared.s3
+        let run = PresetRun.start(prepared.preset, items: .feed(feed.feed), output: prepared.root, options: options,
+                                  manifest: prepared.manifest, logger: logger)
         arrivals.listAll()
         for await event in run.events {
             reporter.handle(event)
@@ -185,6 +154,54 @@ struct WatchCommand: AsyncParsableCommand {
         if token.isCancelled { throw ExitCode(ExitStatus.interrupted) }
         if stopping.requested { return }
         if summary.exitCode != ExitStatus.ok { throw ExitCode(summary.exitCode) }
+    }
+
+    /// Loads the preset, settles what is watched and where outputs go (refusing a loop), loads
+    /// the plugins the preset uses and opens the manifest.
+    private func prepare(_ catalogue: PluginCatalogue) throws -> Prepared {
+        var loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+        let cwd = FileManager.default.currentDirectoryPath
+        let inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
+        if inputs.isBucket && listen == nil {
+            throw WorkbenchError.badInputs("A bucket's new objects are told over HTTP: give --listen HOST:PORT and point the bucket's notifications at it (docs/watch.md).")
+        }
+        let destination = out ?? loaded.outputFolder ?? cwd
+        if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
+        let s3 = S3Client(bucket: loaded.bucket)
+        let root = try RunSetup.outputRoot(destination, shard: nil, client: s3, preset: &loaded)
+        try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
+        let manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue))
+        for warning in manifest.warnings { Terminal.error(warning) }
+        return Prepared(preset: loaded, inputs: inputs, root: root, manifest: manifest, s3: s3)
+    }
+
+    /// Lines on the terminal, and the report and event log when asked for.
+    private func reporters(_ prepared: Prepared, catalogue: PluginCatalogue) throws -> ReporterGroup {
+        let lines = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: prepared.root.location, out: TextOutput(Terminal.out),
+                                 err: TextOutput(Terminal.error))
+        return ReporterGroup([lines] + (try RunReportingOptions.records(report: report, events: events, trace: nil, preset: prepared.preset,
+                                                                         presetPath: preset, root: prepared.root, catalogue: catalogue)))
+    }
+
+    /// The listener for `--listen` (health, metrics, and a bucket's notifications), running
+    /// until its token is cancelled; nil without `--listen`.
+    private func startListener(feed: WatchFeed, arrivals: WatchArrivals, logger: Logger) -> (stop: CancellationToken, task: Task<Void, Never>)? {
+        guard let address = listen.flatMap(WatchListener.address) else { return nil }
+        let bucket = arrivals.inputs.isBucket
+        var notified: (@Sendable (S3EventNotification) async -> String?)?
+        if bucket { notified = { @Sendable notification in await arrivals.handle(notification) } }
+        let server = WatchListener(metrics: feed.metrics, host: address.host, port: address.port, notified: notified)
+        let stopListening = CancellationToken()
+        let task = Task {
+            do {
+                try await server.run(logger: logger, announce: { url in
+                    Terminal.error((bucket ? "Notifications to \(url)/, h" : "H") + "ealth and metrics on \(url)/healthz and \(url)/metrics.")
+                }, stop: stopListening)
+            } catch {
+                Terminal.error("Cannot listen on \(address.host):\(address.port): \(error)")
+            }
+        }
+        return (stopListening, task)
     }
 }
 

@@ -39,20 +39,7 @@ extension ParameterType {
             }
             return .string(s)
         case .references:
-            if case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1 { return .string(s) }
-            guard case .array(let elements, _) = value, !elements.isEmpty else {
-                return fail(" (write [\"@a\", \"@b\"] or \"@id[*]\")")
-            }
-            var references: [ParameterValue] = []
-            for (i, element) in elements.enumerated() {
-                guard case .string(let s, _) = element, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") else {
-                    collector.error("\(path)[\(i)]", at: element.location,
-                                    "expected a reference \"@id\", found \(DiagnosticCollector.describe(element))")
-                    return nil
-                }
-                references.append(.string(s))
-            }
-            return .list(references)
+            return Self.references(value, path: path, collector, fail: fail)
         case .imageOrMatrix:
             if case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") { return .string(s) }
             guard case .array(let rows, _) = value, !rows.isEmpty else {
@@ -63,51 +50,11 @@ extension ParameterType {
             guard case .array(let rows, _) = value, !rows.isEmpty else { return fail(" (write rows of numbers such as [[0, 0], [128, 150], [255, 255]])") }
             return Self.matrix(rows, value, path: path, collector, fail: fail)
         case .flags(let words):
-            var chosen: [String]
-            switch value {
-            case .string(let s, _): chosen = s.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            case .array(let elements, _):
-                chosen = []
-                for element in elements {
-                    guard case .string(let s, _) = element else { return fail() }
-                    chosen.append(s)
-                }
-            default: return fail()
-            }
-            if let unknown = chosen.first(where: { !words.contains($0) }) {
-                collector.error(path, at: value.location, "unknown flag \"\(unknown)\"" + DidYouMean.hint(for: unknown, among: words)
-                                + " (expected \(type.summary))")
-                return nil
-            }
-            return .list(chosen.map { .string($0) })
+            return Self.flags(value, words: words, summary: type.summary, path: path, collector, fail: fail)
         case .integers, .numbers, .colour:
-            let elements: [JSONValue]
-            if case .array(let list, _) = value { elements = list } else { elements = [value] }
-            var numbers: [ParameterValue] = []
-            for element in elements {
-                guard case .number(let n, _, _) = element else { return fail() }
-                guard abs(n) <= Self.listBound else { return fail(Self.outOfBounds) }
-                if type == .integers {
-                    guard n.rounded() == n, let i = Int(exactly: n) else { return fail() }
-                    numbers.append(.int(i))
-                } else {
-                    numbers.append(.double(n))
-                }
-            }
-            guard !numbers.isEmpty else { return fail() }
-            return .list(numbers)
+            return Self.numbers(value, integers: type == .integers, fail: fail)
         case .stringMap:
-            guard case .object(let members, _) = value else { return fail() }
-            var pairs: [ParameterValue] = []
-            for member in members {
-                guard case .string(let text, _) = member.value else {
-                    collector.error("\(path).\(member.key)", at: member.value.location,
-                                    "expected a string, found \(DiagnosticCollector.describe(member.value))")
-                    return nil
-                }
-                pairs.append(.list([.string(member.key), .string(text)]))
-            }
-            return .list(pairs)
+            return Self.stringMap(value, path: path, collector, fail: fail)
         case .anyOf(let types):
             for candidate in types {
                 let scratch = DiagnosticCollector(file: collector.file)
@@ -132,6 +79,82 @@ extension ParameterType {
             }
             return .string(s)
         }
+    }
+
+    /// `["@a", "@b"]`, or one `"@id"` / `"@id[*]"` string.
+    private static func references(_ value: JSONValue, path: String, _ collector: DiagnosticCollector,
+                                   fail: (String) -> ParameterValue?) -> ParameterValue? {
+        if case .string(let s, _) = value, s.hasPrefix("@"), s.count > 1 { return .string(s) }
+        guard case .array(let elements, _) = value, !elements.isEmpty else {
+            return fail(" (write [\"@a\", \"@b\"] or \"@id[*]\")")
+        }
+        var references: [ParameterValue] = []
+        for (i, element) in elements.enumerated() {
+            guard case .string(let s, _) = element, s.hasPrefix("@"), s.count > 1, !s.hasSuffix("[*]") else {
+                collector.error("\(path)[\(i)]", at: element.location,
+                                "expected a reference \"@id\", found \(DiagnosticCollector.describe(element))")
+                return nil
+            }
+            references.append(.string(s))
+        }
+        return .list(references)
+    }
+
+    /// Words from a set, as `"a|b"` or `["a", "b"]`.
+    private static func flags(_ value: JSONValue, words: [String], summary: String, path: String, _ collector: DiagnosticCollector,
+                              fail: (String) -> ParameterValue?) -> ParameterValue? {
+        var chosen: [String]
+        switch value {
+        case .string(let s, _): chosen = s.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        case .array(let elements, _):
+            chosen = []
+            for element in elements {
+                guard case .string(let s, _) = element else { return fail("") }
+                chosen.append(s)
+            }
+        default: return fail("")
+        }
+        if let unknown = chosen.first(where: { !words.contains($0) }) {
+            collector.error(path, at: value.location, "unknown flag \"\(unknown)\"" + DidYouMean.hint(for: unknown, among: words)
+                            + " (expected \(summary))")
+            return nil
+        }
+        return .list(chosen.map { .string($0) })
+    }
+
+    /// One number or a list of them, each within `listBound`; whole ones for `integers`.
+    private static func numbers(_ value: JSONValue, integers: Bool, fail: (String) -> ParameterValue?) -> ParameterValue? {
+        let elements: [JSONValue]
+        if case .array(let list, _) = value { elements = list } else { elements = [value] }
+        var numbers: [ParameterValue] = []
+        for element in elements {
+            guard case .number(let n, _, _) = element else { return fail("") }
+            guard abs(n) <= listBound else { return fail(outOfBounds) }
+            if integers {
+                guard n.rounded() == n, let i = Int(exactly: n) else { return fail("") }
+                numbers.append(.int(i))
+            } else {
+                numbers.append(.double(n))
+            }
+        }
+        guard !numbers.isEmpty else { return fail("") }
+        return .list(numbers)
+    }
+
+    /// An object of strings, as `[key, text]` pairs in the order written.
+    private static func stringMap(_ value: JSONValue, path: String, _ collector: DiagnosticCollector,
+                                  fail: (String) -> ParameterValue?) -> ParameterValue? {
+        guard case .object(let members, _) = value else { return fail("") }
+        var pairs: [ParameterValue] = []
+        for member in members {
+            guard case .string(let text, _) = member.value else {
+                collector.error("\(path).\(member.key)", at: member.value.location,
+                                "expected a string, found \(DiagnosticCollector.describe(member.value))")
+                return nil
+            }
+            pairs.append(.list([.string(member.key), .string(text)]))
+        }
+        return .list(pairs)
     }
 
     private static let outOfBounds = " (numbers in a list, colour or matrix lie between −1e9 and 1e9)"

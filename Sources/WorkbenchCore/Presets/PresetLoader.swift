@@ -3,6 +3,16 @@ import Foundation
 /// Reads a preset file and validates it completely before any work starts.
 ///
 /// Every problem found is reported at once, each with the file, the JSON path and line:column.
+/// The way from JSON to a plan is seven steps, each a type that hands a value to the next and
+/// calls none of them; `decode(json:…)` and `decode(root:…)` run them in order:
+/// 1. parse (`JSONParser`): bytes to a `JSONValue` with positions;
+/// 2. resolve: `extends` (`PresetInheritance`), `include` (`FilterIncludes`, `PresetFilters`),
+///    `--set` on the written graph (`PresetOverride`);
+/// 3. expand (`GraphExpansion`): filters composed, `foreach` repeated;
+/// 4. check (`NodeCheck`): each element a `NodeDraft`, its parameters coerced;
+/// 5. link (`GraphLinker`): edges checked, nodes ordered — a `LinkedGraph`;
+/// 6. plan (`GraphPlanner`): cascade, shrink-on-load, the direct path — a `GraphPlan`;
+/// 7. bind (`StageBinding`): the `NodeSpec`s with their stages.
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
 
@@ -70,26 +80,44 @@ public struct PresetLoader: Sendable {
         let inputs = root["inputs"].flatMap { decodeInputs($0, collector) }
         let bucket = root["s3"].flatMap { decodeBucket($0, collector) }
         let queues = decodeQueues(root["queues"], collector)
-        var graph = GraphDecoder(registry: registry, queues: queues.map(\.name), collector: collector)
+        // 2. resolve: the included and own filters, `--set` on the graph as written.
         let filters = FilterIncludes(registry: registry, collector: collector)
             .merged(root["include"], own: root["filters"], baseDirectory: baseDirectory)
         let own = PresetFilters(registry: registry, collector: collector).decode(filters)
         let ownFilters = own.values.sorted { $0.name < $1.name }.map { $0.spec(origin: "this preset's filter") }
-        // Plugins' sub-graphs, under the preset's own.
-        graph.filters = Dictionary(registry.graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            .merging(own) { _, mine in mine }
-        graph.overrides = overrides
-        graph.baseDirectory = baseDirectory
-        let nodes = graph.decode(root["graph"], documentLocation: root.location)
-
+        let (written, unmatched) = PresetOverride.applyToWritten(overrides, to: root["graph"])
+        // 3–7.
+        let nodes = graph(written, unmatched: unmatched, own: own, queues: queues, overrides: overrides, baseDirectory: baseDirectory,
+                          documentLocation: root.location, collector: collector)
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         var preset = Preset(file: file, baseDirectory: baseDirectory, name: name, summary: summary, inputs: inputs,
                             output: output, queues: queues, nodes: nodes,
                             warnings: PresetOverride.attribute(collector.diagnostics, to: overrides), filters: ownFilters,
                             bucket: bucket)
         if case .object(let named, _)? = root["queues"] { preset.definedQueues = Set(named.map(\.key)) }
-        // URLs listed for a `read`: found here, not once per item at run time.
-        switch root["inputs"] {
+        refuseUnreadableInputs(root["inputs"], of: preset, collector)
+        if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
+        return preset
+    }
+
+    /// Steps 3 to 7: the graph as written (and resolved) to the nodes the engine runs; empty
+    /// once a step has said what is wrong.
+    private func graph(_ written: JSONValue?, unmatched: [Int], own: [String: GraphFilter], queues: [QueueSpec], overrides: [PresetOverride],
+                       baseDirectory: String, documentLocation: SourceLocation, collector: DiagnosticCollector) -> [NodeSpec] {
+        // Plugins' sub-graphs, under the preset's own.
+        let filters = Dictionary(registry.graphFilters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            .merging(own) { _, mine in mine }
+        let expanded = GraphExpansion(registry: registry, collector: collector, filters: filters, overrides: overrides)
+            .expand(written, left: unmatched, documentLocation: documentLocation)
+        let drafts = NodeCheck(registry: registry, queues: queues.map(\.name), collector: collector, baseDirectory: baseDirectory)
+            .check(expanded)
+        guard !collector.hasErrors, let linked = GraphLinker(collector: collector).link(drafts) else { return [] }
+        return StageBinding.bind(linked, GraphPlanner.plan(linked))
+    }
+
+    /// URLs listed for a `read`: refused here, not once per item at run time.
+    private func refuseUnreadableInputs(_ inputs: JSONValue?, of preset: Preset, _ collector: DiagnosticCollector) {
+        switch inputs {
         case .array(let elements, _)?:
             for (i, element) in elements.enumerated() {
                 if let source = element.stringValue, let refusal = preset.refusal(ofInput: source) {
@@ -111,8 +139,6 @@ public struct PresetLoader: Sendable {
         default:
             break
         }
-        if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
-        return preset
     }
 
     private func decodeVersion(_ value: JSONValue?, at location: SourceLocation, _ c: DiagnosticCollector) {

@@ -1,4 +1,4 @@
-/// The plan step between the graph as written and the engine: decides, once per preset, what
+/// Step 6 of a preset's way to a plan (plan): decides, once per preset, what
 /// each node reads so that no work is repeated, from what each op declares of a node (never
 /// from another stage's parameters):
 ///
@@ -9,9 +9,12 @@
 /// - the direct path: a decode read by one fit, whose result only fits and JPEG or WebP encodes
 ///   read (`DirectForm`), runs without libvips;
 /// - how many nodes read each result, so one read several times is computed once and kept.
-struct GraphPlanner {
-    /// Rewrites `from` of the cascaded resizes and returns each node's plan by id.
-    static func plan(_ drafts: inout [NodeDraft]) -> [String: NodePlan] {
+///
+/// The linked graph is left as it is: a cascaded resize's new source is its plan's
+/// `cascadedFrom`, which the binding (step 7) reads.
+enum GraphPlanner {
+    static func plan(_ graph: LinkedGraph) -> GraphPlan {
+        let drafts = graph.nodes
         var plans: [String: NodePlan] = [:]
         var readersOf: [String: [Int]] = [:]
         for (index, draft) in drafts.enumerated() where draft.from.count == 1 && draft.references.isEmpty {
@@ -38,17 +41,18 @@ struct GraphPlanner {
                 plan.cascadedFrom = drafts[best.index].id
                 plan.cascadeFactor = best.factor
                 plans[drafts[node.index].id] = plan
-                drafts[node.index].from[0].id = drafts[best.index].id
             }
         }
+        // What each node reads once the cascade is in place.
+        let planned = drafts.map { $0.reading(plans[$0.id] ?? NodePlan()) }
         var readers: [String: [NodeDraft]] = [:]
-        for draft in drafts {
+        for draft in planned {
             for id in draft.upstreamIDs {
                 plans[id, default: NodePlan()].readers += 1
                 readers[id, default: []].append(draft)
             }
         }
-        for draft in drafts where draft.definition.spec.shrinksOnLoad {
+        for draft in planned where draft.definition.spec.shrinksOnLoad {
             guard let only = readers[draft.id], only.count == 1, only[0].definition.spec.fitBox != nil,
                   only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
@@ -62,7 +66,7 @@ struct GraphPlanner {
             case .failure(let refusal): plans[draft.id, default: NodePlan()].directRefusal = refusal.words
             }
         }
-        return plans
+        return GraphPlan(nodes: plans)
     }
 
     /// Why a tree is not the direct path's, in words for `explain`.

@@ -19,3 +19,22 @@ public struct NodePlan: Sendable, Equatable {
 
     public init() {}
 }
+
+/// What the planner decided for every node of a preset, by id: a value the binding, the
+/// engine (through each `NodeSpec.plan`), `explain` and serve read, never rewritten.
+struct GraphPlan {
+    var nodes: [String: NodePlan] = [:]
+
+    /// The node's plan; an empty one for a node the planner had nothing to say of.
+    subscript(id: String) -> NodePlan { nodes[id] ?? NodePlan() }
+}
+
+extension NodeDraft {
+    /// The node as it reads under `plan`: a cascaded resize reads the larger size it is made from.
+    func reading(_ plan: NodePlan) -> NodeDraft {
+        guard let larger = plan.cascadedFrom, !from.isEmpty else { return self }
+        var draft = self
+        draft.from[0].id = larger
+        return draft
+    }
+}

@@ -1,4 +1,6 @@
-/// Checks a decoded graph's edges, orders the nodes upstream first and binds the stages.
+/// Step 5 of a preset's way to a plan (link): checks the checked nodes' edges — each `from`
+/// and reference names a node that makes the right kind of payload, in a scope it may read —
+/// and orders the nodes upstream first. Planning (step 6) and binding stages (step 7) come after.
 struct GraphLinker {
     let collector: DiagnosticCollector
 
@@ -9,7 +11,7 @@ struct GraphLinker {
         return String(id)
     }
 
-    func link(_ drafts: [NodeDraft]) -> [NodeSpec] {
+    func link(_ drafts: [NodeDraft]) -> LinkedGraph? {
         var byID: [String: NodeDraft] = [:]
         var duplicates = Set<Int>()
         for draft in drafts {
@@ -27,62 +29,14 @@ struct GraphLinker {
             checkFrom(draft, byID: byID, ids: ids)
             checkReferences(draft, byID: byID, ids: ids)
         }
-        guard !collector.hasErrors else { return [] }
-        guard let ordered = topologicalOrder(drafts) else { return [] }
+        guard !collector.hasErrors, let ordered = topologicalOrder(drafts) else { return nil }
 
         let consumed = Set(drafts.flatMap(\.upstreamIDs))
         for draft in ordered where !consumed.contains(draft.id) && draft.definition.spec.output != .file {
             collector.warning(draft.path, at: draft.location,
                               "the result of \"\(draft.id)\" is not used by any node; add a \"write\" after it to keep it")
         }
-        var planned = ordered
-        let plans = GraphPlanner.plan(&planned)
-        let facts = Self.facts(planned, plans: plans)
-        return planned.map { draft in
-            let inputs = draft.from.enumerated().map { NodeInput(node: $1.id, slot: .from($0)) }
-                + draft.references.map {
-                    NodeInput(node: Self.referencedID($0.value), slot: .reference($0.parameter, fanIn: $0.value.hasSuffix("[*]")))
-                }
-            return NodeSpec(id: draft.id, op: draft.definition.spec, queue: draft.queue, scope: draft.scope,
-                            from: draft.from.map(\.id), inputs: inputs, parameters: draft.parameters,
-                            timeout: draft.timeout, retry: draft.retry,
-                            stage: Self.stage(draft, facts[draft.id] ?? NodeFacts()), path: draft.path, copy: draft.copy,
-                            plan: plans[draft.id] ?? NodePlan())
-        }
-    }
-
-    /// The node's stage; one made per item when a string parameter names item variables.
-    private static func stage(_ draft: NodeDraft, _ facts: NodeFacts) -> any Stage {
-        let stage = draft.definition.makeStage(draft.parameters, facts)
-        guard draft.scope == .item else { return stage }
-        return ItemTemplatedStage.wrapping(stage, definition: draft.definition, parameters: draft.parameters, facts: facts)
-    }
-
-    /// Graph facts per node id (see `NodeFacts`), from the last node back, with the plan's
-    /// decisions (`GraphPlanner`).
-    private static func facts(_ ordered: [NodeDraft], plans: [String: NodePlan]) -> [String: NodeFacts] {
-        var consumers: [String: [(draft: NodeDraft, viaFrom: Bool)]] = [:]
-        for draft in ordered {
-            for upstream in draft.from { consumers[upstream.id, default: []].append((draft, true)) }
-            for reference in draft.references { consumers[referencedID(reference.value), default: []].append((draft, false)) }
-        }
-        var readOnce: [String: Bool] = [:]
-        for draft in ordered.reversed() {
-            let readers = consumers[draft.id] ?? []
-            guard readers.count == 1, let reader = readers.first, reader.viaFrom, reader.draft.scope == draft.scope else {
-                readOnce[draft.id] = false
-                continue
-            }
-            readOnce[draft.id] = reader.draft.definition.spec.readsSequentially
-                && (reader.draft.definition.spec.output != .image || readOnce[reader.draft.id] == true)
-        }
-        var facts: [String: NodeFacts] = [:]
-        for (id, once) in readOnce {
-            let plan = plans[id] ?? NodePlan()
-            facts[id] = NodeFacts(outputIsReadOnce: once, decodedByResize: plan.fusedInto != nil, direct: plan.direct,
-                                  keepsResult: plan.readers > 1, madeFromLarger: plan.cascadedFrom != nil)
-        }
-        return facts
+        return LinkedGraph(nodes: ordered)
     }
 
     private func checkFrom(_ draft: NodeDraft, byID: [String: NodeDraft], ids: [String]) {
@@ -197,4 +151,9 @@ struct GraphLinker {
         }
         return order
     }
+}
+
+/// The nodes of a preset whose edges hold, upstream first: what the planner plans.
+struct LinkedGraph {
+    let nodes: [NodeDraft]
 }

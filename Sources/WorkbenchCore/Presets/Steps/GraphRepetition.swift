@@ -45,45 +45,16 @@ struct GraphRepetition {
             }
             let path = "graph[\(index)]"
             let op = element["op"]?.stringValue ?? ""
-            let spec = registry[op]?.spec
             let writtenID = element["id"]?.stringValue ?? op
             let scope = NodeScope(rawValue: element["scope"]?.stringValue ?? "item") ?? .item
-
-            // Upstream nodes as written: `from`, else the implicit chain; and references.
-            var upstream: [String] = []
-            switch element["from"] {
-            case .string(let s, _)?: upstream = [s]
-            case .array(let list, _)?: upstream = list.compactMap(\.stringValue)
-            case nil: if spec?.input != nil, let before = previous[scope] { upstream = [before] }
-            default: break
-            }
-            let chained = element["from"] == nil && spec?.input != nil && previous[scope] != nil
-            upstream += members.compactMap { member -> String? in
-                guard case .string(let s, _) = member.value, s.hasPrefix("@") else { return nil }
-                return GraphLinker.referencedID(s)
-            }
-            if case .array(let list, _)? = element["in"] ?? nil {
-                upstream += list.compactMap { $0.stringValue }.filter { $0.hasPrefix("@") }.map(GraphLinker.referencedID)
-            }
-
-            // Variables: inherited from repeated upstream nodes (in order), then its own.
+            let (upstream, chained) = Self.upstream(of: element, members: members, input: registry[op]?.spec.input != nil,
+                                                    before: previous[scope])
             var own: [Variable] = []
             if let foreach = element["foreach"] {
                 own = decodeForeach(foreach, path: join(path, "foreach"), declaredBy: writtenID)
                 members.removeAll { $0.key == "foreach" }
             }
-            var all: [Variable] = []
-            for id in upstream {
-                for variable in variables[id] ?? [] where !all.contains(where: { $0.name == variable.name }) { all.append(variable) }
-            }
-            for variable in own {
-                if all.contains(where: { $0.name == variable.name }) {
-                    collector.error(join(path, "foreach"), at: element["foreach"]?.location,
-                                    "\"\(variable.name)\" already repeats upstream of this node; use another name")
-                } else {
-                    all.append(variable)
-                }
-            }
+            let all = inherited(upstream.flatMap { variables[$0] ?? [] }, own: own, at: element["foreach"]?.location, path: path)
             previous[scope] = writtenID
             guard !all.isEmpty else {
                 variables[writtenID] = []
@@ -99,24 +70,8 @@ struct GraphRepetition {
             variables[writtenID] = all
             var made: [Copy] = []
             for binding in Self.bindings(all) {
-                var copy = members.map { (key: $0.key, keyLocation: $0.keyLocation, value: Self.substitute($0.value, binding)) }
-                let id: String
-                if writtenID.contains("{") {
-                    id = Self.substitute(text: writtenID, binding)
-                } else {
-                    id = ([writtenID] + all.map { Self.text(binding[$0.name]) }).joined(separator: "-")
-                }
-                copy.removeAll { $0.key == "id" || ($0.key == "from" && chained) }
-                copy.insert((key: "id", keyLocation: element["id"]?.location ?? location, value: .string(id, element["id"]?.location ?? location)), at: 0)
-                // Every upstream copy this one reads: the copy with the same values.
-                copy = copy.map { member in
-                    (key: member.key, keyLocation: member.keyLocation,
-                     value: Self.retarget(member.value, copies: copies, binding: binding, ids: member.key == "from"))
-                }
-                if chained, let before = upstream.first {
-                    let target = Self.copyID(before, copies: copies, binding: binding)
-                    copy.append((key: "from", keyLocation: location, value: .string(target, location)))
-                }
+                let (id, copy) = Self.copy(members, of: element, writtenID: writtenID, variables: all, binding: binding,
+                                           upstream: chained ? upstream.first : nil, copies: copies, location: location)
                 made.append(Copy(id: id, binding: binding))
                 result.append(Expanded(value: .object(copy, location), sourceIndex: index,
                                        copy: Self.copy(of: writtenID, members: members, variables: all, binding: binding)))
@@ -124,6 +79,68 @@ struct GraphRepetition {
             copies[writtenID] = made
         }
         return result
+    }
+
+    /// The nodes a node reads as written — `from`, else the implicit chain from `before` (the
+    /// node before it in its scope, for an op with an input); then its references — and
+    /// whether it reads by that chain.
+    private static func upstream(of element: JSONValue, members: [(key: String, keyLocation: SourceLocation, value: JSONValue)],
+                                 input: Bool, before: String?) -> (ids: [String], chained: Bool) {
+        var upstream: [String] = []
+        switch element["from"] {
+        case .string(let s, _)?: upstream = [s]
+        case .array(let list, _)?: upstream = list.compactMap(\.stringValue)
+        case nil: if input, let before { upstream = [before] }
+        default: break
+        }
+        let chained = element["from"] == nil && input && before != nil
+        upstream += members.compactMap { member -> String? in
+            guard case .string(let s, _) = member.value, s.hasPrefix("@") else { return nil }
+            return GraphLinker.referencedID(s)
+        }
+        if case .array(let list, _)? = element["in"] ?? nil {
+            upstream += list.compactMap { $0.stringValue }.filter { $0.hasPrefix("@") }.map(GraphLinker.referencedID)
+        }
+        return (upstream, chained)
+    }
+
+    /// The variables a node repeats over: those of repeated upstream nodes (in order, each
+    /// once), then its own; one of its own already repeating upstream is a mistake.
+    private func inherited(_ upstream: [Variable], own: [Variable], at location: SourceLocation?, path: String) -> [Variable] {
+        var all: [Variable] = []
+        for variable in upstream where !all.contains(where: { $0.name == variable.name }) { all.append(variable) }
+        for variable in own {
+            if all.contains(where: { $0.name == variable.name }) {
+                collector.error(join(path, "foreach"), at: location, "\"\(variable.name)\" already repeats upstream of this node; use another name")
+            } else {
+                all.append(variable)
+            }
+        }
+        return all
+    }
+
+    /// One copy's id and members: every string with the binding's values, its id, and every
+    /// upstream copy it reads the one with the same values (`chainedFrom`: the node it reads
+    /// by the implicit chain, which the copy names in a `from`).
+    private static func copy(_ members: [(key: String, keyLocation: SourceLocation, value: JSONValue)], of element: JSONValue,
+                             writtenID: String, variables: [Variable], binding: [String: JSONValue], upstream chainedFrom: String?,
+                             copies: [String: [Copy]], location: SourceLocation)
+        -> (id: String, members: [(key: String, keyLocation: SourceLocation, value: JSONValue)]) {
+        var copy = members.map { (key: $0.key, keyLocation: $0.keyLocation, value: substitute($0.value, binding)) }
+        let id = writtenID.contains("{")
+            ? substitute(text: writtenID, binding)
+            : ([writtenID] + variables.map { text(binding[$0.name]) }).joined(separator: "-")
+        copy.removeAll { $0.key == "id" || ($0.key == "from" && chainedFrom != nil) }
+        copy.insert((key: "id", keyLocation: element["id"]?.location ?? location, value: .string(id, element["id"]?.location ?? location)), at: 0)
+        copy = copy.map { member in
+            (key: member.key, keyLocation: member.keyLocation,
+             value: retarget(member.value, copies: copies, binding: binding, ids: member.key == "from"))
+        }
+        if let chainedFrom {
+            let target = copyID(chainedFrom, copies: copies, binding: binding)
+            copy.append((key: "from", keyLocation: location, value: .string(target, location)))
+        }
+        return (id, copy)
     }
 
     private func decodeForeach(_ value: JSONValue, path: String, declaredBy: String) -> [Variable] {

@@ -12,7 +12,7 @@ extension Resampler {
         let x = ReduceAxis.made(input: width, shrink: shrink.x), y = ReduceAxis.made(input: height, shrink: shrink.y)
         guard let out = malloc(max(1, x.output * y.output * bands)) else { return nil }
         guard ReducePasses.premultiplied(pixels.assumingMemoryBound(to: UInt8.self), width: width, height: height, bands: bands,
-                                         into: out.assumingMemoryBound(to: UInt8.self), x: x, y: y) else {
+                                         into: out.assumingMemoryBound(to: UInt8.self), x: x.window, y: y.window) else {
             free(out)
             return nil
         }
@@ -38,6 +38,9 @@ struct ReduceAxis: Sendable {
     /// Per output sample, its window's first input before the edges are held (possibly negative).
     var firsts: [Int32] = []
     let count: Int
+
+    /// The window as the premultiplied pass takes it.
+    var window: ReducePasses.FloatWindow { ReducePasses.FloatWindow(box: box, output: output, inputs: inputs, weights: weights, count: count) }
 
     private struct Key: Hashable, Sendable {
         let input: Int, shrink: Double

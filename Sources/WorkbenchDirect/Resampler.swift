@@ -24,16 +24,8 @@ public enum Resampler {
     }
 
     /// Weights in 1/4096ths: what one output sample takes from which inputs.
-    struct Taps: Sendable {
-        /// Per output sample: the first input it reads (before the edges, possibly negative).
-        var first: [Int32] = []
-        /// Per output sample, `count` inputs it reads, held at the edges: made once with the
-        /// weights, so no pass clamps per tap.
-        var inputs: [Int32] = []
-        /// Per output sample, `count` weights (at most 4096 in size: 16 bits hold them).
-        var weights: [Int16] = []
-        var count = 0
-    }
+    /// The windows the passes apply, in 12-bit fixed point.
+    typealias Taps = ReducePasses.Window
 
     static let fractionBits: Int32 = 12
 

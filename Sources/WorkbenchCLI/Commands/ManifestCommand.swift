@@ -35,33 +35,29 @@ struct ManifestShowCommand: ParsableCommand {
         return 1
     }
 
-    func run() throws {
-        if S3Location.isS3(folder) {
-            do {
-                let bucket = try S3Output.root(folder, shard: nil, client: S3Client(settings: S3Settings()), run: false)
-                let (document, warnings) = try ManifestStore.document(root: bucket.path)
-                for warning in warnings { Terminal.error(warning) }
-                FileHandle.standardOutput.write(try document.encoded())
-                return
-            } catch {
-                Terminal.error("\(error)")
-                throw ExitCode(ManifestShowCommand.status(of: error))
-            }
-        }
+    /// The output folder `folder` names, as a standard path; refused when it is not a folder.
+    static func localFolder(_ folder: String, what: String) throws -> String {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
-            Terminal.error("\"\(root)\" is not a folder; give the output folder of a run.")
+            Terminal.error("\"\(root)\" is not a folder; give \(what).")
             throw ExitCode(ExitStatus.badPreset)
         }
-        do {
+        return root
+    }
+
+    func run() throws {
+        // A bucket's root holds the manifest's segments, read into a local folder, while it lives.
+        let bucket = S3Location.isS3(folder) ? try Terminal.saying(exit: Self.status) {
+            try S3Output.root(folder, shard: nil, client: S3Client(settings: S3Settings()), run: false)
+        } : nil
+        let root = try bucket?.path ?? Self.localFolder(folder, what: "the output folder of a run")
+        try Terminal.saying(exit: Self.status) {
             let (document, warnings) = try ManifestStore.document(root: root)
             for warning in warnings { Terminal.error(warning) }
             FileHandle.standardOutput.write(try document.encoded())
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(1)
         }
+        withExtendedLifetime(bucket) {}
     }
 }
 
@@ -84,7 +80,7 @@ struct ManifestMergeCommand: ParsableCommand {
 
     func run() throws {
         if S3Location.isS3(folder) {
-            do {
+            try Terminal.saying(exit: ManifestShowCommand.status) {
                 let bucket = try S3Output.root(folder, shard: nil, client: S3Client(settings: S3Settings()), run: false)
                 // A shard still running keeps adding segments: merging now would fold only part
                 // of its work, and its later segments would be folded by nobody.
@@ -98,26 +94,13 @@ struct ManifestMergeCommand: ParsableCommand {
                 // In a bucket the merged log replaces every segment, compacted.
                 try bucket.remote?.saved(log: bucket.path + "/" + ManifestStore.fileName, rewritten: true)
                 Terminal.out("Merged \(merged.parts) part\(merged.parts == 1 ? "" : "s") into \(bucket.location)workbench-manifest/: \(merged.items) input\(merged.items == 1 ? "" : "s").")
-                return
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                Terminal.error("\(error)")
-                throw ExitCode(ManifestShowCommand.status(of: error))
             }
+            return
         }
-        let root = URL(fileURLWithPath: folder).standardizedFileURL.path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
-            Terminal.error("\"\(root)\" is not a folder; give the output folder the shards wrote into.")
-            throw ExitCode(ExitStatus.badPreset)
-        }
-        do {
+        let root = try ManifestShowCommand.localFolder(folder, what: "the output folder the shards wrote into")
+        try Terminal.saying(exit: { _ in 1 }) {
             let merged = try ManifestStore.merge(root: root)
             Terminal.out("Merged \(merged.parts) part\(merged.parts == 1 ? "" : "s") into \(root)/\(ManifestStore.fileName): \(merged.items) input\(merged.items == 1 ? "" : "s").")
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(1)
         }
     }
 }

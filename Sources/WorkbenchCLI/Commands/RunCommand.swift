@@ -80,24 +80,11 @@ struct RunCommand: AsyncParsableCommand {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        let prepared: Prepared
-        do {
-            guard let ready = try prepare(catalogue) else { return }
-            prepared = ready
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
-        }
+        guard let prepared = try Terminal.saying({ try prepare(catalogue) }) else { return }
         Self.sayWhatWasCleared(prepared.root)
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: prepared.items.count ?? Int.max)
-        let reporters: (group: ReporterGroup, display: ProgressDisplay?)
-        do {
-            reporters = try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
+        let reporters = try Terminal.saying {
+            try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
         }
         try await execute(prepared, reporters: reporters, catalogue: catalogue, logger: logger)
     }

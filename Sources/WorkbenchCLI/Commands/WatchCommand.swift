@@ -85,28 +85,21 @@ struct WatchCommand: AsyncParsableCommand {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        let prepared: Prepared, reporter: ReporterGroup, watch: FolderWatch?
-        let feed: WatchFeed, arrivals: WatchArrivals
-        do {
-            prepared = try prepare(catalogue)
-            let stale = prepared.root.removeStaleTemporaryFiles()
-            if !stale.isEmpty {
-                Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(prepared.root.path).")
-            }
-            VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
-            feed = WatchFeed(prepared.inputs)
-            arrivals = WatchArrivals(feed: feed, inputs: prepared.inputs, manifest: prepared.manifest, root: prepared.root,
+        let prepared = try Terminal.saying { try prepare(catalogue) }
+        let stale = prepared.root.removeStaleTemporaryFiles()
+        if !stale.isEmpty {
+            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(prepared.root.path).")
+        }
+        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
+        let feed = WatchFeed(prepared.inputs)
+        let arrivals = WatchArrivals(feed: feed, inputs: prepared.inputs, manifest: prepared.manifest, root: prepared.root,
                                      remote: prepared.inputs.isBucket ? S3Listing(client: prepared.s3) : nil, prune: prune, quiet: output.quiet)
-            reporter = try reporters(prepared, catalogue: catalogue)
-            // A folder's events come from inotify, started before the listing so nothing landing
-            // meanwhile is missed (what both see is fed once: `WatchFeed` passes over a repeat).
-            watch = prepared.inputs.isBucket ? nil
-                : try FolderWatch(root: prepared.inputs.root, subfolders: prepared.inputs.subfolders) { [arrivals] in arrivals.handle($0) }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitCode(ExitStatus.badPreset)
+        let reporter = try Terminal.saying { try reporters(prepared, catalogue: catalogue) }
+        // A folder's events come from inotify, started before the listing so nothing landing
+        // meanwhile is missed (what both see is fed once: `WatchFeed` passes over a repeat).
+        let watch = try Terminal.saying {
+            prepared.inputs.isBucket ? nil
+                : try FolderWatch(root: prepared.inputs.root, subfolders: prepared.inputs.subfolders) { arrivals.handle($0) }
         }
         let inputs = prepared.inputs
         let name = prepared.preset.name ?? (preset as NSString).lastPathComponent

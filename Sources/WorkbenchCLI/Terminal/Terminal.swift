@@ -1,4 +1,5 @@
 import Foundation
+import ArgumentParser
 import Logging
 
 /// Where the CLI's messages go: results to standard output, problems to standard error.
@@ -13,6 +14,19 @@ enum Terminal {
 
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// `body`'s result; what it throws is said on standard error and ends the command with
+    /// `status` (an `ExitCode` it throws passes as it is: it was said already).
+    static func saying<T>(exit status: (any Error) -> Int32 = { _ in ExitStatus.badPreset }, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(status(error))
+        }
     }
 
     /// Sends swift-log output to standard error at the level the flags ask for; once per process.

@@ -21,16 +21,6 @@ public struct YCbCrImage: Sendable {
         ((width + 1) / 2, (height + 1) / 2)
     }
 
-    /// The image reduced to `width` × `height` (Lanczos-3), each plane on its own: the chroma to
-    /// half that size, with the luma's shrink so that its samples stay sited between the luma's.
-    public func reduced(width: Int, height: Int) -> YCbCrImage {
-        let shrinkX = Double(self.width) / Double(width), shrinkY = Double(self.height) / Double(height)
-        let chroma = Self.chromaSize(width: width, height: height)
-        return YCbCrImage(y: Resampler.reduce(y, width: width, height: height, shrinkX: shrinkX, shrinkY: shrinkY),
-                          cb: Resampler.reduce(cb, width: chroma.width, height: chroma.height, shrinkX: shrinkX, shrinkY: shrinkY),
-                          cr: Resampler.reduce(cr, width: chroma.width, height: chroma.height, shrinkX: shrinkX, shrinkY: shrinkY))
-    }
-
     /// Turned upright plane by plane (`PixelImage.upright`): a 4:2:0 image's chroma turned a
     /// quarter is the chroma of the turned image.
     public func upright(from orientation: Int) -> YCbCrImage {

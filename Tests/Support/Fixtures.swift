@@ -74,6 +74,18 @@ public enum Fixtures {
         }
         return files.sorted()
     }
+
+    /// Runs a shell command in `folder`, for files made by libvips' and libjpeg's own tools;
+    /// throws with the command when it fails.
+    public static func sh(_ command: String, in folder: URL) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", command]
+        shell.currentDirectoryURL = folder
+        try shell.run()
+        shell.waitUntilExit()
+        guard shell.terminationStatus == 0 else { throw ProgressiveFiles.ToolFailure(text: "sh -c \(command): exit \(shell.terminationStatus)") }
+    }
 }
 
 extension Fixtures {

@@ -18,17 +18,6 @@ import WorkbenchTestSupport
         """
     }
 
-    /// Runs a shell command in `folder` (the edge cases are made by libvips' and libjpeg's tools).
-    static func sh(_ command: String, in folder: URL) throws {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", command]
-        shell.currentDirectoryURL = folder
-        try shell.run()
-        shell.waitUntilExit()
-        try #require(shell.terminationStatus == 0, "\(command)")
-    }
-
     /// The inputs: the bundled photos, then edge cases made from one of them.
     static func inputs(in folder: URL) throws -> URL {
         let inputs = folder.appendingPathComponent("in")
@@ -39,7 +28,7 @@ import WorkbenchTestSupport
         let source = Fixtures.samples.appendingPathComponent("Bridge.jpg").path
         try ROMMProfile.data.write(to: inputs.appendingPathComponent("romm.icc"))
         try TestProfiles.grey.write(to: inputs.appendingPathComponent("grey.icc"))
-        try sh("""
+        try Fixtures.sh("""
             set -e
             vips thumbnail '\(source)' base.ppm 500
             cjpeg -quality 90 -sample 2x1 base.ppm > sampling-422.jpg
@@ -225,7 +214,7 @@ import WorkbenchTestSupport
 @Suite struct ICCProfileTests {
     @Test func sRGBProfilesAreKnownByNameAndPrimaries() throws {
         let folder = try Fixtures.temporaryDirectory("icc")
-        try DirectPathTests.sh("vips copy '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' 'srgb.jpg[profile=srgb]'", in: folder)
+        try Fixtures.sh("vips copy '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' 'srgb.jpg[profile=srgb]'", in: folder)
         let libvips = try #require(JPEGCodec.iccProfile(try Data(contentsOf: folder.appendingPathComponent("srgb.jpg"))))
         let cups = try #require(JPEGCodec.iccProfile(try Data(contentsOf: Fixtures.cameraPhoto)))
         for bytes in [libvips, cups] {
@@ -253,7 +242,7 @@ import WorkbenchTestSupport
         let folder = try Fixtures.temporaryDirectory("colour-\(kind)")
         let profile = kind == "prophoto" ? ROMMProfile.data : kind == "adobe" ? TestProfiles.adobeRGB : TestProfiles.displayP3
         try profile.write(to: folder.appendingPathComponent("profile.icc"))
-        try DirectPathTests.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -icc profile.icc base.ppm > photo.jpg",
+        try Fixtures.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -icc profile.icc base.ppm > photo.jpg",
                                in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent("photo.jpg"))
         let options = DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
@@ -300,7 +289,7 @@ import WorkbenchTestSupport
     @Test func aGreyProfileIsKeptAsLibvipsKeepsIt() throws {
         let folder = try Fixtures.temporaryDirectory("colour-grey")
         try TestProfiles.grey.write(to: folder.appendingPathComponent("profile.icc"))
-        try DirectPathTests.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -grayscale -icc profile.icc base.ppm > photo.jpg",
+        try Fixtures.sh("vips thumbnail '\(Fixtures.samples.appendingPathComponent("Bridge.jpg").path)' base.ppm 800 && cjpeg -quality 95 -grayscale -icc profile.icc base.ppm > photo.jpg",
                                in: folder)
         let data = try Data(contentsOf: folder.appendingPathComponent("photo.jpg"))
         let options = DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)

@@ -3,29 +3,29 @@ import Foundation
 /// ICC v2 display profiles written out field by field (D50 primaries and one gamma per profile),
 /// for photos whose gamut makes any error in colour show: ProPhoto (ROMM, gamma 1.8), Adobe RGB
 /// (1998) and Display P3 (gamma 2.2 for both: near enough for a test of the conversion).
-enum ROMMProfile {
-    static var data: Data {
+public enum ROMMProfile {
+    public static var data: Data {
         TestProfiles.display("ROMM RGB (test)", red: (0.7977, 0.2880, 0.0), green: (0.1352, 0.7119, 0.0), blue: (0.0313, 0.0001, 0.8249), gamma: 0x01CD)
     }
 }
 
-enum TestProfiles {
-    static var adobeRGB: Data {
+public enum TestProfiles {
+    public static var adobeRGB: Data {
         display("Adobe RGB (1998) (test)", red: (0.6097, 0.3111, 0.0195), green: (0.2053, 0.6257, 0.0609), blue: (0.1492, 0.0632, 0.7446), gamma: 0x0233)
     }
 
-    static var displayP3: Data {
+    public static var displayP3: Data {
         display("Display P3 (test)", red: (0.5151, 0.2412, -0.0011), green: (0.2920, 0.6922, 0.0419), blue: (0.1571, 0.0666, 0.7841), gamma: 0x0233)
     }
 
     /// A grey display profile (gamma 2.2), as an editor embeds in a black-and-white photo.
-    static var grey: Data {
+    public static var grey: Data {
         display("Gray Gamma 2.2 (test)", grey: true, red: (0, 0, 0), green: (0, 0, 0), blue: (0, 0, 0), gamma: 0x0233)
     }
 
     /// A matrix/TRC display profile: primaries adapted to D50, one gamma (u8Fixed8) for all three;
     /// or, `grey`, a grey profile of that gamma (its one tone curve, no primaries).
-    static func display(_ name: String, grey: Bool = false, red: (Double, Double, Double), green: (Double, Double, Double), blue: (Double, Double, Double),
+    public static func display(_ name: String, grey: Bool = false, red: (Double, Double, Double), green: (Double, Double, Double), blue: (Double, Double, Double),
                         gamma value: UInt16) -> Data {
         func u32(_ value: Int) -> [UInt8] { [UInt8(value >> 24 & 255), UInt8(value >> 16 & 255), UInt8(value >> 8 & 255), UInt8(value & 255)] }
         func fixed(_ value: Double) -> [UInt8] { u32(Int((value * 65536).rounded()) & 0xFFFF_FFFF) }

@@ -14,7 +14,7 @@ import WorkbenchTestSupport
     static func files() throws -> URL {
         let folder = try Fixtures.temporaryDirectory("pngs")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Support/make_pngs.py")
-        try DirectPathTests.sh("python3 '\(script.path)' .", in: folder)
+        try Fixtures.sh("python3 '\(script.path)' .", in: folder)
         return folder
     }
 
@@ -72,7 +72,7 @@ import WorkbenchTestSupport
         #expect(refusal.description.contains("maxPixels"))
         guard case .failure = decode(Data("not a png".utf8)) else { Issue.record("text decoded as a PNG"); return }
         // 3000×3000 RGBA, 36 MB of samples: libpng streams it, the decoder would hold it whole.
-        try DirectPathTests.sh("""
+        try Fixtures.sh("""
             python3 -c "import struct, zlib; c = lambda k, b: struct.pack('>I', len(b)) + k + b + struct.pack('>I', zlib.crc32(k + b)); \
             open('huge.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + c(b'IHDR', struct.pack('>IIBBBBB', 3000, 3000, 8, 6, 0, 0, 0)) \
             + c(b'IDAT', zlib.compress(bytes(3000 * 12001))) + c(b'IEND', b''))"

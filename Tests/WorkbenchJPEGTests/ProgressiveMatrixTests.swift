@@ -1,4 +1,5 @@
 import Foundation
+import WorkbenchTestSupport
 import Testing
 import WorkbenchJPEG
 @testable import WorkbenchVips

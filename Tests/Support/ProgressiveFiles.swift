@@ -1,46 +1,36 @@
-import CVips
 import Foundation
-import WorkbenchJPEG
-import Testing
-import WorkbenchTestSupport
-@testable import WorkbenchVips
 
 /// Progressive JPEGs made for the decoder's tests by libjpeg-turbo's own tools (`cjpeg`,
 /// `jpegtran`: libjpeg-turbo-progs) from a real photo, and what libjpeg makes of them.
-enum ProgressiveFiles {
+public enum ProgressiveFiles {
     /// A scan script with every component's DC in a scan of its own: cjpeg's default interleaves
     /// the DC scans, which samplings of more than 10 blocks an MCU (3×3, 4×4) cannot.
-    static let separateDC = """
+    public static let separateDC = """
         0: 0 0 0 1; 1: 0 0 0 1; 2: 0 0 0 1;
         0: 1 5 0 2; 2: 1 63 0 1; 1: 1 63 0 1; 0: 6 63 0 2; 0: 1 63 2 1;
         0: 0 0 1 0; 1: 0 0 1 0; 2: 0 0 1 0; 2: 1 63 1 0; 1: 1 63 1 0; 0: 1 63 1 0;
         """
     /// Spectral selection alone, many small bands, no successive approximation.
-    static let bands = """
+    public static let bands = """
         0 1 2: 0 0 0 0; 0: 1 2 0 0; 0: 3 9 0 0; 0: 10 63 0 0; 1: 1 1 0 0; 1: 2 63 0 0; 2: 1 63 0 0;
         """
 
     /// The bundled Bridge photo cut to `width`×`height` (resized to cover it, centred), as a PPM file.
-    static func photo(width: Int, height: Int) throws -> URL {
+    public static func photo(width: Int, height: Int) throws -> URL {
         let url = try Fixtures.processFolder("progressive-photos").appendingPathComponent("\(width)x\(height).ppm")
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        let data = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
-        let image = try VipsOperationCall.image("thumbnail_image", VipsImage.decode(data, origin: "Bridge.jpg"),
-                                                ["width": .int(width), "height": .int(height), "crop": .string("centre"), "size": .string("force")])
-        var size = 0
-        let memory = try #require(vips_image_write_to_memory(image.pointer, &size))
-        defer { g_free(memory) }
-        try #require(image.width == width && image.height == height && image.bands == 3 && size == width * height * 3)
-        var file = Data("P6\n\(width) \(height)\n255\n".utf8)
-        file.append(Data(bytes: memory, count: size))
-        // Whole or not at all: tests running side by side ask for the same photo, and one found
-        // the file another had only begun to write (cjpeg: "Empty input file", under load).
-        try file.write(to: url, options: .atomic)
+        // libvips' own command (libvips-tools), into a file of its own, then renamed: whole or
+        // not at all, as tests running side by side ask for the same photo (one found the file
+        // another had only begun to write: cjpeg's "Empty input file", under load).
+        let part = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString.prefix(8)).ppm")
+        try run("/usr/bin/vips", ["thumbnail_image", Fixtures.samples.appendingPathComponent("Bridge.jpg").path, part.path, "\(width)",
+                                  "--height", "\(height)", "--crop", "centre", "--size", "force"])
+        guard rename(part.path, url.path) == 0 else { throw ToolFailure(text: "cannot name \(url.path): \(String(cString: strerror(errno)))") }
         return url
     }
 
     /// `cjpeg` with `arguments` on `source`; `scans`: a scan script to write and pass.
-    static func cjpeg(_ source: URL, _ arguments: [String], scans: String? = nil) throws -> Data {
+    public static func cjpeg(_ source: URL, _ arguments: [String], scans: String? = nil) throws -> Data {
         var arguments = arguments
         if let scans {
             let script = try Fixtures.temporaryDirectory("scans").appendingPathComponent("scans.txt")
@@ -51,7 +41,7 @@ enum ProgressiveFiles {
     }
 
     /// `jpegtran` with `arguments` on `data`.
-    static func jpegtran(_ data: Data, _ arguments: [String]) throws -> Data {
+    public static func jpegtran(_ data: Data, _ arguments: [String]) throws -> Data {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("jpegtran-\(UUID().uuidString.prefix(8)).jpg")
         try data.write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
@@ -59,7 +49,7 @@ enum ProgressiveFiles {
     }
 
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) throws -> Data {
+    public static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -77,10 +67,14 @@ enum ProgressiveFiles {
         return data
     }
 
-    struct ToolFailure: Error, CustomStringConvertible { let text: String; var description: String { text } }
+    public struct ToolFailure: Error, CustomStringConvertible {
+        let text: String
+        public init(text: String) { self.text = text }
+        public var description: String { text }
+    }
 
     /// PSNR of `ours` over libjpeg's pixels (ours cropped to libjpeg's size); infinity when equal.
-    static func psnr(_ ours: [UInt8], width: Int, _ theirs: (pixels: [UInt8], width: Int, height: Int, bands: Int)) -> Double {
+    public static func psnr(_ ours: [UInt8], width: Int, _ theirs: (pixels: [UInt8], width: Int, height: Int, bands: Int)) -> Double {
         var squares = 0.0, count = 0
         for y in 0..<theirs.height {
             for x in 0..<(theirs.width * theirs.bands) {
@@ -97,7 +91,7 @@ extension ProgressiveFiles {
     /// libjpeg's own output at 1/`shrink` (`djpeg -scale 1/N`, its defaults as libvips uses them:
     /// fancy upsampling, the integer IDCT): ceil(size / shrink) as libjpeg makes it, where libvips
     /// keeps floor(size / shrink) and cannot load a side of 0.
-    static func djpeg(_ data: Data, shrink: Int) throws -> (pixels: [UInt8], width: Int, height: Int, bands: Int) {
+    public static func djpeg(_ data: Data, shrink: Int) throws -> (pixels: [UInt8], width: Int, height: Int, bands: Int) {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("djpeg-\(UUID().uuidString.prefix(8)).jpg")
         try data.write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
@@ -112,15 +106,5 @@ extension ProgressiveFiles {
         guard fields.count == 4, let width = Int(fields[1]), let height = Int(fields[2]) else { throw ToolFailure(text: "djpeg wrote no image") }
         let bands = fields[0] == "P5" ? 1 : 3
         return (Array(output.dropFirst(at)), width, height, bands)
-    }
-}
-
-extension Data {
-    /// This file through the progressive decoder: the image, or why it was refused.
-    func progressive(shrink: Int, keeping size: (width: Int, height: Int)? = nil, memoryLimit: Int = ProgressiveJPEG.defaultMemoryLimit)
-        -> Result<ProgressiveJPEG, ProgressiveRefusal> {
-        withUnsafeBytes { bytes in
-            Result { () throws(ProgressiveRefusal) in try ProgressiveJPEG.decode(bytes, shrink: shrink, keeping: size, memoryLimit: memoryLimit) }
-        }
     }
 }

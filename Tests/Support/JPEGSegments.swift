@@ -2,23 +2,23 @@ import Foundation
 
 /// A JPEG's marker segments, for tests that damage one on purpose: where each starts (its 0xFF),
 /// its marker, and its length field; a scan's entry also covers its entropy-coded data.
-struct JPEGSegments {
-    struct Segment {
-        let marker: UInt8
-        let at: Int
-        let length: Int
+public struct JPEGSegments {
+    public struct Segment {
+        public let marker: UInt8
+        public let at: Int
+        public let length: Int
         /// Where the segment's body starts (after the length).
-        var body: Int { at + 4 }
+        public var body: Int { at + 4 }
         /// For a scan: its header's Ss, Se and Ah/Al byte, and the first component's id and tables.
-        func scanBand(_ data: Data) -> (start: Int, end: Int, approximation: Int, count: Int) {
+        public func scanBand(_ data: Data) -> (start: Int, end: Int, approximation: Int, count: Int) {
             let count = Int(data[body])
             return (Int(data[body + 1 + 2 * count]), Int(data[body + 2 + 2 * count]), Int(data[body + 3 + 2 * count]), count)
         }
     }
 
-    let segments: [Segment]
+    public let segments: [Segment]
 
-    init(_ data: Data) {
+    public init(_ data: Data) {
         var found: [Segment] = []
         var index = 2
         while index + 3 < data.count {
@@ -33,10 +33,10 @@ struct JPEGSegments {
         segments = found
     }
 
-    var scans: [Segment] { segments.filter { $0.marker == 0xDA } }
+    public var scans: [Segment] { segments.filter { $0.marker == 0xDA } }
 
     /// The first AC scan (Ss > 0) of the component with id `component`.
-    func acScan(of component: UInt8, in data: Data) -> Segment? {
+    public func acScan(of component: UInt8, in data: Data) -> Segment? {
         scans.first { $0.scanBand(data).start > 0 && data[$0.body + 1] == component }
     }
 }

@@ -27,19 +27,11 @@ struct GatheringSplit {
             }
         }
         let refusal = ServeError.badPreset("the nodes that gather every item (\(removed.sorted().joined(separator: ", "))) must be written in the preset's own graph to run live; make that file with workbench run")
-        guard preset.nodes.filter({ removed.contains($0.id) }).allSatisfy(\.isOwnGraphNode),
-              let data = FileManager.default.contents(atPath: file),
-              // A file that is not a JSON object cannot be split either: the refusal above says what to do.
-              var root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let graph = root["graph"] as? [[String: Any]] else { throw refusal }
-        let kept = graph.filter { node in
-            guard let id = (node["id"] as? String) ?? (node["op"] as? String) else { return true }
-            return !removed.contains(id)
-        }
-        guard graph.count - kept.count == removed.count else { throw refusal }
-        root["graph"] = kept
-        let text = try JSONSerialization.data(withJSONObject: root)
-        let itemPreset = try PresetLoader(registry: registry).load(json: Array(text), file: file, baseDirectory: preset.baseDirectory)
+        guard preset.nodes.filter({ removed.contains($0.id) }).allSatisfy(\.isOwnGraphNode) else { throw refusal }
+        var loader = PresetLoader(registry: registry)
+        loader.leavingOut = removed
+        let itemPreset = try loader.load(file: file)
+        guard itemPreset.nodes.count == preset.nodes.count - removed.count else { throw refusal }
         return GatheringSplit(itemPreset: itemPreset, gathering: removed)
     }
 }

@@ -15,6 +15,9 @@ import Foundation
 /// 7. bind (`StageBinding`): the `NodeSpec`s with their stages.
 public struct PresetLoader: Sendable {
     public let registry: OpRegistry
+    /// Nodes left out of the graph once it is expanded, by id (a copy's own id), as if never
+    /// written: the live page runs a preset's items without the nodes that gather every item.
+    public var leavingOut: Set<String> = []
 
     static let topLevelKeys = ["$schema", "version", "name", "description", "extends", "include", "inputs", "output", "queues", "filters", "graph", "s3"]
 
@@ -57,7 +60,7 @@ public struct PresetLoader: Sendable {
             collector.error("", at: error.location, "invalid JSON: \(error.message)")
             throw .invalidPreset(collector.diagnostics)
         }
-        root = PresetInheritance(loader: self, collector: collector).resolve(root, file: file, baseDirectory: baseDirectory)
+        root = PresetInheritance(loader: PresetLoader(registry: registry), collector: collector).resolve(root, file: file, baseDirectory: baseDirectory)
         // A base that does not stand on its own: its own mistakes say it all.
         if collector.hasErrors { throw .invalidPreset(collector.diagnostics) }
         return try decode(root: root, file: file, baseDirectory: baseDirectory, overrides: overrides, collector: collector)
@@ -109,6 +112,7 @@ public struct PresetLoader: Sendable {
             .merging(own) { _, mine in mine }
         let expanded = GraphExpansion(registry: registry, collector: collector, filters: filters, overrides: overrides)
             .expand(written, left: unmatched, documentLocation: documentLocation)
+            .filter { leavingOut.isEmpty || !leavingOut.contains($0.value["id"]?.stringValue ?? $0.value["op"]?.stringValue ?? "") }
         let drafts = NodeCheck(registry: registry, queues: queues.map(\.name), collector: collector, baseDirectory: baseDirectory)
             .check(expanded)
         guard !collector.hasErrors, let linked = GraphLinker(collector: collector).link(drafts) else { return [] }

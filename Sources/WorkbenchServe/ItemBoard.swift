@@ -70,10 +70,11 @@ final class ItemBoard: Sendable {
         /// Time items ran since the preset was last read, and when the current stretch began.
         var busy: TimeInterval = 0
         var busySince: Date?
-        var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
     }
 
     private let state: Mutex<State>
+    /// The page's event streams, which `flush` and `send` feed.
+    let streams = BoardStreams()
 
     init(presetFile: String) {
         state = Mutex(State(snapshot: Snapshot(
@@ -214,78 +215,38 @@ final class ItemBoard: Sendable {
         }
     }
 
-    // MARK: - The page's event streams
+    // MARK: - What the page's streams are sent
 
-    /// A stream of server-sent-event messages: the whole state first, then changes.
+    /// A stream for a page: the whole state first, then changes (`flush`).
     func listen() -> (id: UUID, stream: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
-        let id = UUID()
-        let first = Self.message("snapshot", state.withLock { s -> Snapshot in
-            s.listeners[id] = continuation
-            return s.snapshot
-        })
-        continuation.yield(first)
-        return (id, stream)
-    }
-
-    func stopListening(_ id: UUID) {
-        state.withLock { $0.listeners.removeValue(forKey: id) }?.finish()
-    }
-
-    var listenerCount: Int { state.withLock { $0.listeners.count } }
-
-    /// A comment line to every stream each second: a closed page shows as a failed write.
-    func heartbeat() {
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(": ping\n\n") }
-    }
-
-    /// Ends every stream (the server is stopping).
-    func endStreams() {
-        for listener in state.withLock({ s -> [AsyncStream<String>.Continuation] in
-            defer { s.listeners = [:] }
-            return Array(s.listeners.values)
-        }) { listener.finish() }
-    }
-
-    /// Sends one message to every page now, not at the next flush: a preview is awaited.
-    func send<Value: Encodable>(_ name: String, _ value: Value) {
-        let message = Self.message(name, value)
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(message) }
+        // Under the board's lock: no change is flushed between the snapshot and the stream.
+        state.withLock { s in streams.listen(first: { BoardStreams.message("snapshot", s.snapshot) }) }
     }
 
     /// Sends what changed since the last flush (called by a 100 ms ticker).
     func flush() { publish(full: false) }
 
     private func publish(full: Bool) {
-        let (messages, listeners) = state.withLock { s -> ([String], [AsyncStream<String>.Continuation]) in
+        let messages = state.withLock { s -> [String] in
             var messages: [String] = []
             s.recount()
             if full {
-                messages.append(Self.message("snapshot", s.snapshot))
+                messages.append(BoardStreams.message("snapshot", s.snapshot))
             } else {
                 if !s.dirty.isEmpty {
-                    messages.append(Self.message("rows", s.dirty.sorted().compactMap { s.snapshot.rows.indices.contains($0) ? s.snapshot.rows[$0] : nil }))
+                    messages.append(BoardStreams.message("rows", s.dirty.sorted().compactMap { s.snapshot.rows.indices.contains($0) ? s.snapshot.rows[$0] : nil }))
                 }
                 if s.totalsDirty {
                     var totals = s.snapshot
                     totals.rows = []
-                    messages.append(Self.message("totals", totals))
+                    messages.append(BoardStreams.message("totals", totals))
                 }
             }
             s.dirty = []
             s.totalsDirty = false
-            return (messages, Array(s.listeners.values))
+            return messages
         }
-        for listener in listeners { for message in messages { listener.yield(message) } }
-    }
-
-    /// One SSE message: `event: NAME` and the value as JSON on one `data:` line.
-    static func message<Value: Encodable>(_ name: String, _ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Our own Encodable state: it always encodes ("null" only if a type ever could not).
-        let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        return "event: \(name)\ndata: \(json)\n\n"
+        streams.broadcast(messages)
     }
 }
 

@@ -50,7 +50,7 @@ extension LiveSession {
             return refusal
         }
         draft = candidate
-        board.send("draft", DraftState(changes: draft.count, note: nil))
+        board.streams.send("draft", DraftState(changes: draft.count, note: nil))
         let board = self.board, registry = settings.registry, path = settings.presetPath, draft = Controls.overrides(self.draft, in: preset)
         // What the change touches: the nodes it sets, and copies it renamed (a foreach value).
         let known = Set(preset.nodes.map(\.id))
@@ -66,9 +66,9 @@ extension LiveSession {
             // file edited meanwhile) shows no new previews, and the page's next change says why.
             return try? PresetLoader(registry: registry()).load(file: path, overrides: draft + sizes)
         }, scaled: { scaled in
-            board.send("scaled", scaled)
+            board.streams.send("scaled", scaled)
         }, ready: { index, generation in
-            board.send("preview", ["index": index, "generation": generation])
+            board.streams.send("preview", ["index": index, "generation": generation])
         })
         return nil
     }
@@ -86,7 +86,7 @@ extension LiveSession {
             return "Not saved: \(error)"
         }
         draft = []
-        board.send("draft", DraftState(changes: 0, note: nil))
+        board.streams.send("draft", DraftState(changes: 0, note: nil))
         return nil
     }
 
@@ -113,6 +113,6 @@ extension LiveSession {
     func revert() async {
         draft = []
         await previews.reset()
-        board.send("draft", DraftState(changes: 0, note: nil))
+        board.streams.send("draft", DraftState(changes: 0, note: nil))
     }
 }

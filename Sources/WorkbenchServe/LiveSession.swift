@@ -116,7 +116,7 @@ public actor LiveSession {
         generation += 1
         made = []
         await previews.reset()
-        board.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
+        board.streams.send("draft", DraftState(changes: draft.count, note: draft.isEmpty ? nil
             : "The preset file changed in the editor. Save writes your \(draft.count) change\(draft.count == 1 ? "" : "s") from this page into it, value by value, keeping the editor's; Revert takes the file as it is now."))
         board.reset(items: list, preset: .init(file: settings.presetPath, ok: true, errors: [],
                                                graph: GraphRenderer(loaded).tree(maxLines: 60).lines.joined(separator: "\n")),
@@ -175,10 +175,10 @@ public actor LiveSession {
 
     /// An event stream ended: when none is left a moment later (not a reload), the page was closed.
     public func listenerLeft() async {
-        guard board.listenerCount == 0 else { return }
+        guard board.streams.count == 0 else { return }
         // Cancelled (the server stopping): the check below runs once more, harmlessly.
         try? await Task.sleep(nanoseconds: 1_500_000_000)
-        if board.listenerCount == 0 && itemRun != nil { await pageClosed() }
+        if board.streams.count == 0 && itemRun != nil { await pageClosed() }
     }
 
     /// Stops the runs, writes the manifest and lets its lock go, and lets the engine's workers
@@ -197,7 +197,7 @@ public actor LiveSession {
             try manifest?.store.save()
         } catch {
             logger.error("The manifest in \(root?.path ?? "the output folder") could not be written: \(error). The files made stay; the next run makes them again.")
-            board.send("notice", ["text": "The manifest could not be written: \(error)"])
+            board.streams.send("notice", ["text": "The manifest could not be written: \(error)"])
         }
     }
 

@@ -45,7 +45,7 @@ public struct LiveServer: Sendable {
         let board = session.board
         let stopped = stop.onCancel {
             ticker.cancel()
-            board.endStreams()
+            board.streams.end()
             server.cancel()
         }
         defer { stop.removeHandler(stopped) }
@@ -68,7 +68,7 @@ public struct LiveServer: Sendable {
                 try? await Task.sleep(nanoseconds: 100_000_000)
                 await session.tick()
                 beats += 1
-                if beats % 10 == 0 { session.board.heartbeat() }
+                if beats % 10 == 0 { session.board.streams.heartbeat() }
             }
         }
     }

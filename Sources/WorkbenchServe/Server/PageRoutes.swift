@@ -50,7 +50,7 @@ struct EventsRoute: LiveRoute {
             } catch {
                 // The page went away.
             }
-            board.stopListening(id)
+            board.streams.stopListening(id)
             await session.listenerLeft()
             // The page closed the stream already: there is nothing left to finish.
             try? await writer.finish(nil)

@@ -9,7 +9,7 @@ import Logging
 /// Task { for await event in run.events { print(event) } }
 /// let summary = await run.result
 /// ```
-/// The run starts at once, on threads of its own or on the `Engine` its options name. `cancel()`, the options' cancellation token, or
+/// The run starts at once, on threads of its own or on the `WorkerPool` its options name. `cancel()`, the options' cancellation token, or
 /// cancelling the `Task` that awaits `result` stops it: nothing new starts, running stages are
 /// told to stop, and no partial file is left.
 public final class PresetRun: Sendable {
@@ -18,13 +18,13 @@ public final class PresetRun: Sendable {
     public let output: OutputRoot
     /// Every event of the run, in order, ending after `runFinished`. Iterate it once.
     public let events: AsyncStream<RunEvent>
-    private let engine: RunEngine
+    private let scheduler: RunScheduler
     private let recorder: ManifestRecorder?
 
-    private init(preset: Preset, output: OutputRoot, engine: RunEngine, events: AsyncStream<RunEvent>, recorder: ManifestRecorder?) {
+    private init(preset: Preset, output: OutputRoot, scheduler: RunScheduler, events: AsyncStream<RunEvent>, recorder: ManifestRecorder?) {
         self.preset = preset
         self.output = output
-        self.engine = engine
+        self.scheduler = scheduler
         self.events = events
         self.recorder = recorder
     }
@@ -48,23 +48,23 @@ public final class PresetRun: Sendable {
             engineEvents = manifestRecorder.pump()
             recorder = manifestRecorder
         }
-        let engine = RunEngine(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
+        let scheduler = RunScheduler(plan: plan, items: items, output: output, baseDirectory: preset.baseDirectory,
                                options: options, logger: logger, events: engineEvents, recipes: manifest?.recipes)
-        let run = PresetRun(preset: preset, output: output, engine: engine, events: stream, recorder: recorder)
-        options.cancellation.onCancel { [weak engine] in engine?.cancel() }
-        engine.start()
+        let run = PresetRun(preset: preset, output: output, scheduler: scheduler, events: stream, recorder: recorder)
+        options.cancellation.onCancel { [weak scheduler] in scheduler?.cancel() }
+        scheduler.start()
         return run
     }
 
     /// The summary, once every node has ended. Cancelling the awaiting task cancels the run.
     public var result: RunSummary {
         get async {
-            let engine = self.engine, recorder = self.recorder
+            let scheduler = self.scheduler, recorder = self.recorder
             return await withTaskCancellationHandler {
-                let summary = await engine.result()
+                let summary = await scheduler.result()
                 return await recorder?.finalSummary() ?? summary
             } onCancel: {
-                engine.cancel()
+                scheduler.cancel()
             }
         }
     }
@@ -75,25 +75,25 @@ public final class PresetRun: Sendable {
     /// Blocks the calling thread until the run ends (for callers outside Swift concurrency;
     /// never call it from an async context, whose threads are few).
     public func waitUntilFinished() -> RunSummary {
-        let summary = engine.waitForEnd()
+        let summary = scheduler.waitForEnd()
         return recorder?.waitForSummary() ?? summary
     }
 
     /// Stops the run: waiting work is dropped, running stages are told to stop.
-    public func cancel() { engine.cancel() }
+    public func cancel() { scheduler.cancel() }
 
     /// Cancels one item's unfinished nodes (shared work stays while other items need it).
-    public func cancel(item index: Int) { engine.cancelItem(index) }
+    public func cancel(item index: Int) { scheduler.cancelItem(index) }
 
     /// Starts nothing new until `resume()`; running nodes finish.
-    public func suspend() { engine.setSuspended(true, queue: nil) }
-    public func resume() { engine.setSuspended(false, queue: nil) }
+    public func suspend() { scheduler.setSuspended(true, queue: nil) }
+    public func resume() { scheduler.setSuspended(false, queue: nil) }
 
     /// Starts nothing new from one queue until `resume(queue:)`.
-    public func suspend(queue: String) { engine.setSuspended(true, queue: queue) }
-    public func resume(queue: String) { engine.setSuspended(false, queue: queue) }
+    public func suspend(queue: String) { scheduler.setSuspended(true, queue: queue) }
+    public func resume(queue: String) { scheduler.setSuspended(false, queue: queue) }
 
     /// Sets an item's priority: raised ahead of work of lower QoS, or lowered behind it (the
     /// shared nodes it reads are only ever raised).
-    public func prioritize(item index: Int, to qos: QoS = .userInteractive) { engine.prioritize(item: index, to: qos) }
+    public func prioritize(item index: Int, to qos: QoS = .userInteractive) { scheduler.prioritize(item: index, to: qos) }
 }

@@ -23,12 +23,12 @@ actor DraftPreviews {
     /// The newest preview file of each item and the generation that made it.
     private var made: [Int: (generation: Int, file: String)] = [:]
 
-    /// The engine the previews run on (the session's), or nil for threads of their own.
-    let engine: Engine?
+    /// The pool the previews run on (the session's), or nil for threads of their own.
+    let pool: WorkerPool?
 
-    init(size: Int, engine: Engine? = nil) {
+    init(size: Int, pool: WorkerPool? = nil) {
         self.size = size
-        self.engine = engine
+        self.pool = pool
         folder = NSTemporaryDirectory() + "workbench-preview-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
@@ -114,7 +114,7 @@ actor DraftPreviews {
                   let root = try? OutputRoot(folder + "/out-\(request.generation)-\(n)") else { continue }
             var options = RunOptions(workers: groups.count > 1 ? 1 : nil, eventDetail: .items)
             options.resultCache = results
-            options.engine = engine
+            options.pool = pool
             started.append((PresetRun.start(preset, items: .list(group.items), output: root, options: options, logger: logger), root.path))
         }
         runs = started.map(\.run)

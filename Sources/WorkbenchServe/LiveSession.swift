@@ -3,7 +3,7 @@ import Logging
 import WorkbenchCore
 import WorkbenchReports
 
-/// A preset run live for a page, on one long-lived `Engine` whose jobs are everything the page
+/// A preset run live for a page, on one long-lived `WorkerPool` whose jobs are everything the page
 /// asks for: one run of the preset's items, fed the items the page shows (`ItemFeed`) in its
 /// order — visible items raised to `userInteractive`, those just out of view `userInitiated`,
 /// items scrolled away lowered to `background` and, after `offScreenGrace` seconds, cancelled
@@ -17,7 +17,7 @@ public actor LiveSession {
     private let logger = Logger(label: "workbench.serve")
     /// The workers every run of the session shares; nil when not even one thread could be had
     /// (each run then starts threads of its own, as the command line's does).
-    nonisolated let engine: Engine?
+    nonisolated let pool: WorkerPool?
     private(set) var preset: Preset?
     private(set) var items: [Item] = []
     /// The output root, once a preset was read.
@@ -51,10 +51,10 @@ public actor LiveSession {
     public init(settings: Settings) {
         self.settings = settings
         board = ItemBoard(presetFile: settings.presetPath)
-        // Without a thread for the shared engine, runs start their own (see `engine`).
-        let engine = try? Engine()
-        self.engine = engine
-        previews = DraftPreviews(size: settings.previewSize, engine: engine)
+        // Without a thread for the shared pool, runs start their own (see `pool`).
+        let pool = try? WorkerPool()
+        self.pool = pool
+        previews = DraftPreviews(size: settings.previewSize, pool: pool)
     }
 
     /// The folder files are written to (and served from).
@@ -181,14 +181,14 @@ public actor LiveSession {
         if board.streams.count == 0 && itemRun != nil { await pageClosed() }
     }
 
-    /// Stops the runs, writes the manifest and lets its lock go, and lets the engine's workers
+    /// Stops the runs, writes the manifest and lets its lock go, and lets the pool's workers
     /// go (the server is stopping).
     public func finish() async {
         await stopAll()
         saveManifest()
         manifest = nil
         await previews.remove()
-        engine?.shutDown()
+        pool?.shutDown()
     }
 
     /// Writes the manifest; a failure is said (the next run makes those files again), not dropped.
@@ -232,7 +232,7 @@ public actor LiveSession {
             var options = RunOptions(window: settings.concurrentItems, eventDetail: .nodes)
             options.resultCache = runScope
             options.services = settings.services
-            options.engine = engine
+            options.pool = pool
             let run = PresetRun.start(gathering?.itemPreset ?? preset, items: .feed(feed), output: root,
                                       options: options, manifest: manifest, logger: logger)
             itemRun = run
@@ -287,7 +287,7 @@ public actor LiveSession {
         var options = RunOptions(eventDetail: .nodes)
         options.resultCache = runScope
         options.services = settings.services
-        options.engine = engine
+        options.pool = pool
         let run = PresetRun.start(preset, items: .list(items), output: root, options: options, manifest: manifest, logger: logger)
         wholeRun = run
         let board = self.board

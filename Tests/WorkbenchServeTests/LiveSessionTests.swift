@@ -54,8 +54,8 @@ import WorkbenchVips
         try await session.start()
         #expect(session.board.snapshot.rows.map(\.state).allSatisfy { $0 == .queued }, "\(session.board.snapshot.rows.map(\.state))")
         await session.setViewport(visible: [3], near: [1])
-        // One run of the items, a job of the session's engine, fed what the page shows.
-        #expect(session.engine?.runCount == 1)
+        // One run of the items, a job of the session's worker pool, fed what the page shows.
+        #expect(session.pool?.runCount == 1)
         let board = await Self.tick(session) { $0.rows[3].state == .done && $0.rows[1].state == .done }
         #expect(board.rows[3].state == .done && board.rows[1].state == .done, "\(board.rows.map(\.state))")
         #expect(board.startOrder == [3, 1])
@@ -63,7 +63,7 @@ import WorkbenchVips
         let names = Fixtures.samplePhotos.prefix(4).map { $0.deletingPathExtension().lastPathComponent + ".jpg" }
         #expect(Fixtures.files(in: folder.appendingPathComponent("out")) == [names[1], names[3]].sorted())
         await session.finish()
-        #expect(session.engine?.runCount == 0)
+        #expect(session.pool?.runCount == 0)
     }
 
     /// A copy's value of its `foreach` variable is saved into the list: a value the list already

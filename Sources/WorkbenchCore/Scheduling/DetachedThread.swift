@@ -1,6 +1,6 @@
 import Foundation
 
-/// Threads the engine starts itself. Foundation's `Thread.start()` says nothing when the system
+/// Threads the scheduler starts itself. Foundation's `Thread.start()` says nothing when the system
 /// refuses a thread (no address space left for its stack under `ulimit -v`, or too many
 /// threads): the work meant for it then waits for ever. Here a refusal is an error the caller
 /// turns into a message.

@@ -1,6 +1,6 @@
 /// A fixed table of plain values, allocated once and freed by its owner's `deinit`.
 ///
-/// The engine's hot path reads per-node tables under its lock, and the lock passes between
+/// The scheduler's hot path reads per-node tables under its lock, and the lock passes between
 /// workers on different cores. Reading a Swift array of a shared plan retains and releases its
 /// buffer, and those atomic writes move the buffer's cache line between the cores on every task.
 /// A raw buffer of trivial values is read without any reference counting.

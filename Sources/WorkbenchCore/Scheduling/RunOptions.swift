@@ -37,7 +37,7 @@ public struct RunOptions: Sendable {
     public var services = StageServices()
     /// A shared set of CPU workers to run on (several runs at once, by QoS); nil: the run
     /// starts threads of its own.
-    public var engine: Engine?
+    public var pool: WorkerPool?
 
     public init(workers: Int? = nil, window: Int? = nil, failFast: Bool = false, eventDetail: EventDetail = .items,
                 agingInterval: Double = 0.25, cancellation: CancellationToken = CancellationToken(),

@@ -41,7 +41,7 @@ struct WorkerNodes {
     }
 
     /// Runs the job's body with this worker's copies.
-    func run(_ job: RunEngine.Job) -> Result<Payload, any Error> {
+    func run(_ job: RunScheduler.Job) -> Result<Payload, any Error> {
         job.run(stage: entries[job.node].stage, id: entries[job.node].id,
                        referenceNames: entries[job.node].referenceNames,
                        references: entries[job.node].sharedReferences ?? job.held.references,

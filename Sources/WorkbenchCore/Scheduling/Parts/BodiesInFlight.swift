@@ -9,8 +9,8 @@ struct BodiesInFlight {
     private var spare: [CancellationToken] = []
     /// Handings-out so far; the latest is the current body's stamp.
     private(set) var stamps = 0
-    /// I/O bodies begun under the lock, started once it is released (`RunEngine.unlockAndFlush`).
-    var pendingIO: [RunEngine.Job] = []
+    /// I/O bodies begun under the lock, started once it is released (`RunScheduler.unlockAndFlush`).
+    var pendingIO: [RunScheduler.Job] = []
     /// The span of the body being ended, for the node event that ends it.
     var endingSpan: (instance: Int, span: NodeSpan)?
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The result of an async body that may end before its `start` returns: kept for the caller
-/// then, so the engine ends it in a loop instead of from inside the start (`unlockAndFlush`).
+/// then, so the scheduler ends it in a loop instead of from inside the start (`unlockAndFlush`).
 final class InlineOutcome: Sendable {
     private let state = Mutex<(starting: Bool, result: Result<Payload, any Error>?)>((true, nil))
 

@@ -51,8 +51,8 @@ struct ItemWindow {
     private var free: [Int]
     private let cursor: ItemSource.Cursor
     private(set) var exhausted = false
-    /// Set while the engine admits items, so an item ending during its own set-up does not
-    /// start a nested round (`RunEngine.fillWindow`).
+    /// Set while the scheduler admits items, so an item ending during its own set-up does not
+    /// start a nested round (`RunScheduler.fillWindow`).
     var filling = false
     /// Items in the window now, and admitted since the start.
     private(set) var live = 0

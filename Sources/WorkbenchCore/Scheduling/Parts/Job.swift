@@ -1,4 +1,4 @@
-extension RunEngine {
+extension RunScheduler {
     /// The payloads an instance has received so far.
     struct Payloads {
         var from: [Payload?] = []
@@ -59,7 +59,7 @@ extension RunEngine {
     }
 }
 
-extension RunEngine.Job {
+extension RunScheduler.Job {
     /// The context this body's stage runs in; only an incremental run has an input's identity
     /// to record (`StageContext.recordInput`).
     func context(nodeID: String, timeout: Double?, shared: StageContext.Shared) -> StageContext {

@@ -1,4 +1,4 @@
-/// The scheduling state of one node for one item (or for the run): plain values, so the engine
+/// The scheduling state of one node for one item (or for the run): plain values, so the scheduler
 /// touches many of them cheaply under its lock.
 struct NodeInstance {
     var state = NodeState.pending

@@ -111,7 +111,7 @@ struct ReadyQueues {
     func hasCPUWork(in q: Int) -> Bool { !queues[q].cpu.isEmpty }
 
     /// The QoS rank of the most urgent CPU work a worker could take now, or -1 for none: what a
-    /// run on a shared `Engine` tells its workers (stale heap entries are dropped on the way).
+    /// run on a shared `WorkerPool` tells its workers (stale heap entries are dropped on the way).
     mutating func bestCPUQoS(_ instances: borrowing [NodeInstance]) -> Int {
         guard !suspended else { return -1 }
         var best = -1

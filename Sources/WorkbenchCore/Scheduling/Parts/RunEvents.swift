@@ -1,5 +1,5 @@
 /// The events a run reports, at the detail its options ask for: its start, every node state
-/// change (`.nodes`), each item's end, and its end. Immutable; the engine calls it with its lock
+/// change (`.nodes`), each item's end, and its end. Immutable; the scheduler calls it with its lock
 /// held, except for the leftovers of a stop.
 struct RunEvents {
     let pump: EventPump?

@@ -13,7 +13,7 @@ struct Tally {
     var leftovers: (slots: [ItemWindow.Slot], instances: [NodeInstance])?
     /// Set by a stop: nothing moves on, running bodies are waited for.
     var stopping = false
-    /// Callers awaiting the summary (`RunEngine.result()`).
+    /// Callers awaiting the summary (`RunScheduler.result()`).
     var waiters: [CheckedContinuation<RunSummary, Never>] = []
 
     var isFinished: Bool { summary != nil }

@@ -1,19 +1,19 @@
 /// Which sleeping CPU worker, if any, new ready work wakes: one of the run's own, or one of a
-/// shared engine's (through the run's `EngineSeat`). A worker ending its batch takes the next
+/// shared scheduler's (through the run's `PoolSeat`). A worker ending its batch takes the next
 /// CPU work itself, so the first it makes ready wakes nobody: waking another for it would cost
 /// a thread switch and the lock twice.
 struct Wakeups {
-    /// The run's place on a shared engine, or nil for threads of its own.
-    let seat: EngineSeat?
+    /// The run's place on a shared scheduler, or nil for threads of its own.
+    let seat: PoolSeat?
     /// Workers asleep on the lock's condition.
     var idle = 0
     /// Set while a worker that goes straight back for work ends its bodies.
     var endingWorkerTakesOne = false
 
-    init(seat: EngineSeat? = nil) { self.seat = seat }
+    init(seat: PoolSeat? = nil) { self.seat = seat }
 
     /// CPU work of QoS rank `qos` was filed: a sleeping worker is woken for it (on `lock`'s
-    /// condition, or the engine's), unless the worker ending its batch takes it.
+    /// condition, or the scheduler's), unless the worker ending its batch takes it.
     @inline(__always)
     mutating func cpuWorkFiled(qos: Int, lock: ConditionLock) {
         if let seat {

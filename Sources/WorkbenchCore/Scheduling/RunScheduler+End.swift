@@ -1,5 +1,5 @@
 /// The end of a run: deciding that nothing more can happen, and the summary.
-extension RunEngine {
+extension RunScheduler {
     /// Ends the run once nothing can happen any more.
     func checkDone() {
         guard !tally.isFinished else { return }
@@ -20,6 +20,6 @@ extension RunEngine {
         _ = tally.finish(items: window.admitted, duration: now, runNodes: reports)
         lock.broadcast()
         lock.announceEnd()
-        seat?.engine.detach(self)
+        seat?.pool.detach(self)
     }
 }

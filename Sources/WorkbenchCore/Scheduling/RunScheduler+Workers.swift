@@ -1,7 +1,7 @@
 import Foundation
 
 /// Starting a run's threads, releasing the lock with what was decided under it, and handing bodies out.
-extension RunEngine {
+extension RunScheduler {
     func start() {
         window.listen { [weak self] in self?.itemsArrived() }
         lock.lock()
@@ -14,7 +14,7 @@ extension RunEngine {
         }
         checkDone()
         unlockAndFlush()
-        let refusal = seat.map { $0.engine.attach(self) ? nil : "the engine it was handed was shut down" } ?? CPUWorker.startThreads(for: self)
+        let refusal = seat.map { $0.pool.attach(self) ? nil : "the worker pool it was handed was shut down" } ?? CPUWorker.startThreads(for: self)
         if let refusal {
             lock.lock()
             tally.stopReason = refusal
@@ -53,7 +53,7 @@ extension RunEngine {
             }
             let end = tally.takeEnd()
             lock.unlock()
-            let endedInline = IODispatch(engine: self).start(jobs, callerTakesOne: first && fromIOThread)
+            let endedInline = IODispatch(scheduler: self).start(jobs, callerTakesOne: first && fromIOThread)
             if let end {
                 // What a stop left is reported outside the lock, once no other thread touches the run.
                 events.ended(end.summary, leftovers: end.leftovers, runBase: runInstance(0), time: now, notes: shared.takeNotes(of:))
@@ -77,7 +77,7 @@ extension RunEngine {
         return picked
     }
 
-    /// On a shared engine: says again what CPU work a worker could take now, waking one for it.
+    /// On a shared scheduler: says again what CPU work a worker could take now, waking one for it.
     func refreshCPUHint() { seat?.reset(to: tally.stopping ? -1 : ready.bestCPUQoS(instances)) }
 
     /// Begins I/O bodies while their queues have permits; they start once the lock is released.

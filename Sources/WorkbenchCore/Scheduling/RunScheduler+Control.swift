@@ -1,5 +1,5 @@
 /// What a caller can do to a running run: stop it, cancel an item, suspend, resume, prioritize.
-extension RunEngine {
+extension RunScheduler {
     /// Stops the whole run. Waiting work is dropped in bulk (the ready heaps are swapped out, no
     /// node is visited under the lock); running bodies are told to stop and are then waited for.
     func stop(_ why: RunSummary.Ending) {

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A long-lived set of CPU workers that several runs share: the jobs of one program (the live
-/// page's items, its previews, the run that gathers them) on one engine, each worker taking the
+/// page's items, its previews, the run that gathers them) on one pool, each worker taking the
 /// most urgent ready work across them by QoS — so a visible item raised to `userInteractive`
 /// goes ahead of a preview, and a preview ahead of items lowered to `background`.
 ///
-/// Hand it to runs through `RunOptions.engine`; a run without one starts threads of its own
+/// Hand it to runs through `RunOptions.pool`; a run without one starts threads of its own
 /// (the command line's one run). I/O bodies go to the process's I/O threads either way.
-public final class Engine: @unchecked Sendable {
+public final class WorkerPool: @unchecked Sendable {
     // Safe: `runs`, `idle` and `closed` are read and written only with `lock` held; the rest is
     // immutable.
     let workerCount: Int
     private let lock = ConditionLock()
-    private var runs: [RunEngine] = []
+    private var runs: [RunScheduler] = []
     private var idle = 0
     private var closed = false
     /// Where the next scan starts, so runs of equal urgency take turns.
@@ -23,7 +23,7 @@ public final class Engine: @unchecked Sendable {
         workerCount = max(1, workers ?? ProcessInfo.processInfo.activeProcessorCount)
         for index in 0..<workerCount {
             do {
-                try DetachedThread.start(name: "workbench.engine.\(index)") { [self] in serve() }
+                try DetachedThread.start(name: "workbench.pool.\(index)") { [self] in serve() }
             } catch {
                 shutDown()
                 throw error
@@ -43,8 +43,8 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// A run starts taking the workers; false when the engine was shut down.
-    func attach(_ run: RunEngine) -> Bool {
+    /// A run starts taking the workers; false when the pool was shut down.
+    func attach(_ run: RunScheduler) -> Bool {
         lock.withLock {
             guard !closed else { return false }
             runs.append(run)
@@ -53,12 +53,12 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// A run ended (called with the run's lock held: the order is always run, then engine).
-    func detach(_ run: RunEngine) {
+    /// A run ended (called with the run's lock held: the order is always run, then pool).
+    func detach(_ run: RunScheduler) {
         lock.withLock { runs.removeAll { $0 === run } }
     }
 
-    /// A run filed CPU work (`EngineSeat`): wake a sleeping worker for it. Always under the
+    /// A run filed CPU work (`PoolSeat`): wake a sleeping worker for it. Always under the
     /// lock: a worker scans the runs' hints and goes to sleep holding it, so the hint stored
     /// before this call is either seen by its scan or followed by this signal.
     func workFiled() {
@@ -74,7 +74,7 @@ public final class Engine: @unchecked Sendable {
             if workers[serial] == nil {
                 let live = lock.withLock { Set(runs.compactMap(\.seat?.serial)) }
                 workers = workers.filter { live.contains($0.key) }
-                workers[serial] = CPUWorker(engine: run, index: -1)
+                workers[serial] = CPUWorker(scheduler: run, index: -1)
             }
             if workers[serial]?.serveOnce() == false {
                 // The hint was stale; `serveOnce` has put it right, so the next scan moves on.
@@ -83,12 +83,12 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// The run to serve next, or nil once the engine is shut down.
-    private func next() -> RunEngine? {
+    /// The run to serve next, or nil once the pool is shut down.
+    private func next() -> RunScheduler? {
         lock.lock()
         defer { lock.unlock() }
         while !closed {
-            var best: (run: RunEngine, qos: Int)?
+            var best: (run: RunScheduler, qos: Int)?
             for k in runs.indices {
                 let run = runs[(turn + k) % runs.count]
                 let qos = run.seat?.best ?? -1

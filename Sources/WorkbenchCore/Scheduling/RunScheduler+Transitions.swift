@@ -2,7 +2,7 @@ import Foundation
 
 /// State changes of node instances, and leaving out what an incremental run finds up to date
 /// (`Job.judged` decides it outside the lock). Every function here runs with the lock held.
-extension RunEngine {
+extension RunScheduler {
     func makeReady(_ id: Int) {
         instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
         // A result an earlier run made from the same recipe: taken, not made again (and never

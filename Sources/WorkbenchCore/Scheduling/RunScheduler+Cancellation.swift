@@ -1,7 +1,7 @@
 /// How an end spreads: what a failed or cancelled instance skips downstream, inputs nobody needs
 /// any more, cancelling, and the timers (timeouts, retries) that come back later. Every function
 /// here runs with the lock held, except the timers' entry points, which take it.
-extension RunEngine {
+extension RunScheduler {
     /// Marks everything downstream of a node that did not succeed (`DownstreamWalk`); those
     /// nodes' other inputs may then be needed by nobody.
     func skipDownstream(of id: Int, cause: String, as state: NodeState = .skipped) {

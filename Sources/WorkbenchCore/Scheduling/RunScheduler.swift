@@ -3,11 +3,11 @@ import Logging
 
 /// Runs a compiled preset graph over a stream of items; `PresetRun` is its public face.
 ///
-/// The engine coordinates; the state lives in the parts it owns (`Parts/`, listed in
+/// The scheduler coordinates; the state lives in the parts it owns (`Parts/`, listed in
 /// docs/architecture.md), each changing its own state through its own methods, all behind one
 /// lock. An instance whose inputs have all arrived is filed in its queue; workers pick the best
 /// ready work, so nothing ever scans for ready work and no thread waits for a permit.
-final class RunEngine: @unchecked Sendable {
+final class RunScheduler: @unchecked Sendable {
     // Safe: every `var` of this class is read and written only with `lock` held; the `let`s are
     // immutable. For the same reason the vars skip Swift's run-time exclusivity checks
     // (`@exclusivity(unchecked)`), which cost a fifth of the scheduler's time.
@@ -27,7 +27,7 @@ final class RunEngine: @unchecked Sendable {
     let events: RunEvents
     let clock = RunClock()
     /// Its place on the shared workers it is a job of, or nil for threads of its own.
-    let seat: EngineSeat?
+    let seat: PoolSeat?
 
     @exclusivity(unchecked) var instances: [NodeInstance]
     @exclusivity(unchecked) var payloads: [Payloads]
@@ -45,7 +45,7 @@ final class RunEngine: @unchecked Sendable {
          logger: Logger, events: EventPump?, recipes: RecipeBook? = nil) {
         self.plan = plan
         self.options = options
-        let seat = options.engine.map(EngineSeat.init)
+        let seat = options.pool.map(PoolSeat.init)
         self.seat = seat
         wakeups = Wakeups(seat: seat)
         self.recipes = recipes

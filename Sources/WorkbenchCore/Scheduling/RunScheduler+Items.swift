@@ -1,5 +1,5 @@
 /// Items entering and leaving the window, run-scope nodes, and fan-in.
-extension RunEngine {
+extension RunScheduler {
     /// A feed has items (or closed): admit them.
     func itemsArrived() {
         lock.lock()

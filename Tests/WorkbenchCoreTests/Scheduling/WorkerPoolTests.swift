@@ -4,9 +4,9 @@ import Testing
 import WorkbenchTestSupport
 @testable import WorkbenchCore
 
-/// Runs as jobs of one shared `Engine`, items fed while a run runs (`ItemFeed`), and an item's
+/// Runs as jobs of one shared `WorkerPool`, items fed while a run runs (`ItemFeed`), and an item's
 /// priority lowered as well as raised.
-@Suite struct EngineTests {
+@Suite struct WorkerPoolTests {
     private static func preset(qos: String, label: String) -> String {
         """
         {"version": 1, "queues": {"cpu": {"concurrency": 1, "qos": "\(qos)"}},
@@ -17,10 +17,10 @@ import WorkbenchTestSupport
     /// One worker, two runs: once the urgent run has work, it gets the worker until it has none,
     /// whatever the other run has waiting.
     @Test func theMostUrgentRunOnASharedEngineGoesFirst() async throws {
-        let engine = try Engine(workers: 1)
+        let engine = try WorkerPool(workers: 1)
         defer { engine.shutDown() }
         var options = RunOptions(eventDetail: .items)
-        options.engine = engine
+        options.pool = engine
         let background = try Harness(Self.preset(qos: "background", label: "late"), items: 10, options: options, suspended: true)
         let urgent = try Harness(Self.preset(qos: "userInteractive", label: "soon"), items: 10, options: options, suspended: true)
         #expect(engine.runCount == 2)
@@ -39,10 +39,10 @@ import WorkbenchTestSupport
     /// Many short runs at once on two shared workers, their work filed while the workers go to
     /// sleep: every one ends (a lost wake-up would leave one waiting for ever).
     @Test(.timeLimit(.minutes(1))) func manyRunsOnTwoWorkersAllEnd() async throws {
-        let engine = try Engine(workers: 2)
+        let engine = try WorkerPool(workers: 2)
         defer { engine.shutDown() }
         var options = RunOptions(window: 4, eventDetail: .none)
-        options.engine = engine
+        options.pool = engine
         let runs = try (0..<6).map { k in
             try Harness(Self.preset(qos: k % 2 == 0 ? "utility" : "userInteractive", label: "r\(k)")
                 .replacingOccurrences(of: "\"ms\": 3", with: "\"ms\": 0"), items: 300, options: options)

@@ -3,7 +3,7 @@ import Testing
 
 /// The parts that carry the engine's steps: the downstream walk, who is woken for new work,
 /// how the tally stops and hands out its end, and what the window records of an item.
-@Suite struct EngineStepsTests {
+@Suite struct SchedulerStepsTests {
     /// 0 → 1 → 3, 0 → 2 → 3: each instance is entered when reached and left after everything
     /// below it, as a recursive walk would; a node already entered is walked past.
     @Test func theDownstreamWalkEntersAndLeavesInARecursiveWalksOrder() {

@@ -1,15 +1,15 @@
 import Synchronization
 
-/// A run's place on a shared `Engine`: what CPU work it has for the engine's workers (the QoS
+/// A run's place on a shared `WorkerPool`: what CPU work it has for the pool's workers (the QoS
 /// rank of its most urgent, or -1), written under the run's lock and read by the workers
 /// without it, and the serial number their copies of its nodes are kept by.
-final class EngineSeat: Sendable {
-    let engine: Engine
-    let serial = EngineSeat.serials.add(1, ordering: .relaxed).newValue
+final class PoolSeat: Sendable {
+    let pool: WorkerPool
+    let serial = PoolSeat.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<Int>(0)
     private let hint = Atomic<Int>(-1)
 
-    init(_ engine: Engine) { self.engine = engine }
+    init(_ pool: WorkerPool) { self.pool = pool }
 
     /// The QoS rank of the most urgent CPU work a worker could take now, or -1.
     var best: Int { hint.load(ordering: .acquiring) }
@@ -18,12 +18,12 @@ final class EngineSeat: Sendable {
     /// worker ending its batch takes it).
     func filed(qos: Int, wakes: Bool) {
         if qos > hint.load(ordering: .relaxed) { hint.store(qos, ordering: .releasing) }
-        if wakes { engine.workFiled() }
+        if wakes { pool.workFiled() }
     }
 
     /// What a worker could take now, said again (after a pick, a permit released, a resume).
     func reset(to best: Int) {
         hint.store(best, ordering: .releasing)
-        if best >= 0 { engine.workFiled() }
+        if best >= 0 { pool.workFiled() }
     }
 }

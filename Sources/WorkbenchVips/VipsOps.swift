@@ -5,7 +5,7 @@ public enum VipsOps {
     /// Every libvips operation as `vips.<nickname>`, then the built-in stages and friendly
     /// filters; listing them loads every libvips module.
     public static var all: [OpDefinition] {
-        VipsOperationOps.all + [DecodeStage.definition, EncodeStage.definition] + friendly
+        VipsOperationOps.all + [OpenStage.definition, EncodeStage.definition] + friendly
     }
 
     /// The built-in stages and friendly filters whose declarations never change (not `encode`,
@@ -21,7 +21,7 @@ public enum VipsOps {
         "vignette", "grain", "boxBlur", "pixelate", "median", "convolve",
     ]
 
-    private static let byName = Dictionary(([DecodeStage.definition] + friendly).map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
+    private static let byName = Dictionary(([OpenStage.definition] + friendly).map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
 
     /// The module's ops for an `OpRegistry`, each built (and libvips started) when a preset
     /// names it; every one when all are listed.

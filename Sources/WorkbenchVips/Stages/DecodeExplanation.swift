@@ -27,7 +27,7 @@ public enum DecodeExplanation {
         lines.append("\(format), \(header.width)×\(header.height)\(orientation > 1 ? ", EXIF orientation \(orientation)" : "")\(profile ? ", an ICC profile" : "")")
         // Item-scope decodes read the item's bytes; a run-scope one (a logo) reads its own file.
         for node in preset.nodes where node.op.shrinksOnLoad && node.scope == .item {
-            guard let stage = node.stage as? DecodeStage else { continue }
+            guard let stage = node.stage as? OpenStage else { continue }
             let resize = node.plan.fusedInto.flatMap { id in preset.nodes.first { $0.id == id } }
             let resizeStage = resize?.stage as? ResizeStage
             if stage.direct {

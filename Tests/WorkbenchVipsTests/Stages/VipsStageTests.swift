@@ -50,19 +50,19 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 
     @Test func decodeSniffsTheFormatFromTheContent() throws {
-        let jpeg = try image(run(DecodeStage(options: DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample())))
+        let jpeg = try image(run(OpenStage(options: DecodeOptions(failOn: .error, sequential: false, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample())))
         #expect(jpeg.width == 1600 && jpeg.height == 900 && jpeg.bands == 3)
         #expect(jpeg.loader == "jpegload_buffer")
         // PNG bytes that claim to be a JPEG by name.
         let png = try encode(shrink(jpeg, 64, 64), "png")
-        let decoded = try image(run(DecodeStage(options: DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)),
+        let decoded = try image(run(OpenStage(options: DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)),
                                     .bytes(Bytes(png, origin: "liar.jpg"))))
         #expect(decoded.loader == "pngload_buffer")
         #expect(decoded.width == 64)
     }
 
     @Test func garbageIsADecodeErrorNotACrash() throws {
-        let stage = DecodeStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
+        let stage = OpenStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true))
         #expect {
             try run(stage, .bytes(Bytes(Data("not an image at all".utf8), origin: "garbage.jpg")))
         } throws: { error in
@@ -76,7 +76,7 @@ private typealias Image = WorkbenchVips.VipsImage
     @Test func truncatedJPEGFailsWhenEvaluated() throws {
         let whole = try sample()
         let cut = Bytes(whole.data.prefix(whole.data.count / 2), origin: "cut.jpg")
-        let decoded = try run(DecodeStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(cut))
+        let decoded = try run(OpenStage(options: DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(cut))
         let encode = EncodeStage(format: try #require(EncodeFormat.named("jpeg")), options: ["Q": .int(80), "strip": .bool(true)])
         #expect {
             try run(encode, decoded)
@@ -88,7 +88,7 @@ private typealias Image = WorkbenchVips.VipsImage
 
     @Test func pixelLimitIsCheckedFromTheHeader() throws {
         #expect {
-            try run(DecodeStage(options: DecodeOptions(failOn: .none, sequential: true, maxPixels: 1_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample()))
+            try run(OpenStage(options: DecodeOptions(failOn: .none, sequential: true, maxPixels: 1_000_000, pages: 1, autorotate: true, toSRGB: true)), .bytes(sample()))
         } throws: { error in
             guard case .tooManyPixels(_, 1600, 900, 1_000_000)? = error as? VipsError else { return false }
             return "\(error)".contains("1600×900")
@@ -101,7 +101,7 @@ private typealias Image = WorkbenchVips.VipsImage
         func fused(_ graph: String) throws -> Bool? {
             let json = #"{"version": 1, "graph": "# + graph + "}"
             let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "plan.json", baseDirectory: ".")
-            return (preset.nodes.first { $0.id == "d" }?.stage as? DecodeStage)?.fusedWithResize
+            return (preset.nodes.first { $0.id == "d" }?.stage as? OpenStage)?.fusedWithResize
         }
         #expect(try fused(#"[{"op": "read"}, {"id": "d", "op": "decode"}, {"id": "t", "op": "thumbnail", "width": 100}, {"op": "encode", "format": "png"}, {"op": "write", "path": "x.png"}]"#) == true)
         #expect(try fused(#"[{"op": "read"}, {"id": "d", "op": "decode"}, {"id": "t", "op": "thumbnail", "width": 100}, {"op": "encode", "format": "png"}, {"op": "write", "path": "x.png"}, {"id": "g", "op": "grayscale", "from": "d"}, {"id": "e2", "op": "encode", "format": "png"}, {"id": "w2", "op": "write", "path": "y.png"}]"#) == false)
@@ -109,8 +109,8 @@ private typealias Image = WorkbenchVips.VipsImage
 
         // Fused, the resize decodes the JPEG at 1/8 scale; given a decoded image, it resamples it.
         let options = DecodeOptions(failOn: .error, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
-        let fused = try run(DecodeStage(options: options, fusedWithResize: true), .bytes(sample("Wine.jpg")))
-        let plain = try run(DecodeStage(options: options), .bytes(sample("Wine.jpg")))
+        let fused = try run(OpenStage(options: options, fusedWithResize: true), .bytes(sample("Wine.jpg")))
+        let plain = try run(OpenStage(options: options), .bytes(sample("Wine.jpg")))
         guard case .image(let handle) = fused, handle is ShrinkableImage else { throw TestFailure("the fused decode handed no bytes") }
         let resize = ResizeStage(.init(width: 100, fastShrink: true), outputIsReadOnce: true)
         let small = try image(run(resize, fused)), resampled = try image(run(resize, plain))
@@ -194,17 +194,17 @@ private typealias Image = WorkbenchVips.VipsImage
         // Defaults are the fields' initial values, declared nowhere else.
         let fastShrink = try #require(ResizeStage.definitions[0].spec.parameters.first { $0.name == "fastShrink" })
         #expect(fastShrink.defaultValue == .bool(false))
-        #expect(DecodeStage.spec.parameters.first { $0.name == "failOn" }?.defaultValue == .string("truncated"))
-        #expect(DecodeStage.spec.parameters.first { $0.name == "access" }?.type == .choice(["auto", "sequential", "random"]))
+        #expect(OpenStage.spec.parameters.first { $0.name == "failOn" }?.defaultValue == .string("truncated"))
+        #expect(OpenStage.spec.parameters.first { $0.name == "access" }?.type == .choice(["auto", "sequential", "random"]))
         let resize = try #require(ResizeStage.definitions[1].makeStage(
             ParameterValues(["width": .int(300), "height": .int(200), "fit": .string("cover"), "crop": .string("attention")]), NodeFacts()) as? ResizeStage)
         #expect(resize.parameters.width == 300 && resize.parameters.fit == .cover && resize.parameters.crop == .attention)
         #expect(!resize.parameters.fastShrink && resize.parameters.scale == nil)
         // A fit other than contain needs both sides; the check reads the same fields.
         #expect(ResizeStage.spec(name: "thumbnail").check?(ParameterValues(["width": .int(3), "fit": .string("fill")])) != nil)
-        let decode = try #require(DecodeStage.definition.makeStage(
+        let decode = try #require(OpenStage.definition.makeStage(
             ParameterValues(["access": .string("auto"), "failOn": .string("error"), "maxMemory": .int(3), "pages": .string("all")]),
-            NodeFacts(outputIsReadOnce: true)) as? DecodeStage)
+            NodeFacts(outputIsReadOnce: true)) as? OpenStage)
         #expect(decode.options.sequential && decode.options.failOn == .error && decode.options.maxMemory == 3 << 20 && decode.options.pages == -1)
         #expect(EncodeStage.definition.spec.parameters.first { $0.name == "format" }?.isRequired == true)
     }

@@ -2,8 +2,11 @@ import WorkbenchCore
 import WorkbenchDirect
 import WorkbenchJPEG
 
-/// `decode`: encoded bytes to a lazy libvips image; the format is sniffed from the content.
-struct DecodeStage: Stage {
+/// `decode`: opens encoded bytes (the format sniffed from the content) and decides how they are
+/// decoded — a lazy libvips image; or, as the plan says, the bytes left to the resize that
+/// alone reads them (shrink-on-load, `ShrinkableImage`) or a JPEG left to the direct path
+/// (`DirectSource`). Only the first is a decode here: the others happen in the resize.
+struct OpenStage: Stage {
     /// The op's parameters, each declared once and bound to its field.
     struct Parameters: OpParameters {
         enum Access: String, CaseIterable, Sendable { case auto, sequential, random }
@@ -58,7 +61,7 @@ struct DecodeStage: Stage {
 
     static let definition = OpDefinition(spec) { values, facts in
         let parameters = Parameters(values)
-        return DecodeStage(options: parameters.decodeOptions(readOnce: facts.outputIsReadOnce),
+        return OpenStage(options: parameters.decodeOptions(readOnce: facts.outputIsReadOnce),
                            fusedWithResize: facts.decodedByResize,
                            direct: parameters.engine == .auto && facts.direct != nil,
                            encodesSubsampled: facts.direct?.encodesSubsampled == true)

@@ -67,32 +67,23 @@ struct RunCommand: AsyncParsableCommand {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
     }
 
-    /// What a run starts with once its preset, inputs, output root and manifest are settled.
-    private struct Prepared {
-        var preset: Preset
-        var items: ItemSource
-        let root: OutputRoot
-        let manifest: RunManifest
-        let s3: S3Client
-    }
-
     func run() async throws {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        guard let prepared = try Terminal.saying({ try prepare(catalogue) }) else { return }
+        guard let (prepared, items) = try Terminal.saying({ try prepare(catalogue) }) else { return }
         Self.sayWhatWasCleared(prepared.root)
-        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: prepared.items.count ?? Int.max)
+        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
         let reporters = try Terminal.saying {
             try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
         }
-        try await execute(prepared, reporters: reporters, catalogue: catalogue, logger: logger)
+        try await execute(prepared, items: items, reporters: reporters, catalogue: catalogue, logger: logger)
     }
 
     /// Loads the preset, lists the inputs, opens the output root and the manifest and loads the
     /// plugins the preset uses; nil once a dry run has shown its items.
-    private func prepare(_ catalogue: PluginCatalogue) throws -> Prepared? {
-        var loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+    private func prepare(_ catalogue: PluginCatalogue) throws -> (RunSetup.Opened, ItemSource)? {
+        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
         let cwd = FileManager.default.currentDirectoryPath
         if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
         let s3 = S3Client(bucket: loaded.bucket)
@@ -107,18 +98,13 @@ struct RunCommand: AsyncParsableCommand {
             if DryRun.show(loaded, items: items, root: planned) { return nil }
             throw ExitCode(ExitStatus.badPreset)
         }
-        let root = try RunSetup.outputRoot(destination, shard: shard, client: s3, preset: &loaded)
+        let opened = try RunSetup.open(loaded, into: destination, client: s3, catalogue: catalogue, shard: shard, force: incremental.force,
+                                       trustsManifest: incremental.trustManifest)
         if let shard {
-            let sharding = loaded
-            items = items.sharded(shard, base: loaded.baseDirectory, passedOver: { [root] in root.reserveOutputs(of: $0, in: sharding) })
+            let sharding = opened.preset, root = opened.root
+            items = items.sharded(shard, base: sharding.baseDirectory, passedOver: { root.reserveOutputs(of: $0, in: sharding) })
         }
-        // Plugins the preset uses are loaded (or their helpers started) now: a plugin that
-        // cannot run stops the run before any item starts.
-        try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
-        let manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue),
-                                       force: incremental.force, shard: shard, trustsManifest: incremental.trustManifest)
-        for warning in manifest.warnings { Terminal.error(warning) }
-        return Prepared(preset: loaded, items: items, root: root, manifest: manifest, s3: s3)
+        return (opened, items)
     }
 
     /// Says what an interrupted run left that was cleared away: unfinished uploads, temporary files.
@@ -135,7 +121,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Runs the items, with Ctrl-C trapped and every event to the reporters; throws the run's
     /// exit status when it is not 0.
-    private func execute(_ prepared: Prepared, reporters: (group: ReporterGroup, display: ProgressDisplay?), catalogue: PluginCatalogue,
+    private func execute(_ prepared: RunSetup.Opened, items: ItemSource, reporters: (group: ReporterGroup, display: ProgressDisplay?), catalogue: PluginCatalogue,
                          logger: Logger) async throws {
         let token = CancellationToken()
         let display = reporters.display
@@ -153,7 +139,7 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
         if incremental.perShardSheets { options.runFileSuffix = prepared.manifest.shard?.label }
         options.s3 = prepared.s3
-        let run = PresetRun.start(prepared.preset, items: prepared.items, output: prepared.root, options: options,
+        let run = PresetRun.start(prepared.preset, items: items, output: prepared.root, options: options,
                                   manifest: prepared.manifest, logger: logger)
         // The display's rate and ETA move between events too.
         let ticker = reporters.display.map { display in

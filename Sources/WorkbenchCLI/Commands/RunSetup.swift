@@ -38,4 +38,26 @@ enum RunSetup {
         preset = preset.withDefault(QueueSpec(name: "disk", concurrency: .fixed(S3Output.uploadsInFlight), qos: .utility))
         return try S3Output.root(destination, shard: shard, client: client)
     }
+
+    /// What a run or a watch has opened once it knows its preset and where outputs go.
+    struct Opened {
+        var preset: Preset
+        let root: OutputRoot
+        let manifest: RunManifest
+        let s3: S3Client
+    }
+
+    /// Opens the output root (a folder or an `s3://` prefix), loads the plugins the preset
+    /// uses (a plugin that cannot run stops the run before any item starts) and reads the
+    /// manifest, saying its warnings.
+    static func open(_ preset: Preset, into destination: String, client s3: S3Client, catalogue: PluginCatalogue, shard: Shard? = nil,
+                     force: Bool = false, trustsManifest: Bool = false) throws -> Opened {
+        var preset = preset
+        let root = try outputRoot(destination, shard: shard, client: s3, preset: &preset)
+        try catalogue.prepare(for: preset)
+        let manifest = try RunManifest(preset: preset, output: root, versions: RunVersions.of(preset, catalogue: catalogue),
+                                       force: force, shard: shard, trustsManifest: trustsManifest)
+        for warning in manifest.warnings { Terminal.error(warning) }
+        return Opened(preset: preset, root: root, manifest: manifest, s3: s3)
+    }
 }

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
             workingDirectory: cwd,
             registry: { BuiltinOps.registry(plugins: catalogue) },
             versions: { RunVersions.of($0, catalogue: catalogue) },
-            prepare: { preset in try catalogue.prepare(ops: preset.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") }) },
+            prepare: { preset in try catalogue.prepare(for: preset) },
             offScreenGrace: offScreenGrace, previewSize: previewSize, remote: S3Listing(client: s3),
             services: services))
         do {

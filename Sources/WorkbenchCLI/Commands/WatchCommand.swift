@@ -72,36 +72,26 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// What a watch starts with once its preset, inputs, output root and manifest are settled.
-    private struct Prepared {
-        let preset: Preset
-        let inputs: WatchedInputs
-        let root: OutputRoot
-        let manifest: RunManifest
-        let s3: S3Client
-    }
-
     func run() async throws {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
-        let prepared = try Terminal.saying { try prepare(catalogue) }
+        let (prepared, inputs) = try Terminal.saying { try prepare(catalogue) }
         let stale = prepared.root.removeStaleTemporaryFiles()
         if !stale.isEmpty {
             Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(prepared.root.path).")
         }
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
-        let feed = WatchFeed(prepared.inputs)
-        let arrivals = WatchArrivals(feed: feed, inputs: prepared.inputs, manifest: prepared.manifest, root: prepared.root,
-                                     remote: prepared.inputs.isBucket ? S3Listing(client: prepared.s3) : nil, prune: prune, quiet: output.quiet)
+        let feed = WatchFeed(inputs)
+        let arrivals = WatchArrivals(feed: feed, inputs: inputs, manifest: prepared.manifest, root: prepared.root,
+                                     remote: inputs.isBucket ? S3Listing(client: prepared.s3) : nil, prune: prune, quiet: output.quiet)
         let reporter = try Terminal.saying { try reporters(prepared, catalogue: catalogue) }
         // A folder's events come from inotify, started before the listing so nothing landing
         // meanwhile is missed (what both see is fed once: `WatchFeed` passes over a repeat).
         let watch = try Terminal.saying {
-            prepared.inputs.isBucket ? nil
-                : try FolderWatch(root: prepared.inputs.root, subfolders: prepared.inputs.subfolders) { arrivals.handle($0) }
+            inputs.isBucket ? nil
+                : try FolderWatch(root: inputs.root, subfolders: inputs.subfolders) { arrivals.handle($0) }
         }
-        let inputs = prepared.inputs
         let name = prepared.preset.name ?? (preset as NSString).lastPathComponent
         Terminal.error("Watching \(inputs.root)\(inputs.subfolders && !inputs.isBucket ? " and the folders below it" : "") for \(name); outputs in \(prepared.root.location). SIGTERM or Ctrl-C stops.")
 
@@ -151,8 +141,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Loads the preset, settles what is watched and where outputs go (refusing a loop), loads
     /// the plugins the preset uses and opens the manifest.
-    private func prepare(_ catalogue: PluginCatalogue) throws -> Prepared {
-        var loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+    private func prepare(_ catalogue: PluginCatalogue) throws -> (RunSetup.Opened, WatchedInputs) {
+        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
         let cwd = FileManager.default.currentDirectoryPath
         let inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
         if inputs.isBucket && listen == nil {
@@ -160,16 +150,11 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let destination = out ?? loaded.outputFolder ?? cwd
         if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
-        let s3 = S3Client(bucket: loaded.bucket)
-        let root = try RunSetup.outputRoot(destination, shard: nil, client: s3, preset: &loaded)
-        try catalogue.prepare(ops: loaded.nodes.map { ($0.op.name, $0.parameters.word("isolation") == "none") })
-        let manifest = try RunManifest(preset: loaded, output: root, versions: RunVersions.of(loaded, catalogue: catalogue))
-        for warning in manifest.warnings { Terminal.error(warning) }
-        return Prepared(preset: loaded, inputs: inputs, root: root, manifest: manifest, s3: s3)
+        return (try RunSetup.open(loaded, into: destination, client: S3Client(bucket: loaded.bucket), catalogue: catalogue), inputs)
     }
 
     /// Lines on the terminal, and the report and event log when asked for.
-    private func reporters(_ prepared: Prepared, catalogue: PluginCatalogue) throws -> ReporterGroup {
+    private func reporters(_ prepared: RunSetup.Opened, catalogue: PluginCatalogue) throws -> ReporterGroup {
         let lines = LineReporter(quiet: output.quiet, verbose: output.verbose, outputRoot: prepared.root.location, out: TextOutput(Terminal.out),
                                  err: TextOutput(Terminal.error))
         return ReporterGroup([lines] + (try RunReportingOptions.records(report: report, events: events, trace: nil, preset: prepared.preset,

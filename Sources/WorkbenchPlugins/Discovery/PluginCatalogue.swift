@@ -95,7 +95,7 @@ public final class PluginCatalogue: Sendable {
         let trusted = trusted.contains(manifest.name)
         return KernelTableFilter.define(name, filter.summary + " (plugin \(manifest.name) \(manifest.version))",
                                         filter.parameters + [Self.isolationParameter]) { [isolation] values, context in
-            if trusted || values.word("isolation") == "none" {
+            if trusted || values.word(Self.isolationParameter.name) == "none" {
                 return try PluginLibrary.load(manifest).makeKernel(filter, values)
             }
             return try isolation.table(manifest, filter, values, item: context.item.name, cancellation: context.cancellation)
@@ -109,8 +109,13 @@ public final class PluginCatalogue: Sendable {
     /// end): for a run being interrupted, where a region in a helper could take long.
     public func cancel() { isolation.cancel() }
 
-    /// Loads (in process) or probes (in a helper) the libraries of the plugins `ops` use, so a
-    /// run that cannot use them does not start.
+    /// Loads (in process) or probes (in a helper) the libraries of the plugins `preset` uses,
+    /// each as its node's `isolation` says, so a run that cannot use them does not start.
+    public func prepare(for preset: Preset) throws(PluginError) {
+        try prepare(ops: preset.nodes.map { ($0.op.name, $0.parameters.word(Self.isolationParameter.name) == "none") })
+    }
+
+    /// Loads (in process) or probes (in a helper) the libraries of the plugins `ops` use.
     public func prepare(ops: [(name: String, inProcess: Bool)]) throws(PluginError) {
         for (op, inProcess) in ops {
             guard let dot = op.firstIndex(of: ".") else { continue }

@@ -138,7 +138,7 @@ int wb_jpeg_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *ic
     return 0;
 }
 
-int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality, int subsample,
                    const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
                    uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     struct jpeg_compress_struct info;
@@ -163,8 +163,8 @@ int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components,
     info.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
-    // libvips' jpegsave: no chroma subsampling from quality 90 up.
-    if (components == 3 && quality >= 90) {
+    // libjpeg's default is 4:2:0.
+    if (components == 3 && !subsample) {
         for (int c = 0; c < 3; c++) info.comp_info[c].h_samp_factor = info.comp_info[c].v_samp_factor = 1;
     }
     info.write_JFIF_header = FALSE;

@@ -114,12 +114,6 @@ int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], c
     info.in_color_space = JCS_YCbCr;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
-    // libvips' jpegsave: 4:2:0 below quality 90 — the only sampling these planes are made for.
-    if (quality >= 90) {
-        snprintf(error, error_size, "planes are 4:2:0; quality %d is written 4:4:4", quality);
-        jpeg_destroy_compress(&info);
-        return -1;
-    }
     info.write_JFIF_header = FALSE;
     info.raw_data_in = TRUE;
     jpeg_start_compress(&info, TRUE);

@@ -40,11 +40,12 @@ int wb_jpeg_decode(const uint8_t *data, size_t size, int scale_denom, uint8_t *p
 /// Returns 0, or -1 with `error` set.
 int wb_jpeg_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size, char *error, size_t error_size);
 
-/// Encodes 8-bit RGB or grey at `quality` (libjpeg's scale; 4:2:0 below 90, 4:4:4 from 90, as
-/// libvips' jpegsave), with no JFIF segment, the given APP1 (EXIF) segment body if any, then the
-/// ICC profile if any (in APP2 segments, as libvips writes it).
+/// Encodes 8-bit RGB or grey at `quality` (libjpeg's scale), colour with 4:2:0 chroma when
+/// `subsample` is nonzero (else 4:4:4: the caller applies libvips' rule), with no JFIF segment,
+/// the given APP1 (EXIF) segment body if any, then the ICC profile if any (in APP2 segments, as
+/// libvips writes it).
 /// `*out` is malloc'd (free it). Returns 0, or -1 with `error` set.
-int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+int wb_jpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality, int subsample,
                    const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,
                    uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
@@ -65,8 +66,8 @@ int wb_jpeg_decode_planes(const uint8_t *data, size_t size, int scale_denom, wb_
 
 void wb_jpeg_free_planes(wb_jpeg_planes *planes);
 
-/// Encodes Y, Cb and Cr planes as a 4:2:0 JPEG at `quality` (below 90, where libvips' jpegsave
-/// writes 4:2:0): the Y plane `width` × `height`, chroma ceil(width / 2) × ceil(height / 2).
+/// Encodes Y, Cb and Cr planes as a 4:2:0 JPEG at `quality` (the caller makes sure libvips would
+/// write 4:2:0 at it): the Y plane `width` × `height`, chroma ceil(width / 2) × ceil(height / 2).
 /// Otherwise as `wb_jpeg_encode`.
 int wb_jpeg_encode_planes(const uint8_t *const planes[3], const int widths[3], const int heights[3], int width, int height,
                           int quality, const uint8_t *app1, size_t app1_size, const uint8_t *icc, size_t icc_size,

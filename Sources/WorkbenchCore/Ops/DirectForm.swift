@@ -11,12 +11,16 @@ public enum DirectForm: Sendable, Equatable {
     /// Encodes to lossy WebP at a quality, with libvips' other settings and default metadata.
     case webpEncode(quality: Int)
 
+    /// libvips' jpegsave rule, the one place it is written: 4:2:0 chroma below quality 90,
+    /// 4:4:4 from 90. The planner reads it here, and the direct path's encoder tells libjpeg.
+    public static func jpegSubsamples(quality: Int) -> Bool { quality < 90 }
+
     /// An encode whose chroma is 4:2:0 (JPEG below quality 90, as libvips writes it; lossy
     /// WebP always): a YCbCr file's planes can go straight through to it.
     var encodesSubsampled: Bool? {
         switch self {
         case .fit: return nil
-        case .jpegEncode(let quality): return quality < 90
+        case .jpegEncode(let quality): return Self.jpegSubsamples(quality: quality)
         case .webpEncode: return true
         }
     }

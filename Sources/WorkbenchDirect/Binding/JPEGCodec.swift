@@ -1,5 +1,6 @@
 import CJPEGCodec
 import Foundation
+import WorkbenchCore
 
 /// What a JPEG's header says (`wb_jpeg_header`, read by libjpeg without decoding).
 public struct JPEGHeader: Sendable {
@@ -93,6 +94,10 @@ public enum JPEGCodec {
 
     /// The image as a 4:2:0 JPEG at `quality` (below 90) from its planes, as `encode` writes it.
     public static func encode(_ image: YCbCrImage, quality: Int, exif: [UInt8]?, icc: [UInt8]? = nil) throws(DirectError) -> Data {
+        // The only sampling these planes are made for.
+        guard DirectForm.jpegSubsamples(quality: quality) else {
+            throw .jpegFailed("planes are 4:2:0; quality \(quality) is written 4:4:4")
+        }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
         var error = [CChar](repeating: 0, count: 200)
@@ -124,6 +129,7 @@ public enum JPEGCodec {
             (exif ?? []).withUnsafeBufferPointer { exif in
                 (icc ?? []).withUnsafeBufferPointer { icc in
                     wb_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands), Int32(quality),
+                                   DirectForm.jpegSubsamples(quality: quality) ? 1 : 0,
                                    exif.baseAddress, exif.count, icc.baseAddress, icc.count, &out, &size, &error, error.count)
                 }
             }

@@ -62,7 +62,7 @@ struct EncodeStage: Stage {
                     options[argument.name] = converted
                 }
             }
-            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata))
+            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata), directForm: spec.directForm?(p))
         }
     }
 
@@ -197,6 +197,9 @@ struct EncodeStage: Stage {
     let format: EncodeFormat
     let options: [String: VipsArgumentValue]
     var keptMetadata: Set<MetadataKind> = MetadataKind.keptByDefault
+    /// What the plan saw of this encode (its quality, for the direct path): read once, where
+    /// the planner read it.
+    var directForm: DirectForm?
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         if case .direct(let direct)? = StageImage(inputs.first) {
@@ -242,8 +245,11 @@ struct EncodeStage: Stage {
     /// JPEG, libjpeg and the EXIF block libvips writes for stripped metadata, so the file is what
     /// the libvips path would write; for WebP, libwebp with the same EXIF block and profile.
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
-        var quality = Self.defaultQuality
-        if case .int(let q)? = options[Self.qualityName] { quality = q }
+        let quality: Int
+        switch directForm {
+        case .jpegEncode(let q)?, .webpEncode(let q)?: quality = q
+        default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP at a quality alone)")
+        }
         let data: Data
         // The EXIF block libvips writes for stripped metadata, in a JPEG's APP1 or a WebP's EXIF chunk.
         let exif = ExifBlock.stripped(width: direct.width, height: direct.height)

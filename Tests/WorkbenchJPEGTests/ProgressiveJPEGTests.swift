@@ -169,8 +169,7 @@ import WorkbenchTestSupport
         let source = try #require(decoded.origin)
         let header = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(4)])
         #expect(try VipsDecoding.progressive(source, shrink: 4, header: header) != nil, "our decoder takes the file")
-        let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (300, ResizeStage.unbounded), headroom: 1))
+        let ours = try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 300, headroom: 1)))
         let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(300)])
         #expect(ours.width == theirs.width && ours.height == theirs.height)
         let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))
@@ -195,8 +194,7 @@ extension ProgressiveJPEGTests {
             let header = try VipsOperationCall.image("jpegload_buffer", nil, ["buffer": .blob(data), "shrink": .int(8)])
             // Our decoder reads the file only where warnings may pass (as libjpeg's would).
             #expect((try VipsDecoding.progressive(source, shrink: 8, header: header) != nil) == (failOn == .truncated))
-            return try #require(try VipsDecoding.thumbnail(source, ["width": .int(200), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (200, ResizeStage.unbounded), headroom: 1))
+            return try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 200, headroom: 1)))
         }
         let ours = try thumbnail(.truncated), theirs = try thumbnail(.error)
         #expect(ours.width == theirs.width && ours.height == theirs.height)
@@ -219,8 +217,7 @@ extension ProgressiveJPEGTests {
             let data = try Data(contentsOf: file)
             let options = DecodeOptions(failOn: .truncated, sequential: true, maxPixels: 100_000_000, pages: 1, autorotate: true, toSRGB: true)
             let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "oriented.jpg"), options).origin)
-            let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(80), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                              box: (80, ResizeStage.unbounded), headroom: 1))
+            let ours = try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 80, headroom: 1)))
             let theirs = try VipsOperationCall.image("thumbnail_buffer", nil, ["buffer": .blob(data), "width": .int(80), "height": .int(ResizeStage.unbounded)])
             #expect(ours.width == theirs.width && ours.height == theirs.height, "orientation \(orientation)")
             let difference = try VipsOperationCall.image("abs", VipsOperationCall.image("subtract", ours, ["right": .image(theirs)]))

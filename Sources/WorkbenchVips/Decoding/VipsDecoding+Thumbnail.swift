@@ -10,20 +10,16 @@ extension VipsDecoding {
     /// Decode and resize in one step from the bytes (shrink-on-load: JPEG decodes at 1/2, 1/4 or
     /// 1/8 scale, WebP and HEIF at a smaller size), with the decode's own settings. Nil when the
     /// settings need the full decode (all pages, colours kept as stored).
-    /// `headroom`: how much larger than the box the JPEG's DCT scale leaves the image (libvips'
-    /// own rule is 2; 1 is `fastShrink`); nil leaves the whole choice to libvips' thumbnail.
     /// A JPEG libjpeg decodes may be decoded here, to be reduced by our passes: cancelling
     /// `cancellation` stops that, and `warned` hears what the decoder worked around.
-    static func thumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue], box: (width: Int, height: Int),
-                          headroom: Double?, cancellation: CancellationToken? = nil,
+    static func thumbnail(_ source: DecodedSource, _ request: ThumbnailRequest, cancellation: CancellationToken? = nil,
                           warned: (String) -> Void = { _ in }) throws(VipsError) -> VipsImage? {
         guard source.options.toSRGB, source.options.pages == 1 else { return nil }
-        if let headroom, let image = try scaledJPEGThumbnail(source, arguments, box: box, headroom: headroom,
-                                                             cancellation: cancellation, warned: warned) { return image }
+        if let image = try scaledJPEGThumbnail(source, request, cancellation: cancellation, warned: warned) { return image }
         var origin = source
-        if let image = try pngThumbnail(source, arguments, declined: &origin.pngDeclined) { return image }
+        if let image = try pngThumbnail(source, request, declined: &origin.pngDeclined) { return image }
         try checkMemory(source)
-        var named = arguments
+        var named = request.arguments
         named["buffer"] = .blob(source.bytes.data)
         // libvips 8.14's thumbnail_buffer does not hand its `fail_on` to the loader (a truncated
         // JPEG then passes); the loader's option string does reach it.
@@ -39,13 +35,10 @@ extension VipsDecoding {
     /// progressive file decoded by our decoder, which keeps only the coefficients that scale
     /// needs. Headroom 1 (`fastShrink`) spends less CPU for about 0.5 dB PSNR. Nil when it does
     /// not apply (not a JPEG, turned by EXIF, no shrinking possible).
-    private static func scaledJPEGThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
-                                            box: (width: Int, height: Int), headroom: Double, cancellation: CancellationToken?,
+    private static func scaledJPEGThumbnail(_ source: DecodedSource, _ request: ThumbnailRequest, cancellation: CancellationToken?,
                                             warned: (String) -> Void) throws(VipsError) -> VipsImage? {
-        guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer" else { return nil }
-        let covers = { if case .string(let crop)? = arguments["crop"] { return !crop.isEmpty } else { return false } }()
-        let (shrink, factor) = jpegScale(of: (source.storedWidth, source.storedHeight), box: box, covers: covers, headroom: headroom)
-        guard shrink > 1 else { return nil }
+        guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer",
+              let (shrink, factor) = request.jpegScale(of: (source.storedWidth, source.storedHeight)), shrink > 1 else { return nil }
         var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .access(sequential: true), "fail_on": .failOn(source.options.failOn),
@@ -60,7 +53,7 @@ extension VipsDecoding {
         origin.jpegShrink = shrink
         // What `thumbnail_image` would then do, when all it does is reduce: our passes do it as
         // the pixels come from our decoder (libvips' horizontal pass is scalar: 10 % of W's CPU).
-        let reduction = source.colourManaged ? nil : reduction(arguments, of: (loaded.width, loaded.height))
+        let reduction = source.colourManaged ? nil : request.reduction(of: (loaded.width, loaded.height))
         if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass, reducing: reduction) {
             if scaled.reduced {
                 origin.reducedByOurPasses = true
@@ -74,20 +67,9 @@ extension VipsDecoding {
                 return try normalise(reduced.withOrigin(origin))
             }
         }
-        var named = arguments
+        var named = request.arguments
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         return try normalise(VipsOperationCall.image("thumbnail_image", loaded.withOrigin(origin), named))
-    }
-
-    /// The DCT scale a JPEG of `size` is loaded at for a box (`unbounded` on a free axis), and
-    /// the factor the box asks for on the tighter axis (cover fills the box: the looser one).
-    /// libvips gives the loader floor(size / shrink) pixels, so `jpegShrink` keeps two on the
-    /// shorter side. `explain` says the same from the same numbers.
-    static func jpegScale(of size: (width: Int, height: Int), box: (width: Int, height: Int), covers: Bool,
-                          headroom: Double) -> (shrink: Int, factor: Double) {
-        let scaleX = Double(size.width) / Double(box.width), scaleY = Double(size.height) / Double(box.height)
-        let factor = covers ? min(scaleX, scaleY) : max(scaleX, scaleY)
-        return (Thumbnail.jpegShrink(factor: factor, smallerSide: min(size.width, size.height), headroom: headroom), factor)
     }
 
     /// The shorter side, at the loaded scale, below which libjpeg decodes a progressive file.
@@ -110,7 +92,7 @@ extension VipsDecoding {
     /// image (the same result as `thumbnail_buffer`'s). Nil when not a PNG, or when the decoder
     /// leaves the file to libpng, with the reason in `declined` (for the report) and at debug
     /// level (`--verbose`).
-    private static func pngThumbnail(_ source: DecodedSource, _ arguments: [String: VipsArgumentValue],
+    private static func pngThumbnail(_ source: DecodedSource, _ request: ThumbnailRequest,
                                      declined reason: inout String?) throws(VipsError) -> VipsImage? {
         guard FormatSniffer.loader(for: source.bytes.data) == "pngload_buffer" else { return nil }
         let header = try VipsOperationCall.image("pngload_buffer", nil, [
@@ -129,13 +111,13 @@ extension VipsDecoding {
         }
         var origin = source
         origin.decodedByPNGDecoder = true
-        if let reduced = premultipliedReduction(decoded, arguments, header: header, source: source) {
+        if let reduced = premultipliedReduction(decoded, request, header: header, source: source) {
             origin.reducedPremultiplied = true
             return try normalise(reduced.withOrigin(origin))
         }
         guard let image = adopted((decoded.width, decoded.height, decoded.bands), decoded.byteCount, decoded.handOver,
                                   header: header, source: source, by: "PNG decoder") else { return nil }
-        var named = arguments
+        var named = request.arguments
         named["no_rotate"] = .bool(!source.options.autorotate)
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         return try normalise(VipsOperationCall.image("thumbnail_image", image.withOrigin(origin), named))
@@ -145,11 +127,11 @@ extension VipsDecoding {
     /// into a float image and reduces that, most of a product shot's thumbnail cost), by the
     /// factors libvips' thumbnail would use, with the header's metadata. Nil when the thumbnail
     /// does more than reduce: crops, enlarges, turns, converts colour, or keeps the size.
-    private static func premultipliedReduction(_ decoded: PNGDecoder, _ arguments: [String: VipsArgumentValue], header: VipsImage,
+    private static func premultipliedReduction(_ decoded: PNGDecoder, _ request: ThumbnailRequest, header: VipsImage,
                                                source: DecodedSource) -> VipsImage? {
         guard premultipliedRefusal(header, colourManaged: source.colourManaged, orientation: source.orientation) == nil,
               decoded.bytesPerSample == 1, decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands,
-              let shrink = reduction(arguments, of: (decoded.width, decoded.height)),
+              let shrink = request.reduction(of: (decoded.width, decoded.height)),
               let reduced = decoded.withSamples({ Resampler.reducePremultiplied($0, width: decoded.width, height: decoded.height,
                                                                                  bands: decoded.bands, shrink: shrink) }) ?? nil
         else { return nil }
@@ -164,20 +146,6 @@ extension VipsDecoding {
         if orientation != 1 { return "it turns it upright (EXIF orientation \(orientation))" }
         if colourManaged { return "it converts its ICC profile to sRGB" }
         return nil
-    }
-
-    /// The factors `thumbnail_image` with these arguments reduces a `size` image by on each
-    /// axis, when all it does is reduce (libvips 8.14's rule: without a crop, the box's tighter
-    /// ratio on both axes; with `size` "force", each axis its own): nil for a crop, an
-    /// enlargement, or no change.
-    static func reduction(_ arguments: [String: VipsArgumentValue], of size: (width: Int, height: Int)) -> (x: Double, y: Double)? {
-        guard arguments["crop"] == nil, case .int(let width)? = arguments["width"], case .string(let mode)? = arguments["size"] else { return nil }
-        let height: Int
-        if case .int(let given)? = arguments["height"] { height = given } else { height = width }
-        let ratioX = Double(size.width) / Double(width), ratioY = Double(size.height) / Double(height)
-        let shrink = mode == "force" ? (x: ratioX, y: ratioY) : (x: max(ratioX, ratioY), y: max(ratioX, ratioY))
-        guard shrink.x >= 1, shrink.y >= 1, shrink.x > 1 || shrink.y > 1 else { return nil }
-        return shrink
     }
 
     /// A progressive JPEG at 1/`shrink` scale by our own decoder, which keeps only the

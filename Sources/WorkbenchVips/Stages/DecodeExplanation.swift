@@ -77,9 +77,8 @@ public enum DecodeExplanation {
         let p = resize.parameters
         let turned = orientation >= 5
         let (w, h) = turned ? (header.height, header.width) : (header.width, header.height)
-        let headroom: Double = p.fastShrink ? 1 : 2
-        let box = (p.width ?? ResizeStage.unbounded, p.height ?? ResizeStage.unbounded)
-        let (shrink, factor) = VipsDecoding.jpegScale(of: (w, h), box: box, covers: p.fit == .cover, headroom: headroom)
+        let headroom = resize.request.headroom ?? 2
+        let (shrink, factor) = resize.request.jpegScale(of: (w, h)) ?? (1, 1)
         let rule = headroom == 2 ? "leaving at least twice the target, libvips' rule" : "the smallest that covers the target (fastShrink)"
         let target = size(resize, header, orientation)
         let named = p.fitBox?.description ?? "\(p.width.map(String.init) ?? "∞")×\(p.height.map(String.init) ?? "∞")"

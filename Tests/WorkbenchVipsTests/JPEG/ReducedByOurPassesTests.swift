@@ -58,8 +58,7 @@ import WorkbenchTestSupport
                                               progressive ? ["-progressive", "-quality", "88"] : ["-quality", "88"])
         let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "photo.jpg"), options()).origin)
         var warned: [String] = []
-        let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (300, ResizeStage.unbounded), headroom: 2, warned: { warned.append($0) }))
+        let ours = try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 300), warned: { warned.append($0) }))
         #expect(ours.origin?.reducedByOurPasses == true)
         #expect(ours.origin?.jpegShrink == 2)
         #expect(warned.isEmpty)
@@ -70,9 +69,7 @@ import WorkbenchTestSupport
         #expect(mean < (progressive ? 0.4 : 0.25), "mean difference \(mean) levels")
         #expect(max <= (progressive ? 12 : 3), "largest difference \(max) levels")
 
-        let cropped = try #require(try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(300), "size": .string("down"),
-                                                                       "crop": .string("centre")],
-                                                              box: (300, 300), headroom: 2))
+        let cropped = try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 300, height: 300, crop: "centre")))
         #expect(cropped.origin?.reducedByOurPasses == false)
         #expect(cropped.width == 300 && cropped.height == 300)
     }
@@ -84,8 +81,7 @@ import WorkbenchTestSupport
         let cut = data.prefix(data.count / 2)
         let source = try #require(try VipsDecoding.decode(Bytes(Data(cut), origin: "cut.jpg"), options()).origin)
         #expect(throws: VipsError.self) {
-            _ = try VipsDecoding.thumbnail(source, ["width": .int(300), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                           box: (300, ResizeStage.unbounded), headroom: 2)
+            _ = try VipsDecoding.thumbnail(source, ThumbnailRequest(width: 300))
         }
     }
 }

@@ -20,8 +20,7 @@ import WorkbenchTestSupport
     /// Ours and libvips' thumbnails `width` wide (height unbounded) of `data`.
     private func thumbnails(_ data: Data, width: Int) throws -> (ours: VipsImage, theirs: VipsImage) {
         let source = try #require(try VipsDecoding.decode(Bytes(data, origin: "test.jpg"), options()).origin)
-        let ours = try #require(try VipsDecoding.thumbnail(source, ["width": .int(width), "height": .int(ResizeStage.unbounded), "size": .string("down")],
-                                                          box: (width, ResizeStage.unbounded), headroom: 2))
+        let ours = try #require(try VipsDecoding.thumbnail(source, ThumbnailRequest(width: width)))
         var named: [String: VipsArgumentValue] = ["buffer": .blob(data), "width": .int(width), "height": .int(ResizeStage.unbounded)]
         if source.colourManaged { named["export_profile"] = .string("srgb") }
         // Read sequentially, the pixels are made once: each comparison reads them several times.

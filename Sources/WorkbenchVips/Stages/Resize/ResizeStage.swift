@@ -61,8 +61,8 @@ struct ResizeStage: Stage {
         }
     }
 
-    /// libvips' convention for "no limit" on one axis (pyvips passes the same value).
-    static let unbounded = 10_000_000
+    /// libvips' convention for "no limit" on one axis.
+    static let unbounded = ThumbnailRequest.unbounded
 
     static func spec(name: String) -> OpSpec {
         OpSpec(

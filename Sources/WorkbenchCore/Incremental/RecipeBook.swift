@@ -36,7 +36,7 @@ public final class RecipeBook: InputHistory {
         /// In the output folder (`stat`).
         case onDisk
         /// In the bucket's listing of the output prefix, read as the run goes.
-        case listed(OutputInventory)
+        case listed(any OutputListing)
         /// The manifest's word alone (`--trust-manifest`).
         case recorded
     }

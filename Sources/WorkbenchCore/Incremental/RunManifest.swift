@@ -47,7 +47,7 @@ public final class RunManifest: Sendable {
     let remote: (any RemoteOutput)?
     /// The bucket output's listing, read as the run goes; nil in a folder or with
     /// `trustsManifest`.
-    public let inventory: OutputInventory?
+    public let inventory: (any OutputListing)?
 
     /// For the run's last words: the listing of a bucket output stopped part way, so outputs past
     /// that point were made again rather than trusted.

@@ -18,7 +18,7 @@ public protocol RemoteOutput: Sendable {
 
     /// Every object under the output's location, with its size (a listing whose first page is
     /// read now and the rest as the run reaches them): which recorded outputs are still there.
-    func inventory() throws(WorkbenchError) -> OutputInventory
+    func inventory() throws(WorkbenchError) -> any OutputListing
 
     /// Multipart uploads that runs killed mid-upload left under the location, aborted when this
     /// run started (`OutputRoot.removeStaleTemporaryFiles` is the same for a folder).

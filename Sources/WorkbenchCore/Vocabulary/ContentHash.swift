@@ -16,7 +16,7 @@ public enum ContentHash {
     }
 
     /// The first 64 bits of the hash of `text` (keys over shards, claimed output paths).
-    static func number(_ text: String) -> UInt64 {
+    public static func number(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { hash(UnsafeRawBufferPointer($0)).0 }
     }

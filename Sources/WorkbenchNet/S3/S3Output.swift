@@ -99,14 +99,14 @@ public final class S3Output: RemoteOutput {
         }
     }
 
-    public func inventory() throws(WorkbenchError) -> OutputInventory {
+    public func inventory() throws(WorkbenchError) -> any OutputListing {
         let pages = ListPages(client: client, bucket: prefix.bucket, prefix: prefix.key)
         let (prefix, location) = (prefix, location)
-        @Sendable func page(_ result: Result<ListPages.Page, DownloadError>, first: Bool) -> Result<OutputInventory.Page, WorkbenchError> {
+        @Sendable func page(_ result: Result<ListPages.Page, DownloadError>, first: Bool) -> Result<S3Inventory.Page, WorkbenchError> {
             result.map { page in
                 // Keys are relative to the prefix; the manifest's own objects are among them
                 // (no output is ever recorded under its folder).
-                OutputInventory.Page(objects: page.keys.filter { $0.key.hasPrefix(prefix.key) }
+                S3Inventory.Page(objects: page.keys.filter { $0.key.hasPrefix(prefix.key) }
                                         .map { (String($0.key.dropFirst(prefix.key.count)), $0.size ?? -1) },
                                      next: page.truncated ? page.next : nil)
             }.mapError { error in
@@ -116,7 +116,7 @@ public final class S3Output: RemoteOutput {
             }
         }
         let first = try page(pages.start(after: nil).wait(), first: true).get()
-        return OutputInventory(first: first, fetch: { token in
+        return S3Inventory(first: first, fetch: { token in
             let pending = pages.start(after: token)
             return { page(pending.wait(), first: false) }
         })

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WorkbenchCore
+import WorkbenchCore
+@testable import WorkbenchNet
 
 /// The listing of a bucket output, read as the run reaches it: pages in S3's order (the bytes
 /// of the keys' UTF-8), fed here from a sorted list of keys three to a page.
-@Suite struct OutputInventoryTests {
+@Suite struct S3InventoryTests {
     /// A listing of `keys` (sorted as S3 sorts them), three to a page; counts the pages asked for.
     final class Listing: Sendable {
         let keys: [String]
@@ -17,14 +18,14 @@ import Testing
             failing = failingPage
         }
 
-        func page(_ index: Int) -> OutputInventory.Page {
+        func page(_ index: Int) -> S3Inventory.Page {
             let slice = keys.dropFirst(index * 3).prefix(3)
-            return OutputInventory.Page(objects: slice.map { ($0, $0.utf8.count) },
+            return S3Inventory.Page(objects: slice.map { ($0, $0.utf8.count) },
                                         next: index * 3 + 3 < keys.count ? String(index + 1) : nil)
         }
 
-        func inventory() -> OutputInventory {
-            OutputInventory(first: page(0)) { token in
+        func inventory() -> S3Inventory {
+            S3Inventory(first: page(0)) { token in
                 self.asked.withLock { $0.append(token) }
                 let index = Int(token) ?? 0
                 return { index == self.failing ? .failure(.unusableBucket(location: "s3://b/", reason: "refused")) : .success(self.page(index)) }

@@ -1,4 +1,5 @@
-import Synchronization
+import Foundation
+import WorkbenchCore
 
 /// The objects under a bucket output's prefix and their sizes, as a listing finds them: how an
 /// incremental run tells that an output it recorded is still there (a deleted or replaced
@@ -15,7 +16,11 @@ import Synchronization
 ///
 /// Keys are kept as 64-bit hashes with their sizes — 16 bytes an object — so a prefix of a
 /// million objects costs about 40 MB, not its keys' text.
-public final class OutputInventory: Sendable {
+///
+/// Callers that need a page not read yet wait on a condition while one of them fetches it; no
+/// lock is held across the request.
+public final class S3Inventory: OutputListing, @unchecked Sendable {
+    // Safe: `state` is read and written only with `condition` locked; `fetch` is immutable.
     /// One page of a listing: paths relative to the prefix, in the listing's order.
     public struct Page: Sendable {
         public var objects: [(path: String, size: Int)]
@@ -42,14 +47,15 @@ public final class OutputInventory: Sendable {
         var next: (@Sendable () -> Result<Page, WorkbenchError>)?
         var failure: WorkbenchError?
         var pages = 0
+        /// A caller is fetching the next page; the others wait for it.
+        var fetching = false
 
         var more: Bool { token != nil || next != nil }
     }
 
-    private let state: Mutex<State>
+    private var state: State
     private let fetch: Fetch
-    /// One caller waits for a page at a time; the others then find it taken.
-    private let waiting = Mutex<Void>(())
+    private let condition = NSCondition()
 
     /// A listing read as the run goes: `first` is its first page (fetched before the run, so
     /// that a bucket that cannot be listed stops the run before any item starts); `fetch`
@@ -58,7 +64,7 @@ public final class OutputInventory: Sendable {
         self.fetch = fetch
         var state = State()
         Self.take(first, into: &state)
-        self.state = Mutex(state)
+        self.state = state
     }
 
     /// A listing already complete.
@@ -99,35 +105,46 @@ public final class OutputInventory: Sendable {
     /// taken as there).
     public func size(of path: String) -> Int? {
         let key = Array(path.utf8)
-        while state.withLock({ Self.short(of: key, $0) }) {
-            waiting.withLock { _ in
-                guard let wait = state.withLock({ Self.short(of: key, $0) ? ask(&$0) : nil }) else { return }
-                let result = wait()
-                state.withLock { state in
-                    switch result {
-                    case .success(let page):
-                        Self.take(page, into: &state)
-                    case .failure(let error):
-                        state.failure = error
-                        state.token = nil
-                        state.next = nil
-                    }
-                }
+        condition.lock()
+        defer { condition.unlock() }
+        while Self.short(of: key, state) {
+            if state.fetching {
+                condition.wait()
+                continue
             }
+            guard let wait = ask(&state) else { break }
+            state.fetching = true
+            condition.unlock()
+            let result = wait()
+            condition.lock()
+            state.fetching = false
+            switch result {
+            case .success(let page):
+                Self.take(page, into: &state)
+            case .failure(let error):
+                state.failure = error
+                state.token = nil
+                state.next = nil
+            }
+            condition.broadcast()
         }
-        return state.withLock { state in
-            if let latest = state.latest, !key.lexicographicallyPrecedes(latest.first) { _ = ask(&state) }
-            return state.sizes[ContentHash.number(path)]
-        }
+        if let latest = state.latest, !key.lexicographicallyPrecedes(latest.first) { _ = ask(&state) }
+        return state.sizes[ContentHash.number(path)]
     }
 
     /// Objects listed so far.
-    public var count: Int { state.withLock { $0.sizes.count } }
+    public var count: Int { locked { $0.sizes.count } }
 
     /// Pages read so far.
-    public var pages: Int { state.withLock { $0.pages } }
+    public var pages: Int { locked { $0.pages } }
 
     /// Why the listing stopped before its end, if a page could not be fetched: the outputs past
     /// it were made again. For the run's last words.
-    public var failure: WorkbenchError? { state.withLock { $0.failure } }
+    public var failure: WorkbenchError? { locked { $0.failure } }
+
+    private func locked<T>(_ read: (State) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return read(state)
+    }
 }

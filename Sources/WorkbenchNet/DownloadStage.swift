@@ -90,7 +90,9 @@ struct DownloadStage: AsyncStage {
             guard let location = S3Location(source) else {
                 return completion(.failure(DownloadError.unsupportedScheme(url: source)))
             }
-            return S3Download(client: context.service(S3Client.Key.self) ?? .environmentDefault, limits: limits).start(location, context: context, ownURL: url != nil, completion: completion)
+            // The caller's client, with the preset's bucket settings: never a process-wide one.
+            guard let client = context.service(S3Client.Key.self) else { return completion(.failure(DownloadError.noS3Client(url: source))) }
+            return S3Download(client: client, limits: limits).start(location, context: context, ownURL: url != nil, completion: completion)
         }
         // A path the user gave (not one reached by a redirect) is theirs to read.
         if !lower.hasPrefix("http://") && !lower.hasPrefix("https://") && (lower.hasPrefix("file://") || !source.contains("://")) {

@@ -191,4 +191,20 @@ import WorkbenchTestSupport
         let (failures, _) = try await download(server, ["samples/Bridge.jpg"], options: #""authorizationEnv": "WORKBENCH_TEST_TOKEN""#)
         #expect(failures["item0"]?.contains("WORKBENCH_TEST_TOKEN") == true && failures["item0"]?.contains("s3cr3t") == false)
     }
+
+    /// A bucket's object in a run its caller handed no S3 client fails, saying what to set;
+    /// no process-wide client stands in with settings the preset never gave.
+    @Test func anObjectWithoutAClientFailsSayingWhatToSet() async throws {
+        let folder = try Fixtures.temporaryDirectory("no-client")
+        let json = #"{"version": 1, "graph": [{"op": "download"}, {"op": "write", "path": "{index}.bin"}]}"#
+        let preset = try PresetLoader(registry: registry).load(json: Array(json.utf8), file: "net.json", baseDirectory: folder.path)
+        let run = PresetRun.start(preset, items: .list([Item(index: 0, name: "photo", source: "s3://photos/in/photo.jpg")]),
+                                  output: try OutputRoot(folder.appendingPathComponent("out").path), options: RunOptions(eventDetail: .items))
+        var failure: String?
+        for await event in run.events {
+            if case .itemFinished(let report) = event { failure = report.failure?.message }
+        }
+        #expect(failure?.contains("s3://photos/in/photo.jpg is in a bucket, and this run was handed no S3 client: set RunOptions.s3") == true,
+                "\(failure ?? "nil")")
+    }
 }

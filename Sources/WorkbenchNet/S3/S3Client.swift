@@ -53,9 +53,6 @@ public final class S3Client: Sendable {
         self.credentials = credentials as? CachingCredentials ?? CachingCredentials(credentials)
     }
 
-    /// For a run's stages that were handed no client: the environment's settings, made once.
-    static let environmentDefault = S3Client(settings: S3Settings())
-
     static let emptyPayloadHash = SHA256.hex([UInt8]())
 
     /// The URL and headers of `request`, signed now with `credentials`.
@@ -161,8 +158,8 @@ extension S3Client {
 }
 
 extension RunOptions {
-    /// The client the run's `download` nodes use for `s3://` URLs; without one, a client with
-    /// the environment's settings.
+    /// The client the run's `download` nodes use for `s3://` URLs; a run handed none fails
+    /// those items, saying so (`DownloadError.noS3Client`).
     public var s3: S3Client? {
         get { services[S3Client.Key.self] }
         set { services[S3Client.Key.self] = newValue }

@@ -20,6 +20,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case badRedirect(url: String, message: String)
     /// The environment variable that should hold the Authorization header is not set.
     case missingCredential(variable: String)
+    /// An `s3://` URL in a run its caller handed no S3 client (`RunOptions.s3`).
+    case noS3Client(url: String)
     /// A failure the layer above the transfer found (a bucket's refusal, its credentials, its
     /// checksums), in that layer's own words: the transport carries it without knowing them.
     case service(any ServiceFailure)
@@ -44,6 +46,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
             return "\(url) redirected where it may not be followed: \(message)."
         case .missingCredential(let variable):
             return "The environment variable \(variable) (the download node's \"authorizationEnv\") is not set; export it with the Authorization header's value."
+        case .noS3Client(let url):
+            return "\(url) is in a bucket, and this run was handed no S3 client: set RunOptions.s3 (S3Client(settings:) or S3Client(bucket:)) before starting it."
         case .service(let failure):
             return failure.description
         }
@@ -91,7 +95,7 @@ extension DownloadError: RetryableError {
         case .http(let status, _, _): return status >= 500 || status == 429
         case .transport, .timedOut, .tooSlow: return true
         case .service(let failure): return failure.isRetryable
-        case .tooLarge, .unsupportedScheme, .cancelled, .badRedirect, .missingCredential: return false
+        case .tooLarge, .unsupportedScheme, .cancelled, .badRedirect, .missingCredential, .noS3Client: return false
         }
     }
 

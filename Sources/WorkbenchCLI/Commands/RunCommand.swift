@@ -129,7 +129,7 @@ struct RunCommand: AsyncParsableCommand {
         let trap = SignalTrap(token: token, notice: { line in display.map { $0.notice(line) } ?? Terminal.error(line) },
                               beforeExit: {
                                   // Parts of an upload nobody aborts stay (and are billed): abort them first.
-                                  S3Output.abortUploadsInFlight()
+                                  prepared.root.remote?.abortUploadsInFlight()
                                   display?.restoreCursor()
                                   Terminal.error(finished.quitLine)
                               })

@@ -24,6 +24,10 @@ public protocol RemoteOutput: Sendable {
     /// run started (`OutputRoot.removeStaleTemporaryFiles` is the same for a folder).
     var abortedUploads: Int { get }
 
+    /// Aborts the uploads still in flight, for an exit that cannot wait for them (a second
+    /// Ctrl-C): a bucket keeps, and bills, the parts of an upload nobody aborts.
+    func abortUploadsInFlight()
+
     /// An item's record was appended to the local log at `log`.
     func recorded(log: String)
 

@@ -82,10 +82,10 @@ public final class S3Output: RemoteOutput {
         WorkingFolders.remove(folder)
     }
 
-    /// Aborts the multipart uploads this process has in flight, for an exit that cannot wait
-    /// (a second Ctrl-C): no parts are left behind.
-    public static func abortUploadsInFlight() {
-        UploadLedger.abortInFlight()
+    /// Aborts this run's multipart uploads still in flight and lets its lease go, for an exit
+    /// that cannot wait (a second Ctrl-C): no parts are left behind.
+    public func abortUploadsInFlight() {
+        ledger.abortInFlight()
     }
 
     public func put(_ bytes: Bytes, at path: String, options: UploadOptions, cancellation: CancellationToken) throws(WorkbenchError) {

@@ -24,12 +24,10 @@ final class UploadLedger: Sendable {
     static let renewal = 120.0
     static let expiry = 600.0
 
-    /// Uploads in flight in this process, by upload id: what a second Ctrl-C aborts.
-    private static let inFlight = Mutex<[String: (location: S3Location, ledger: UploadLedger)]>([:])
+    /// This run's uploads in flight, by upload id: what a second Ctrl-C aborts.
+    private let inFlight = Mutex<[String: S3Location]>([:])
     /// The lease is held (and renewed) until `release`.
     private let holding = Mutex(false)
-    /// The ledgers whose leases this process holds: an exit at once lets them go too.
-    private static let holders = Mutex<[ObjectIdentifier: UploadLedger]>([:])
 
     init(client: S3Client, prefix: S3Location, part: String) {
         self.client = client
@@ -45,7 +43,6 @@ final class UploadLedger: Sendable {
     func hold() throws(DownloadError) {
         try putLease()
         holding.withLock { $0 = true }
-        Self.holders.withLock { $0[ObjectIdentifier(self)] = self }
         scheduleRenewal()
     }
 
@@ -70,7 +67,6 @@ final class UploadLedger: Sendable {
 
     private func release(limits: Transfer.Limits) {
         guard holding.withLock({ held in defer { held = false }; return held }) else { return }
-        Self.holders.withLock { $0[ObjectIdentifier(self)] = nil }
         // A lease left behind expires by its date (isLive); deleting it is only early tidying.
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("leases/\(run)_\(part)")),
                                 limits: limits)
@@ -78,7 +74,7 @@ final class UploadLedger: Sendable {
 
     /// An upload this run started: marked in the bucket before its first part goes.
     func started(_ uploadID: String, at location: S3Location) throws(DownloadError) {
-        Self.inFlight.withLock { $0[uploadID] = (location, self) }
+        inFlight.withLock { $0[uploadID] = location }
         _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("uploads/\(run)/\(uploadID)"),
                                                 body: Data(location.key.utf8)), limits: ListPages.limits)
     }
@@ -89,7 +85,7 @@ final class UploadLedger: Sendable {
     }
 
     private func ended(_ uploadID: String, limits: Transfer.Limits) {
-        Self.inFlight.withLock { $0[uploadID] = nil }
+        inFlight.withLock { $0[uploadID] = nil }
         // A mark left behind is found by the next run's sweep (abandoned below), which aborts and deletes it.
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: key("uploads/\(run)/\(uploadID)")),
                                 limits: limits)
@@ -167,20 +163,20 @@ final class UploadLedger: Sendable {
         return kill(pid, 0) == 0 || errno != ESRCH
     }
 
-    /// Aborts every upload this process has in flight and lets its leases go, each request with
+    /// Aborts every upload of this run still in flight and lets its lease go, each request with
     /// at most `timeout` seconds: for an exit that cannot wait for the uploads' own
     /// cancellation (a second Ctrl-C). A lease left would keep `manifest merge` waiting.
-    static func abortInFlight(timeout: Double = 2) {
+    func abortInFlight(timeout: Double = 2) {
         let uploads = inFlight.withLock { $0 }
         let limits = Transfer.Limits(timeout: timeout, connectTimeout: min(timeout, 2), maxBytes: 1 << 20, maxRedirects: 0)
-        for (uploadID, upload) in uploads {
+        for (uploadID, location) in uploads {
             // Best effort under a second Ctrl-C, with a short timeout: what stays is aborted by the
             // next run's sweep.
-            _ = try? upload.ledger.client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: upload.location,
-                                                                   query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
-            upload.ledger.ended(uploadID, limits: limits)
+            _ = try? client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: location,
+                                                     query: [S3Client.Pair("uploadId", uploadID)]), limits: limits)
+            ended(uploadID, limits: limits)
         }
-        for ledger in holders.withLock({ Array($0.values) }) { ledger.release(limits: limits) }
+        release(limits: limits)
     }
 
     /// S3's `LastModified` (ISO 8601, with or without fractions of a second).

@@ -2,19 +2,27 @@ import Foundation
 
 /// `read`: the bytes of a local file (or a `file://` URL) given as the item.
 struct ReadStage: Stage {
+    /// The op's parameters, each declared once and bound to its field.
+    struct Parameters: OpParameters {
+        var path: String?
+        var maxBytes = 256 << 20
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .string("path", \.path, "Read this file, inside the preset's folder, instead of the item (needed with \"scope\": \"run\").",
+                    type: .presetFile(builtins: [])),
+            .int("maxBytes", \.maxBytes, 1...Int(Int32.max), "Refuse files larger than this many bytes."),
+        ]
+    }
+
     static let spec = OpSpec(
         name: "read", summary: "Reads the item's local file.",
         input: nil, output: .bytes, defaultQueue: "disk", execution: .io,
-        parameters: [
-            ParameterSpec("path", .presetFile(builtins: []),
-                          "Read this file, inside the preset's folder, instead of the item (needed with \"scope\": \"run\")."),
-            ParameterSpec("maxBytes", .int(1...Int(Int32.max)), default: .int(256 << 20),
-                          "Refuse files larger than this many bytes."),
-        ],
+        parameters: Parameters.specs,
         sourceParameter: "path")
 
-    static let definition = OpDefinition(spec) {
-        ReadStage(path: $0.string("path"), maxBytes: $0.int("maxBytes") ?? 256 << 20)
+    static let definition = OpDefinition(spec) { values in
+        let p = Parameters(values)
+        return ReadStage(path: p.path, maxBytes: p.maxBytes)
     }
 
     let path: String?

@@ -26,16 +26,13 @@ public enum DirectForm: Sendable, Equatable {
     }
 }
 
-/// The nodes after a decode that the direct path can run, as the planner found them: the fit
-/// that reads the decode, and whether every encode in the tree writes 4:2:0.
+/// The nodes after a decode that the direct path can run, as the planner found them: whether
+/// every encode in the tree writes 4:2:0. (The box each fit makes is its own node's.)
 public struct DirectChain: Sendable, Equatable {
-    /// The box of the fit that reads the decode (the largest): it sets the DCT scale.
-    public let box: FitBox
     /// Every encode writes 4:2:0 chroma, so a YCbCr file's planes can go straight through.
     public let encodesSubsampled: Bool
 
-    public init(box: FitBox, encodesSubsampled: Bool) {
-        self.box = box
+    public init(encodesSubsampled: Bool) {
         self.encodesSubsampled = encodesSubsampled
     }
 }

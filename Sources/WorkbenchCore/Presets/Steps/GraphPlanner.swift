@@ -57,12 +57,12 @@ enum GraphPlanner {
                   only[0].from.first?.id == draft.id, only[0].scope == draft.scope else { continue }
             plans[draft.id, default: NodePlan()].fusedInto = only[0].id
             // decode → a fit → encodes, and fits made from it, all with direct forms: the direct path's tree.
-            guard case .fit(let box)? = only[0].definition.spec.directForm?(only[0].parameters) else {
+            guard case .fit? = only[0].definition.spec.directForm?(only[0].parameters) else {
                 plans[draft.id, default: NodePlan()].directRefusal = "\(only[0].id) does more than fit inside a box (a crop, a fill, an enlargement or a scale)"
                 continue
             }
             switch directTree(from: only[0], readers) {
-            case .success(let subsampled): plans[draft.id, default: NodePlan()].direct = DirectChain(box: box, encodesSubsampled: subsampled)
+            case .success(let subsampled): plans[draft.id, default: NodePlan()].direct = DirectChain(encodesSubsampled: subsampled)
             case .failure(let refusal): plans[draft.id, default: NodePlan()].directRefusal = refusal.words
             }
         }

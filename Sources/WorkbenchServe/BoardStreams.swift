@@ -46,10 +46,15 @@ final class BoardStreams: Sendable {
 
     /// One SSE message: `event: NAME` and the value as JSON on one `data:` line.
     static func message<Value: Encodable>(_ name: String, _ value: Value) -> String {
+        "event: \(name)\ndata: \(json(value))\n\n"
+    }
+
+    /// The page's JSON of `value` (keys sorted, slashes bare), on one line: what the streams
+    /// and the routes send alike.
+    static func json<Value: Encodable>(_ value: Value) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Our own Encodable state: it always encodes ("null" only if a type ever could not).
-        let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        return "event: \(name)\ndata: \(json)\n\n"
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

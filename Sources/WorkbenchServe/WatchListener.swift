@@ -44,11 +44,7 @@ public struct WatchListener: Sendable {
         let router = Router(context: BasicRequestContext.self)
         let metrics = self.metrics
         router.get("/healthz") { _, _ -> Response in
-            if let problem = metrics.problem {
-                return Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "not watching: \(problem)\n")))
-            }
-            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "watching\n")))
+            metrics.problem.map { Self.text(.serviceUnavailable, "not watching: \($0)") } ?? Self.text(.ok, "watching")
         }
         router.get("/metrics") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

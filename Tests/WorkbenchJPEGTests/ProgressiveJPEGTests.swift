@@ -17,17 +17,7 @@ import WorkbenchTestSupport
         let data = try Data(contentsOf: Fixtures.samples.appendingPathComponent("Bridge.jpg"))
         var image = try Image.decode(data, origin: "Bridge.jpg")
         if grey { image = try VipsOperationCall.image("colourspace", image, ["space": .string("b-w")]) }
-        let info = try #require(VipsIntrospection.operations["jpegsave_buffer"])
-        var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = [(try #require(info.mainInput), .image(image))]
-        for (name, value) in options {
-            let argument = try #require(info.arguments.first { $0.name == name })
-            if case .enumeration(let values, _) = argument.kind, case .string(let nick) = value {
-                arguments.append((argument, .enumeration(try #require(values.value(of: nick)))))
-            } else {
-                arguments.append((argument, value))
-            }
-        }
-        return try #require(try VipsOperationCall.run(info, arguments).blobs.values.first)
+        return try #require(try VipsOperationCall.outputs("jpegsave_buffer", image, options).outputs.blobs.values.first)
     }
 
     /// libjpeg's decode at 1/`shrink` (through libvips), as bytes.

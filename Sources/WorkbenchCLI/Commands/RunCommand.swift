@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         guard let (prepared, items) = try Terminal.saying({ try prepare(catalogue) }) else { return }
-        Self.sayWhatWasCleared(prepared.root)
+        RunSetup.sayWhatWasCleared(prepared.root)
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
         let reporters = try Terminal.saying {
             try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
@@ -105,18 +105,6 @@ struct RunCommand: AsyncParsableCommand {
             items = items.sharded(shard, base: sharding.baseDirectory, passedOver: { root.reserveOutputs(of: $0, in: sharding) })
         }
         return (opened, items)
-    }
-
-    /// Says what an interrupted run left that was cleared away: unfinished uploads, temporary files.
-    private static func sayWhatWasCleared(_ root: OutputRoot) {
-        if let remote = root.remote, remote.abortedUploads > 0 {
-            let count = remote.abortedUploads
-            Terminal.error("Aborted \(count) unfinished upload\(count == 1 ? "" : "s") that an interrupted run left in \(remote.location).")
-        }
-        let stale = root.removeStaleTemporaryFiles()
-        if !stale.isEmpty {
-            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
-        }
     }
 
     /// Runs the items, with Ctrl-C trapped and every event to the reporters; throws the run's

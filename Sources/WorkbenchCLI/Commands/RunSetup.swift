@@ -60,4 +60,16 @@ enum RunSetup {
         for warning in manifest.warnings { Terminal.error(warning) }
         return Opened(preset: preset, root: root, manifest: manifest, s3: s3)
     }
+
+    /// Says what an interrupted run left that was cleared away: unfinished uploads, temporary files.
+    static func sayWhatWasCleared(_ root: OutputRoot) {
+        if let remote = root.remote, remote.abortedUploads > 0 {
+            let count = remote.abortedUploads
+            Terminal.error("Aborted \(count) unfinished upload\(count == 1 ? "" : "s") that an interrupted run left in \(remote.location).")
+        }
+        let stale = root.removeStaleTemporaryFiles()
+        if !stale.isEmpty {
+            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(root.path).")
+        }
+    }
 }

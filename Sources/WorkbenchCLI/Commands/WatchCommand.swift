@@ -77,10 +77,7 @@ struct WatchCommand: AsyncParsableCommand {
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         let (prepared, inputs) = try Terminal.saying { try prepare(catalogue) }
-        let stale = prepared.root.removeStaleTemporaryFiles()
-        if !stale.isEmpty {
-            Terminal.error("Removed \(stale.count) unfinished file\(stale.count == 1 ? "" : "s") that an interrupted run left in \(prepared.root.path).")
-        }
+        RunSetup.sayWhatWasCleared(prepared.root)
         VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
         let feed = WatchFeed(inputs)
         let arrivals = WatchArrivals(feed: feed, inputs: inputs, manifest: prepared.manifest, root: prepared.root,

@@ -34,12 +34,8 @@ enum LiveRoutes {
     // MARK: - Answers the routes share
 
     static func json<Value: Encodable>(_ value: Value) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Our own Encodable state: it always encodes ("null" only if a type ever could not).
-        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: BoardStreams.json(value))))
     }
 
     static func jpeg(_ data: Data?) -> Response {

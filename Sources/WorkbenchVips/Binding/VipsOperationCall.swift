@@ -225,6 +225,17 @@ enum VipsOperationCall {
     /// (smartcrop's measurement, for one).
     static func image(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:],
                       cancellation: CancellationToken? = nil) throws(VipsError) -> VipsImage {
+        let (info, outputs) = try outputs(nick, input, named, cancellation: cancellation)
+        guard let output = info.arguments.first(where: { $0.isOutput && $0.isRequired && $0.kind.isImage }),
+              let image = outputs.images[output.name] else {
+            throw .operationFailed(operation: nick, message: "it returned no image")
+        }
+        return image
+    }
+
+    /// Runs operation `nick` as `image` does and returns all it gives (a saver's blob, say).
+    static func outputs(_ nick: String, _ input: VipsImage?, _ named: [String: VipsArgumentValue] = [:],
+                        cancellation: CancellationToken? = nil) throws(VipsError) -> (info: VipsOperationInfo, outputs: VipsCallOutputs) {
         guard let info = VipsIntrospection.operation(nick) else {
             throw .operationFailed(operation: nick, message: "this libvips has no such operation")
         }
@@ -244,12 +255,7 @@ enum VipsOperationCall {
                 arguments.append((argument, value))
             }
         }
-        let outputs = try run(info, arguments, cancellation: cancellation)
-        guard let output = info.arguments.first(where: { $0.isOutput && $0.isRequired && $0.kind.isImage }),
-              let image = outputs.images[output.name] else {
-            throw .operationFailed(operation: nick, message: "it returned no image")
-        }
-        return image
+        return (info, try run(info, arguments, cancellation: cancellation))
     }
 
     /// A libvips matrix image from rows of numbers (masks for `conv`, matrices for `recomb`).

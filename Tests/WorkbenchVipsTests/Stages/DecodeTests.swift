@@ -18,17 +18,7 @@ import WorkbenchTestSupport
     }
 
     private func save(_ image: Image, _ saver: String, _ options: [String: VipsArgumentValue] = [:]) throws -> Data {
-        let info = try #require(VipsIntrospection.operations[saver])
-        var arguments: [(VipsArgumentInfo, VipsArgumentValue)] = [(try #require(info.mainInput), .image(image))]
-        for (name, value) in options {
-            let argument = try #require(info.arguments.first { $0.name == name })
-            if case .enumeration(let values, _) = argument.kind, case .string(let nick) = value {
-                arguments.append((argument, .enumeration(try #require(values.value(of: nick)))))
-            } else {
-                arguments.append((argument, value))
-            }
-        }
-        return try #require(try VipsOperationCall.run(info, arguments).blobs.values.first)
+        return try #require(try VipsOperationCall.outputs(saver, image, options).outputs.blobs.values.first)
     }
 
     private func decode(_ data: Data, _ options: DecodeOptions? = nil) throws -> Image {

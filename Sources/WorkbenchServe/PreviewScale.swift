@@ -86,7 +86,7 @@ enum PreviewScale {
         let w = box.width.map(Double.init), h = box.height.map(Double.init)
         if box.framed, let w, let h {
             // Smaller than the box and not to be enlarged: not framed by the box; left as it is.
-            let cover = max(w / full.width, h / full.height)
+            let cover = 1 / FitGeometry.factor(width: full.width, height: full.height, boxWidth: w, boxHeight: h, covering: true)
             guard cover <= 1 || box.upscale else { return (full, copy, 1) }
             // The copy is `ratio` of the file's input: the same framing needs the box times `shrink`.
             let ratio = copy.edge / full.edge
@@ -96,11 +96,8 @@ enum PreviewScale {
         }
         // Contain: inside the box, never enlarged unless asked.
         func inside(_ image: Size) -> Size {
-            var factor = Double.infinity
-            if let w { factor = min(factor, w / image.width) }
-            if let h { factor = min(factor, h / image.height) }
-            if !box.upscale { factor = min(factor, 1) }
-            return image.scaled(factor)
+            let factor = 1 / FitGeometry.factor(width: image.width, height: image.height, boxWidth: w, boxHeight: h)
+            return image.scaled(box.upscale ? factor : min(factor, 1))
         }
         return (inside(full), inside(copy), 1)
     }

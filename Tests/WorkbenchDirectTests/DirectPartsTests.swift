@@ -74,24 +74,6 @@ import Testing
         #expect(row[0] == 0 && row[39] == 255 && row[17] < 30 && row[22] > 225, "\(row)")
     }
 
-    @Test func theThumbnailDecodesAtTheSmallestScaleThatCoversItsBox() {
-        let box64 = Thumbnail(width: 64, height: nil)
-        #expect(box64.shrink(storedWidth: 160, storedHeight: 100) == 2)
-        #expect(Thumbnail(width: 256, height: nil).shrink(storedWidth: 1024, storedHeight: 600) == 4)
-        #expect(box64.shrink(storedWidth: 4000, storedHeight: 3000) == 8)
-        // Never below two pixels on an axis (libvips' thumbnail), never for an image smaller than the box.
-        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 3) == 1 && box64.shrink(storedWidth: 10_000, storedHeight: 4) == 2)
-        #expect(box64.shrink(storedWidth: 10_000, storedHeight: 15) == 4 && box64.shrink(storedWidth: 10_000, storedHeight: 16) == 8)
-        #expect(box64.shrink(storedWidth: 60, storedHeight: 40) == 1)
-        // libvips' own rule keeps twice the target for the reduce.
-        let careful = Thumbnail(width: 64, height: nil, fast: false)
-        #expect(careful.shrink(storedWidth: 160, storedHeight: 100) == 1 && careful.shrink(storedWidth: 4000, storedHeight: 3000) == 8)
-        #expect(Thumbnail(width: 256, height: nil, fast: false).shrink(storedWidth: 1024, storedHeight: 600) == 2)
-        #expect(box64.size(loadedWidth: 80, loadedHeight: 50) == (64, 40))
-        #expect(box64.size(loadedWidth: 60, loadedHeight: 40) == (60, 40))
-        #expect(Thumbnail(width: 64, height: 64).size(loadedWidth: 133, loadedHeight: 200) == (43, 64))
-    }
-
     @Test func theExifBlockSaysTheSizeAnd72DPI() {
         let block = ExifBlock.stripped(width: 640, height: 70_000)
         #expect(block.count == 186 && Array(block.prefix(6)) == Array("Exif\0\0".utf8))

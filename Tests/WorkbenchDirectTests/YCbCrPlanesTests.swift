@@ -34,15 +34,15 @@ import Testing
     @Test func aThumbnailInPlanesLooksLikeTheOneInRGB() throws {
         let (file, _) = try Self.ramp(width: 300, height: 170)
         let header = try #require(JPEGCodec.header(file))
-        let box = Thumbnail(width: 64, height: nil, fast: false)
-        #expect(box.reduces(header) && !Thumbnail(width: 400, height: nil).reduces(header))
-        let planes = try box.makePlanes(from: file, header: header)
+        let box = Thumbnail(header, width: 64, height: nil)
+        #expect(box.geometry.reduces && !Thumbnail(header, width: 400, height: nil, fast: true).geometry.reduces)
+        let planes = try box.makePlanes(from: file)
         let rgb = try box.make(from: file, header: header)
-        #expect((planes.image.width, planes.image.height) == (64, 36) && (rgb.image.width, rgb.image.height) == (64, 36))
-        #expect((planes.image.cb.width, planes.image.cb.height, planes.image.cr.width) == (32, 18, 32))
+        #expect((planes.width, planes.height) == (64, 36) && (rgb.width, rgb.height) == (64, 36))
+        #expect((planes.cb.width, planes.cb.height, planes.cr.width) == (32, 18, 32))
         // Both encoded and read back: the same picture within a level or two (a smooth ramp).
-        let fromPlanes = try JPEGCodec.decode(try JPEGCodec.encode(planes.image, quality: 80, exif: nil), header: header.resized(64, 36), shrink: 1)
-        let fromRGB = try JPEGCodec.decode(try JPEGCodec.encode(rgb.image, quality: 80, exif: nil), header: header.resized(64, 36), shrink: 1)
+        let fromPlanes = try JPEGCodec.decode(try JPEGCodec.encode(planes, quality: 80, exif: nil), header: header.resized(64, 36), shrink: 1)
+        let fromRGB = try JPEGCodec.decode(try JPEGCodec.encode(rgb, quality: 80, exif: nil), header: header.resized(64, 36), shrink: 1)
         let differences = zip(fromPlanes.pixels, fromRGB.pixels).map { abs(Int($0) - Int($1)) }
         let mean = Double(differences.reduce(0, +)) / Double(differences.count)
         #expect(mean < 1.5 && differences.max()! <= 8, "mean \(mean), max \(differences.max()!)")

@@ -1,4 +1,4 @@
-import WorkbenchDirect
+import WorkbenchCore
 
 /// What a resize asks of libvips' thumbnail, made once by the resize (`ResizeStage.request`):
 /// the box, how it is filled, the crop, and how much larger than the box a JPEG's DCT scale
@@ -26,25 +26,13 @@ struct ThumbnailRequest: Sendable, Equatable {
         return arguments
     }
 
-    /// The DCT scale a JPEG of `image` pixels is loaded at, and the factor the box asks for on
-    /// the tighter axis (a crop fills the box: the looser one). libvips gives the loader
-    /// floor(size / shrink) pixels, so `jpegShrink` keeps two on the shorter side; `explain`
-    /// says the same from the same numbers. Nil without a headroom.
-    func jpegScale(of image: (width: Int, height: Int)) -> (shrink: Int, factor: Double)? {
-        guard let headroom else { return nil }
-        let scaleX = Double(image.width) / Double(width), scaleY = Double(image.height) / Double(height)
-        let factor = crop != nil ? min(scaleX, scaleY) : max(scaleX, scaleY)
-        return (Thumbnail.jpegShrink(factor: factor, smallerSide: min(image.width, image.height), headroom: headroom), factor)
-    }
-
-    /// The factors `thumbnail_image` reduces an `image`-sized image by on each axis, when all
-    /// it does is reduce (libvips 8.14's rule: without a crop, the box's tighter ratio on both
-    /// axes; with `size` "force", each axis its own): nil for a crop, an enlargement, or no change.
-    func reduction(of image: (width: Int, height: Int)) -> (x: Double, y: Double)? {
-        guard crop == nil else { return nil }
-        let ratioX = Double(image.width) / Double(width), ratioY = Double(image.height) / Double(height)
-        let shrink = size == .force ? (x: ratioX, y: ratioY) : (x: max(ratioX, ratioY), y: max(ratioX, ratioY))
-        guard shrink.x >= 1, shrink.y >= 1, shrink.x > 1 || shrink.y > 1 else { return nil }
-        return shrink
+    /// The fit of an image of `image` pixels (as stored: the JPEG path takes upright files
+    /// only) into this box: the factor, the DCT scale a JPEG is loaded at when `dctScaled` and
+    /// the request has a headroom, and the reduce libvips' thumbnail would do after it. libvips
+    /// gives the loader floor(size / shrink) pixels; `explain` reads the same value.
+    func geometry(of image: FitGeometry.Size, orientation: Int = 1, dctScaled: Bool = true) -> FitGeometry {
+        FitGeometry(image: image, orientation: orientation, width: width == Self.unbounded ? nil : width,
+                    height: height == Self.unbounded ? nil : height,
+                    filling: crop != nil ? .cover : size == .force ? .stretch : .contain, headroom: dctScaled ? headroom : nil)
     }
 }

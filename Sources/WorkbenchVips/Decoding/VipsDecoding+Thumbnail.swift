@@ -37,8 +37,9 @@ extension VipsDecoding {
     /// not apply (not a JPEG, turned by EXIF, no shrinking possible).
     private static func scaledJPEGThumbnail(_ source: DecodedSource, _ request: ThumbnailRequest, cancellation: CancellationToken?,
                                             warned: (String) -> Void) throws(VipsError) -> VipsImage? {
-        guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer",
-              let (shrink, factor) = request.jpegScale(of: (source.storedWidth, source.storedHeight)), shrink > 1 else { return nil }
+        let geometry = request.geometry(of: .init(source.storedWidth, source.storedHeight))
+        let shrink = geometry.jpegShrink
+        guard source.orientation == 1, FormatSniffer.loader(for: source.bytes.data) == "jpegload_buffer", shrink > 1 else { return nil }
         var loaded = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(source.bytes.data), "shrink": .int(shrink),
             "access": .access(sequential: true), "fail_on": .failOn(source.options.failOn),
@@ -48,12 +49,13 @@ extension VipsDecoding {
         // the reduction that follows is 2× or more: then only the frequencies below 4 matter
         // (`lowPass`, 16 a block), a third of libjpeg's memory — a 10 MP progressive photo
         // held 30 MB of coefficients in libjpeg, and W's peak was two of them at once.
-        let lowPass = factor / Double(shrink) >= 2 && keepsLowPass(source, shrink: shrink)
+        let lowPass = geometry.factor / Double(shrink) >= 2 && keepsLowPass(source, shrink: shrink)
         var origin = source
         origin.jpegShrink = shrink
         // What `thumbnail_image` would then do, when all it does is reduce: our passes do it as
         // the pixels come from our decoder (libvips' horizontal pass is scalar: 10 % of W's CPU).
-        let reduction = source.colourManaged ? nil : request.reduction(of: (loaded.width, loaded.height))
+        // (The geometry's loaded size is libvips' own; should they ever part, libvips' thumbnail decides.)
+        let reduction = source.colourManaged || geometry.loaded != .init(loaded.width, loaded.height) ? nil : geometry.reduction
         if shrink >= 4 || lowPass, let scaled = try progressive(source, shrink: shrink, header: loaded, lowPass: lowPass, reducing: reduction) {
             if scaled.reduced {
                 origin.reducedByOurPasses = true
@@ -131,7 +133,7 @@ extension VipsDecoding {
                                                source: DecodedSource) -> VipsImage? {
         guard premultipliedRefusal(header, colourManaged: source.colourManaged, orientation: source.orientation) == nil,
               decoded.bytesPerSample == 1, decoded.width == header.width, decoded.height == header.height, decoded.bands == header.bands,
-              let shrink = request.reduction(of: (decoded.width, decoded.height)),
+              let shrink = request.geometry(of: .init(decoded.width, decoded.height), dctScaled: false).reduction,
               let reduced = decoded.withSamples({ Resampler.reducePremultiplied($0, width: decoded.width, height: decoded.height,
                                                                                  bands: decoded.bands, shrink: shrink) }) ?? nil
         else { return nil }

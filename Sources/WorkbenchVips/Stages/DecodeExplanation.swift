@@ -65,9 +65,8 @@ public enum DecodeExplanation {
 
     /// The result's size, as the run makes it.
     private static func size(_ resize: ResizeStage, _ header: VipsImage, _ orientation: Int) -> String {
-        let upright = orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
-        let (w, h) = resize.resultSize(ofFull: upright)
-        return "\(w)×\(h)" + (resize.parameters.fit == .cover ? " (cropped: \(resize.parameters.crop.rawValue))" : "")
+        let upright = orientation >= 5 ? FitGeometry.Size(header.height, header.width) : FitGeometry.Size(header.width, header.height)
+        return "\(resize.resultSize(ofFull: upright))" + (resize.parameters.fit == .cover ? " (cropped: \(resize.parameters.crop.rawValue))" : "")
     }
 
     /// The JPEG scale a fused resize decodes `header`'s file at (libvips' rule, or fastShrink's:
@@ -75,10 +74,10 @@ public enum DecodeExplanation {
     private static func scale(_ header: VipsImage, loader: String, orientation: Int, resize: ResizeStage) -> String {
         guard loader == "jpegload_buffer" else { return "libvips' thumbnail picks the load size for \(loader.replacingOccurrences(of: "load_buffer", with: "").uppercased())" }
         let p = resize.parameters
-        let turned = orientation >= 5
-        let (w, h) = turned ? (header.height, header.width) : (header.width, header.height)
         let headroom = resize.request.headroom ?? 2
-        let (shrink, factor) = resize.request.jpegScale(of: (w, h)) ?? (1, 1)
+        // The geometry the run reads (`VipsDecoding.thumbnail`), in the file's stored orientation.
+        let geometry = resize.request.geometry(of: .init(header.width, header.height), orientation: orientation)
+        let (shrink, factor) = (geometry.jpegShrink, geometry.factor)
         let rule = headroom == 2 ? "leaving at least twice the target, libvips' rule" : "the smallest that covers the target (fastShrink)"
         let target = size(resize, header, orientation)
         let named = p.fitBox?.description ?? "\(p.width.map(String.init) ?? "∞")×\(p.height.map(String.init) ?? "∞")"
@@ -88,7 +87,8 @@ public enum DecodeExplanation {
         if shrink == 1 {
             return "JPEG at full size: \(named) is \(String(format: "%.2f", factor))× smaller, less than \(Int(2 * headroom))× (\(rule)), then Lanczos-3 to \(target)"
         }
-        return "JPEG at 1/\(shrink) (\(w / shrink)×\(h / shrink)), \(rule), then Lanczos-3 to \(target)"
+        let loaded = orientation >= 5 ? FitGeometry.Size(geometry.loaded.height, geometry.loaded.width) : geometry.loaded
+        return "JPEG at 1/\(shrink) (\(loaded)), \(rule), then Lanczos-3 to \(target)"
     }
 
     /// How a fused resize to `box` takes a PNG: our decoder or libpng, then our premultiplied
@@ -98,14 +98,14 @@ public enum DecodeExplanation {
             return "libpng decodes it, as our PNG decoder declines \(refusal); then libvips' thumbnail"
         }
         let decoder = "our PNG decoder (libdeflate's inflate)"
-        let factors = [box.width.map { Double(header.width) / Double($0) }, box.height.map { Double(header.height) / Double($0) }].compactMap { $0 }
         let orientation = options.autorotate ? header.metadata(int: "orientation") ?? 1 : 1
         // As `decode` decides it (VipsDecoding.decode): a colour image whose profile is not sRGB.
         let colourManaged = header.bands > 2 && ColourProfile.embedded(in: header).map { !ColourProfile.describesSRGB($0) } ?? false
         if let reason = VipsDecoding.premultipliedRefusal(header, colourManaged: colourManaged, orientation: orientation) {
             return decoder + ", then libvips' thumbnail: " + reason
         }
-        guard (factors.max() ?? 1) > 1 else { return decoder + ", then libvips' thumbnail: no reduction (never enlarged)" }
+        let geometry = FitGeometry(image: .init(header.width, header.height), width: box.width, height: box.height)
+        guard geometry.factor > 1 else { return decoder + ", then libvips' thumbnail: no reduction (never enlarged)" }
         return decoder + ", then reduced premultiplied on the direct path to \(box.description), as libvips' thumbnail would"
     }
 

@@ -1,15 +1,16 @@
+import WorkbenchCore
+
 /// What `--verbose` and the report's `decodes` say of how an image was decoded for a resize:
 /// the words of each way in one place.
 enum DecodeNote {
     /// On the direct path: the DCT scale, the size it gave, and what came after.
-    static func direct(shrink: Int, loaded: (Int, Int), reduced: Bool, to size: (Int, Int), planar: Bool, orientation: Int,
-                       converted: Bool) -> String {
+    static func direct(_ geometry: FitGeometry, to size: (Int, Int), planar: Bool, orientation: Int, converted: Bool) -> String {
         // Sizes as stored, then the upright result's.
-        let reduce = reduced ? "Lanczos-3 to \(size.0)×\(size.1)" : "nothing to reduce"
+        let reduce = geometry.reduces ? "Lanczos-3 to \(size.0)×\(size.1)" : "nothing to reduce"
         let planes = planar ? " in YCbCr planes" : ""
         let turn = orientation == 1 ? "" : ", turned upright (EXIF orientation \(orientation))"
         let colour = converted ? ", converted to sRGB through its ICC profile" : ""
-        return "direct path: libjpeg at 1/\(shrink) (\(loaded.0)×\(loaded.1)), \(reduce)\(planes)\(turn)\(colour)"
+        return "direct path: libjpeg at 1/\(geometry.jpegShrink) (\(geometry.loaded)), \(reduce)\(planes)\(turn)\(colour)"
     }
 
     /// Decoded and shrunk in one step (shrink-on-load), and by what.

@@ -11,29 +11,24 @@ extension ResizeStage {
             // A turned photo is sized in its stored orientation and turned last; libvips' own
             // thumbnail, which takes such files, keeps its twice-the-target headroom.
             let orientation = source.header.orientation
-            let turned = orientation >= 5
-            let thumbnail = Thumbnail(width: turned ? parameters.height : parameters.width, height: turned ? parameters.width : parameters.height,
+            let thumbnail = Thumbnail(source.header, width: parameters.width, height: parameters.height,
                                       fast: parameters.fastShrink && orientation == 1)
-            let pixels: DirectImage.Pixels, shrink: Int, loaded: (Int, Int), size: (Int, Int)
+            let geometry = thumbnail.geometry
+            let pixels: DirectImage.Pixels
             // Planes only when there is a reduce: a photo kept at its size is decoded, turned
             // and encoded exactly as libvips would (the same bytes).
-            let planar = source.keepsPlanes && thumbnail.reduces(source.header)
+            let planar = source.keepsPlanes && geometry.reduces
             if planar {
-                let made = try thumbnail.makePlanes(from: source.bytes.data, header: source.header)
-                (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
-                pixels = .planes(made.image.upright(from: orientation))
+                pixels = .planes(try thumbnail.makePlanes(from: source.bytes.data).upright(from: orientation))
             } else {
                 var made = try thumbnail.make(from: source.bytes.data, header: source.header)
-                (shrink, loaded, size) = (made.shrink, made.loaded, (made.image.width, made.image.height))
                 // Colours converted after the resize, as libvips' thumbnail converts them.
-                source.transform?.apply(to: &made.image)
-                pixels = .interleaved(made.image.upright(from: orientation))
+                source.transform?.apply(to: &made)
+                pixels = .interleaved(made.upright(from: orientation))
             }
-            let (width, height) = (source.header.width, source.header.height)
-            let image = DirectImage(pixels, node: source.node, fullWidth: turned ? height : width, fullHeight: turned ? width : height,
-                                    profile: source.profile)
-            context.recordDecode(DecodeNote.direct(shrink: shrink, loaded: loaded, reduced: size != loaded, to: (image.width, image.height),
-                                                   planar: planar, orientation: orientation, converted: source.transform != nil))
+            let image = DirectImage(pixels, node: source.node, fullWidth: source.width, fullHeight: source.height, profile: source.profile)
+            context.recordDecode(DecodeNote.direct(geometry, to: (image.width, image.height), planar: planar, orientation: orientation,
+                                                   converted: source.transform != nil))
             return image
         } catch {
             context.logger.debug("\(context.item.name): direct path declined (\(error)); libvips decodes it")
@@ -49,8 +44,8 @@ extension ResizeStage {
             // The planner gives the direct path's pixels only to fits.
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path only fits)")
         }
-        let basis = madeFromLarger ? (image.fullWidth, image.fullHeight) : (image.width, image.height)
-        guard let size = fittedSize(of: basis), size.width < image.width || size.height < image.height else { return image }
+        let basis = madeFromLarger ? FitGeometry.Size(image.fullWidth, image.fullHeight) : FitGeometry.Size(image.width, image.height)
+        guard let size = fitted(basis), size.width < image.width || size.height < image.height else { return image }
         let planes = if case .planes = image.pixels { " in YCbCr planes" } else { "" }
         context.logger.debug("\(context.item.name): direct path: Lanczos-3 from \(image.width)×\(image.height) to \(size.width)×\(size.height)\(planes)")
         return image.reduced(width: min(size.width, image.width), height: min(size.height, image.height))

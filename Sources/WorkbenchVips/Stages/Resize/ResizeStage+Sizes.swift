@@ -1,56 +1,56 @@
 import WorkbenchCore
 
-/// The sizes a resize works out: what libvips' thumbnail gives an image in this box, from the
-/// full image when this resize is made from a larger one's result, and for `explain`.
+/// The sizes a resize makes, all read from one `FitGeometry` of the image in this resize's box:
+/// what libvips' thumbnail gives the full image when this resize is made from a larger one's
+/// result, what `explain` says, and how large a fused result may be.
 extension ResizeStage {
+    /// The geometry of an image of `image` pixels (upright) in this resize's box.
+    func geometry(of image: FitGeometry.Size) -> FitGeometry {
+        request.geometry(of: image, dctScaled: false)
+    }
+
     /// The size a thumbnail of the full image would have (libvips rounds once, from the full
     /// size), for a resize made from a larger one's result; nil when that result is the full
     /// image itself (nothing was shrunk) or its origin is unknown.
-    func sizeFromFullImage(_ image: VipsImage) -> (width: Int, height: Int)? {
+    func sizeFromFullImage(_ image: VipsImage) -> FitGeometry.Size? {
         guard let origin = image.origin, parameters.fit == .contain, parameters.scale == nil, !parameters.upscale else { return nil }
         let turned = origin.orientation >= 5
-        let full = turned ? (origin.storedHeight, origin.storedWidth) : (origin.storedWidth, origin.storedHeight)
-        guard (image.width, image.height) != full else { return nil }
-        return fittedSize(of: full)
+        let full = turned ? FitGeometry.Size(origin.storedHeight, origin.storedWidth) : FitGeometry.Size(origin.storedWidth, origin.storedHeight)
+        guard FitGeometry.Size(image.width, image.height) != full else { return nil }
+        return fitted(full)
     }
 
     /// The size libvips' thumbnail gives an image of size `full` in this fit's box (one
     /// rounding, from that size); nil when it would not shrink it.
-    func fittedSize(of full: (Int, Int)) -> (width: Int, height: Int)? {
-        let shrink = max(parameters.width.map { Double(full.0) / Double($0) } ?? 0, parameters.height.map { Double(full.1) / Double($0) } ?? 0)
-        guard shrink > 1 else { return nil }
-        return (max(1, Int((Double(full.0) / shrink).rounded())), max(1, Int((Double(full.1) / shrink).rounded())))
+    func fitted(_ full: FitGeometry.Size) -> FitGeometry.Size? {
+        geometry(of: full).fitted
     }
 
     /// The size of the result for an image of `full` (upright) pixels, as the libvips path
     /// makes it; for `explain`.
-    func resultSize(ofFull full: (Int, Int)) -> (width: Int, height: Int) {
+    func resultSize(ofFull full: FitGeometry.Size) -> FitGeometry.Size {
         if let scale = parameters.scale {
-            return (max(1, Int((Double(full.0) * scale).rounded())), max(1, Int((Double(full.1) * scale).rounded())))
+            return .init(max(1, Int((Double(full.width) * scale).rounded())), max(1, Int((Double(full.height) * scale).rounded())))
         }
+        let box = FitGeometry.Size(parameters.width ?? full.width, parameters.height ?? full.height)
+        let factor = geometry(of: full).factor
         switch parameters.fit {
-        case .fill: return (parameters.width ?? full.0, parameters.height ?? full.1)
+        case .fill: return box
         case .cover:
-            let scale = max(Double(parameters.width ?? full.0) / Double(full.0), Double(parameters.height ?? full.1) / Double(full.1))
-            guard scale < 1 || parameters.upscale else {
-                return (min(full.0, parameters.width ?? full.0), min(full.1, parameters.height ?? full.1))
-            }
-            return (parameters.width ?? full.0, parameters.height ?? full.1)
+            // Smaller than the box and not to be enlarged: kept, cut to the box where it is larger.
+            guard factor > 1 || parameters.upscale else { return .init(min(full.width, box.width), min(full.height, box.height)) }
+            return box
         case .contain:
-            if parameters.upscale {
-                let scale = min(Double(parameters.width ?? Self.unbounded) / Double(full.0), Double(parameters.height ?? Self.unbounded) / Double(full.1))
-                return (max(1, Int((Double(full.0) * scale).rounded())), max(1, Int((Double(full.1) * scale).rounded())))
-            }
-            return fittedSize(of: full) ?? (full.0, full.1)
+            guard factor > 1 || parameters.upscale else { return full }
+            return .init(max(1, Int((Double(full.width) / factor).rounded())), max(1, Int((Double(full.height) / factor).rounded())))
         }
     }
 
     /// At most how many pixels the result has.
     func expectedPixels(of image: VipsImage) -> Int {
-        let w = Double(parameters.width ?? Self.unbounded), h = Double(parameters.height ?? Self.unbounded)
-        let scale = parameters.fit == .fill ? 1 : min(w / Double(image.width), h / Double(image.height))
-        let factor = parameters.upscale || parameters.fit == .fill ? scale : min(scale, 1)
-        if parameters.fit == .fill { return Int(min(w * h, 1e15)) }
-        return Int(Double(image.width) * factor * Double(image.height) * factor)
+        if parameters.fit == .fill { return Int(min(Double(parameters.width ?? Self.unbounded) * Double(parameters.height ?? Self.unbounded), 1e15)) }
+        let factor = geometry(of: .init(image.width, image.height)).factor
+        let scale = parameters.upscale ? 1 / factor : min(1 / factor, 1)
+        return Int(Double(image.width) * scale * Double(image.height) * scale)
     }
 }

@@ -35,7 +35,7 @@ public struct Thumbnail: Sendable {
         let (loaded, target) = (geometry.loaded, geometry.reduced)
         let (planes, ratios) = try JPEGCodec.decodePlanes(data, shrink: geometry.jpegShrink)
         let chroma = YCbCrImage.chromaSize(width: target.width, height: target.height)
-        let shrinkX = Double(loaded.width) / Double(target.width), shrinkY = Double(loaded.height) / Double(target.height)
+        let (shrinkX, shrinkY) = geometry.reducedBy
         var reduced: [PixelImage] = []
         for (c, plane) in planes.enumerated() {
             let (width, height) = c == 0 ? (target.width, target.height) : chroma

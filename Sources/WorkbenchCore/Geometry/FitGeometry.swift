@@ -95,6 +95,12 @@ public struct FitGeometry: Sendable, Equatable {
         return factor > 1 ? Self.divided(loaded, by: factor) : loaded
     }
 
+    /// How many times `reduced` is smaller than `loaded` on each axis (a resampler's shrink).
+    public var reducedBy: (x: Double, y: Double) {
+        let reduced = reduced
+        return (Double(loaded.width) / Double(reduced.width), Double(loaded.height) / Double(reduced.height))
+    }
+
     /// Whether the loaded pixels are reduced after the DCT scale (or only decoded at it).
     public var reduces: Bool { reduced != loaded }
 

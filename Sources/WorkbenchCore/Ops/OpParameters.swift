@@ -36,6 +36,12 @@ extension OpParameters {
     public static var specs: [ParameterSpec] { bindings.map(\.spec) }
 }
 
+/// The parameters of an op that takes none.
+public struct NoParameters: OpParameters {
+    public init() {}
+    public static let bindings: [ParameterBinding<Self>] = []
+}
+
 /// One parameter of an op bound to a field of its `OpParameters`.
 public struct ParameterBinding<Parameters: OpParameters>: Sendable {
     public let spec: ParameterSpec
@@ -44,11 +50,13 @@ public struct ParameterBinding<Parameters: OpParameters>: Sendable {
     /// The declaration's extras, as `ParameterSpec` names them.
     public struct Extras: Sendable {
         var required = false, aliases: [String] = [], recipeName: String? = nil, recipeOmitsDefault = false, pixels = false
+        var unusedWith: String? = nil, factor = false
 
         public init(required: Bool = false, aliases: [String] = [], recipeName: String? = nil, recipeOmitsDefault: Bool = false,
-                    pixels: Bool = false) {
+                    pixels: Bool = false, unusedWith: String? = nil, factor: Bool = false) {
             (self.required, self.aliases, self.recipeName, self.recipeOmitsDefault, self.pixels) =
                 (required, aliases, recipeName, recipeOmitsDefault, pixels)
+            (self.unusedWith, self.factor) = (unusedWith, factor)
         }
     }
 
@@ -59,7 +67,8 @@ public struct ParameterBinding<Parameters: OpParameters>: Sendable {
                             read: @escaping @Sendable (ParameterValue) -> Value?, write: (Value) -> ParameterValue?) -> Self {
         let defaultValue = extras.required ? nil : write(Parameters()[keyPath: field])
         let spec = ParameterSpec(name, type, required: extras.required, default: defaultValue, aliases: extras.aliases,
-                                 pixels: extras.pixels, recipeName: extras.recipeName, recipeOmitsDefault: extras.recipeOmitsDefault, summary)
+                                 pixels: extras.pixels, recipeName: extras.recipeName, recipeOmitsDefault: extras.recipeOmitsDefault,
+                                 unusedWith: extras.unusedWith, factor: extras.factor, summary)
         return ParameterBinding(spec: spec) { parameters, value in
             if let converted = read(value) { parameters[keyPath: field] = converted }
         }
@@ -98,12 +107,34 @@ public struct ParameterBinding<Parameters: OpParameters>: Sendable {
         bind(name, field, type, extras, summary, read: { if case .string(let s) = $0 { s } else { nil } }, write: { $0.map { .string($0) } })
     }
 
-    /// One of an enum's cases, by its raw value; the choices are the cases, in order.
+    /// One of an enum's cases, by its raw value; the choices are the cases in order, or those
+    /// of `among`.
     public static func choice<Choice>(_ name: String, _ field: WritableKeyPath<Parameters, Choice> & Sendable,
-                                      _ summary: String, _ extras: Extras = Extras()) -> Self
+                                      among: [Choice]? = nil, _ summary: String, _ extras: Extras = Extras()) -> Self
     where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
-        bind(name, field, .choice(Choice.allCases.map(\.rawValue)), extras, summary,
+        bind(name, field, .choice((among ?? Array(Choice.allCases)).map(\.rawValue)), extras, summary,
              read: { if case .string(let word) = $0 { Choice(rawValue: word) } else { nil } }, write: { .string($0.rawValue) })
+    }
+
+    /// A list of numbers (a `.colour`, `.numbers`), written back as integers where they are whole.
+    public static func numbers(_ name: String, _ field: WritableKeyPath<Parameters, [Double]> & Sendable, _ summary: String, type: ParameterType,
+                               _ extras: Extras = Extras()) -> Self {
+        bind(name, field, type, extras, summary, read: { value in
+            guard case .list(let items) = value else { return nil }
+            return items.compactMap(\.number)
+        }, write: { $0.isEmpty ? nil : .list($0.map(ParameterValue.number)) })
+    }
+
+    /// Rows of numbers (`.matrix`); empty by default.
+    public static func matrix(_ name: String, _ field: WritableKeyPath<Parameters, [[Double]]> & Sendable, _ summary: String,
+                              _ extras: Extras = Extras()) -> Self {
+        bind(name, field, .matrix, extras, summary, read: { value in
+            guard case .list(let rows) = value else { return nil }
+            return rows.map { row in
+                guard case .list(let cells) = row else { return [] }
+                return cells.compactMap(\.number)
+            }
+        }, write: { _ in nil })
     }
 
     /// Names to strings, in the order the preset gave them (`.stringMap`); empty by default.
@@ -132,6 +163,11 @@ public struct ParameterBinding<Parameters: OpParameters>: Sendable {
 }
 
 extension ParameterValue {
+    /// A number as a value: an integer where it is whole (as a preset writes it).
+    static func number(_ value: Double) -> ParameterValue {
+        value == value.rounded() && abs(value) < 1e15 ? .int(Int(value)) : .double(value)
+    }
+
     /// An integer, or a number that is one (validation coerces, but plugins' values may not be).
     var integer: Int? {
         switch self {

@@ -65,17 +65,4 @@ public struct ParameterValues: Sendable {
         if case .string(let v) = values[name] { return v }
         return nil
     }
-
-    // The same, by a name an op declares once (`ParameterName`).
-    public subscript<Name: ParameterName>(name: Name) -> ParameterValue? { self[name.rawValue] }
-    public func int<Name: ParameterName>(_ name: Name) -> Int? { int(name.rawValue) }
-    public func double<Name: ParameterName>(_ name: Name) -> Double? { double(name.rawValue) }
-    public func bool<Name: ParameterName>(_ name: Name) -> Bool? { bool(name.rawValue) }
-    public func string<Name: ParameterName>(_ name: Name) -> String? { string(name.rawValue) }
-    public func word<Name: ParameterName>(_ name: Name) -> String { word(name.rawValue) }
-    public func integer<Name: ParameterName>(_ name: Name) -> Int { integer(name.rawValue) }
-    public func number<Name: ParameterName>(_ name: Name) -> Double { number(name.rawValue) }
-    public func list<Name: ParameterName>(_ name: Name) -> [ParameterValue]? { list(name.rawValue) }
-    public func numbers<Name: ParameterName>(_ name: Name) -> [Double] { numbers(name.rawValue) }
-    public func matrix<Name: ParameterName>(_ name: Name) -> [[Double]] { matrix(name.rawValue) }
 }

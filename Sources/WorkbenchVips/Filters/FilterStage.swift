@@ -13,7 +13,16 @@ struct FilterStage: Stage {
         .image(try transform(inputs.image(context), inputs, context))
     }
 
-    /// An op named `name` with these parameters, made by `make` from the validated values.
+    /// An op named `name` with the parameters `Parameters` declares, made by `make` from their
+    /// fields; `check` says what is wrong with a combination of them.
+    static func define<Parameters: OpParameters>(_ name: String, _ summary: String, _ parameters: Parameters.Type, streams: Bool = true,
+                                                 check: (@Sendable (Parameters) -> String?)? = nil,
+                                                 _ make: @escaping @Sendable (Parameters) -> Transform) -> OpDefinition {
+        define(name, summary, Parameters.specs, streams: streams, check: check.map { check in { @Sendable values in check(Parameters(values)) } }) { make(Parameters($0)) }
+    }
+
+    /// An op named `name` with these declarations, made by `make` from the validated values:
+    /// for parameters that are data rather than fields (a plugin's manifest declares them).
     static func define(_ name: String, _ summary: String, _ parameters: [ParameterSpec], streams: Bool = true,
                        check: (@Sendable (ParameterValues) -> String?)? = nil,
                        _ make: @escaping @Sendable (ParameterValues) -> Transform) -> OpDefinition {
@@ -37,12 +46,17 @@ struct FilterStage: Stage {
     }
 
     /// Where a box of `inner` size sits inside `outer` at `gravity`, `margin` pixels from the edges.
-    static func position(_ gravity: String, outer: (Int, Int), inner: (Int, Int), margin: Int = 0) -> (x: Int, y: Int) {
+    static func position(_ gravity: Gravity, outer: (Int, Int), inner: (Int, Int), margin: Int = 0) -> (x: Int, y: Int) {
+        let gravity = gravity.rawValue
         let spareX = outer.0 - inner.0, spareY = outer.1 - inner.1
         let x = gravity.contains("west") ? margin : gravity.contains("east") ? spareX - margin : spareX / 2
         let y = gravity.hasPrefix("north") ? margin : gravity.hasPrefix("south") ? spareY - margin : spareY / 2
         return (x, y)
     }
 
-    static let gravities = ["centre", "north", "south", "east", "west", "north-east", "north-west", "south-east", "south-west"]
+    /// Where a box sits: a side, a corner, or the centre.
+    enum Gravity: String, CaseIterable, Sendable {
+        case centre, north, south, east, west
+        case northEast = "north-east", northWest = "north-west", southEast = "south-east", southWest = "south-west"
+    }
 }

@@ -1,33 +1,47 @@
 import WorkbenchCore
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum WatermarkParameter: String, ParameterName {
-    case gravity, left, margin, mode, opacity, overlay, scale, size, top
-}
-
 /// `watermark` (and its other name `composite`): lays another node's image over this one.
 enum WatermarkFilter {
-    static func definition(_ name: String) -> OpDefinition {
-        FilterStage.define(name, name == "watermark" ? "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere."
-                           : "Another name for watermark, with the same parameters: lays another node's image over this one.", [
-            ParameterSpec(WatermarkParameter.overlay, .reference(.image), required: true, "The image to lay on top, e.g. \"@logo\"."),
-            ParameterSpec(WatermarkParameter.gravity, .choice(FilterStage.gravities), default: .string("south-east"), "Where it goes."),
-            ParameterSpec(WatermarkParameter.margin, .int(0...100_000), default: .int(10), pixels: true, "Pixels from the edges it is placed against."),
-            ParameterSpec(WatermarkParameter.left, .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"top\")."),
-            ParameterSpec(WatermarkParameter.top, .int(-100_000...100_000), pixels: true, "Exact position instead of gravity (with \"left\")."),
-            ParameterSpec(WatermarkParameter.opacity, .double(0...1), default: .double(1), "0 invisible, 1 as opaque as the overlay is."),
-            ParameterSpec(WatermarkParameter.size, .double(0.001...1),
-                          "The overlay's width as a fraction of the image's (0.2: a fifth), whatever size the image is; it keeps its shape."),
+    struct Parameters: OpParameters {
+        /// libvips' blend modes.
+        enum Mode: String, CaseIterable, Sendable {
+            case over, multiply, screen, overlay, darken, lighten
+            case softLight = "soft-light", hardLight = "hard-light"
+            case difference
+        }
+
+        var overlay: ParameterValue?
+        var gravity = FilterStage.Gravity.southEast
+        var margin = 10
+        var left: Int?, top: Int?
+        var opacity = 1.0
+        var size: Double?
+        var scale = 1.0
+        var mode = Mode.over
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .value("overlay", \.overlay, "The image to lay on top, e.g. \"@logo\".", type: .reference(.image), .init(required: true)),
+            .choice("gravity", \.gravity, "Where it goes."),
+            .int("margin", \.margin, 0...100_000, "Pixels from the edges it is placed against.", .init(pixels: true)),
+            .int("left", \.left, -100_000...100_000, "Exact position instead of gravity (with \"top\").", .init(pixels: true)),
+            .int("top", \.top, -100_000...100_000, "Exact position instead of gravity (with \"left\").", .init(pixels: true)),
+            .double("opacity", \.opacity, 0...1, "0 invisible, 1 as opaque as the overlay is."),
+            .double("size", \.size, 0.001...1,
+                    "The overlay's width as a fraction of the image's (0.2: a fifth), whatever size the image is; it keeps its shape."),
             // A length in pixels to the preview: the live page multiplies it by the copy's scale,
             // so a logo of fixed pixels is as large on a preview as on the file.
-            ParameterSpec(WatermarkParameter.scale, .double(0.001...1000), default: .double(1), pixels: true, recipeOmitsDefault: true, unusedWith: "size", factor: true,
-                          "Resizes the overlay by this factor (unused with \"size\")."),
-            ParameterSpec(WatermarkParameter.mode, .choice(["over", "multiply", "screen", "overlay", "darken", "lighten", "soft-light", "hard-light", "difference"]),
-                          default: .string("over"), "How the colours blend (libvips' blend modes)."),
-        ], check: { p in
-            (p.int(WatermarkParameter.left) == nil) != (p.int(WatermarkParameter.top) == nil) ? "give both \"left\" and \"top\", or neither" : nil
+            .double("scale", \.scale, 0.001...1000, "Resizes the overlay by this factor (unused with \"size\").",
+                    .init(recipeOmitsDefault: true, pixels: true, unusedWith: "size", factor: true)),
+            .choice("mode", \.mode, "How the colours blend (libvips' blend modes)."),
+        ]
+    }
+
+    static func definition(_ name: String) -> OpDefinition {
+        FilterStage.define(name, name == "watermark" ? "Lays another node's image (e.g. a logo) over this one, at a corner or anywhere."
+                           : "Another name for watermark, with the same parameters: lays another node's image over this one.", Parameters.self, check: { p in
+            (p.left == nil) != (p.top == nil) ? "give both \"left\" and \"top\", or neither" : nil
         }) { p in
-            let opacity = p.number(WatermarkParameter.opacity), size = p.double(WatermarkParameter.size), scale = p.double(WatermarkParameter.scale) ?? 1
+            let (opacity, size, scale) = (p.opacity, p.size, p.scale)
             return { image, inputs, context in
                 guard var overlay = try StageImage(inputs.reference("overlay"))?.libvipsImage(context) else {
                     throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image for \"overlay\"")
@@ -55,10 +69,10 @@ enum WatermarkFilter {
                     overlay = try FilterStage.vips("linear", overlay, ["a": .doubles(FilterStage.perBand(overlay, 1, alpha: opacity)), "b": .doubles([0])])
                     overlay = try FilterStage.vips("cast", overlay, ["format": .enumeration(Int(format.rawValue))])
                 }
-                var position = FilterStage.position(p.word(WatermarkParameter.gravity), outer: (image.width, image.height),
-                                               inner: (overlay.width, overlay.height), margin: p.integer(WatermarkParameter.margin))
-                if let left = p.int(WatermarkParameter.left), let top = p.int(WatermarkParameter.top) { position = (left, top) }
-                let blended = try FilterStage.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.word(WatermarkParameter.mode)),
+                var position = FilterStage.position(p.gravity, outer: (image.width, image.height),
+                                                    inner: (overlay.width, overlay.height), margin: p.margin)
+                if let left = p.left, let top = p.top { position = (left, top) }
+                let blended = try FilterStage.vips("composite2", image, ["overlay": .image(overlay), "mode": .string(p.mode.rawValue),
                                                                     "x": .int(position.x), "y": .int(position.y)])
                 // composite2 always adds alpha; an opaque image stays opaque (and keeps its band count).
                 guard !image.hasAlpha else { return blended }

@@ -1,56 +1,93 @@
 import WorkbenchCore
 import WorkbenchKernels
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum ColourParameter: String, ParameterName {
-    case amount, colour, highlights, intensity, level, matrix, shadows
-}
-
 /// Filters that mix a pixel's colour bands: `channelMixer`, `sepia`, `tint`, `duotone`,
 /// `threshold`, `grayscale`, `saturation`. Grey images are made sRGB first where a filter
 /// needs colour; alpha is never changed.
 enum ColourKernelFilters {
-    static let channelMixer = KernelFilter.define("channelMixer", "Makes each output colour band a mix of the input's red, green and blue.", [
-        ParameterSpec(ColourParameter.matrix, .matrix, required: true,
-                      "3×3, row by row: [[rr, rg, rb], [gr, gg, gb], [br, bg, bb]], out red = rr·red + rg·green + rb·blue; −10…10."),
-    ], check: { p in
-        let m = p.matrix(ColourParameter.matrix)
+    struct ChannelMixerParameters: OpParameters {
+        var matrix: [[Double]] = []
+        static let bindings: [ParameterBinding<Self>] = [
+            .matrix("matrix", \.matrix, "3×3, row by row: [[rr, rg, rb], [gr, gg, gb], [br, bg, bb]], out red = rr·red + rg·green + rb·blue; −10…10.",
+                    .init(required: true)),
+        ]
+    }
+
+    static let channelMixer = KernelFilter.define("channelMixer", "Makes each output colour band a mix of the input's red, green and blue.",
+                                                  ChannelMixerParameters.self, check: { p in
+        let m = p.matrix
         guard m.count == 3, m.allSatisfy({ $0.count == 3 }) else { return "\"matrix\" needs 3 rows of 3 numbers" }
         return m.joined().allSatisfy({ abs($0) <= 10 }) ? nil : "\"matrix\" takes numbers from −10 to 10"
-    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColourMatrix(rows: p.matrix(ColourParameter.matrix))) },
-       vips: { p in matrixByLibvips(ColourMatrix(rows: p.matrix(ColourParameter.matrix))) })
+    }, swift: { p in ColourMatrixKernel(name: "channelMixer", matrix: ColourMatrix(rows: p.matrix)) },
+       vips: { p in matrixByLibvips(ColourMatrix(rows: p.matrix)) })
 
-    static let sepia = KernelFilter.define("sepia", "Tones the image sepia (like Core Image's CISepiaTone).", [
-        ParameterSpec(ColourParameter.intensity, .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is full sepia."),
-    ], swift: { p in ColourMatrixKernel(name: "sepia", matrix: .sepia(intensity: p.number(ColourParameter.intensity))) },
-       vips: { p in matrixByLibvips(.sepia(intensity: p.number(ColourParameter.intensity))) })
+    struct SepiaParameters: OpParameters {
+        var intensity = 1.0
+        static let bindings: [ParameterBinding<Self>] = [.double("intensity", \.intensity, 0...1, "0 leaves the image as it is, 1 is full sepia.")]
+    }
 
-    static let tint = KernelFilter.define("tint", "Colours the image's light with one colour, like a toned print.", [
-        ParameterSpec(ColourParameter.colour, .colour, required: true, aliases: ["color"], "The colour as [red, green, blue], 0…255."),
-        ParameterSpec(ColourParameter.amount, .double(0...1), default: .double(1), "0 leaves the image as it is, 1 is fully tinted."),
-    ], check: { p in
-        rgbProblem(p, ColourParameter.colour)
-    }, swift: { p in ColourMatrixKernel(name: "tint", matrix: tintMatrix(p)) },
-       vips: { p in matrixByLibvips(tintMatrix(p)) })
+    static let sepia = KernelFilter.define("sepia", "Tones the image sepia (like Core Image's CISepiaTone).", SepiaParameters.self,
+                                           swift: { p in ColourMatrixKernel(name: "sepia", matrix: .sepia(intensity: p.intensity)) },
+                                           vips: { p in matrixByLibvips(.sepia(intensity: p.intensity)) })
 
-    static let duotone = KernelFilter.define("duotone", "Two colours for the whole image: shadows in one, highlights in the other, by luma.", [
-        ParameterSpec(ColourParameter.shadows, .colour, default: .list([.int(20), .int(30), .int(80)]), "The colour black becomes, [red, green, blue] on 0…255."),
-        ParameterSpec(ColourParameter.highlights, .colour, default: .list([.int(255), .int(230), .int(160)]), "The colour white becomes, [red, green, blue] on 0…255."),
-    ], check: { p in
-        rgbProblem(p, ColourParameter.shadows) ?? rgbProblem(p, ColourParameter.highlights)
+    struct TintParameters: OpParameters {
+        var colour: [Double] = []
+        var amount = 1.0
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .numbers("colour", \.colour, "The colour as [red, green, blue], 0…255.", type: .colour, .init(required: true, aliases: ["color"])),
+            .double("amount", \.amount, 0...1, "0 leaves the image as it is, 1 is fully tinted."),
+        ]
+
+        var matrix: ColourMatrix {
+            let rgb = colour + [255, 255, 255]
+            return ColourMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: amount)
+        }
+    }
+
+    static let tint = KernelFilter.define("tint", "Colours the image's light with one colour, like a toned print.", TintParameters.self, check: { p in
+        rgbProblem(p.colour, "colour")
+    }, swift: { p in ColourMatrixKernel(name: "tint", matrix: p.matrix) },
+       vips: { p in matrixByLibvips(p.matrix) })
+
+    struct DuotoneParameters: OpParameters {
+        var shadows: [Double] = [20, 30, 80]
+        var highlights: [Double] = [255, 230, 160]
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .numbers("shadows", \.shadows, "The colour black becomes, [red, green, blue] on 0…255.", type: .colour),
+            .numbers("highlights", \.highlights, "The colour white becomes, [red, green, blue] on 0…255.", type: .colour),
+        ]
+
+        /// out = shadows + (highlights − shadows) · luma, as a matrix and an offset (0…255).
+        var matrix: (ColourMatrix, SIMD3<Double>) {
+            let s = shadows + [0, 0, 0], h = highlights + [0, 0, 0]
+            let luma = [0.2126, 0.7152, 0.0722]
+            let rows = (0..<3).map { c in luma.map { $0 * (h[c] - s[c]) / 255 } }
+            return (ColourMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))
+        }
+    }
+
+    static let duotone = KernelFilter.define("duotone", "Two colours for the whole image: shadows in one, highlights in the other, by luma.",
+                                             DuotoneParameters.self, check: { p in
+        rgbProblem(p.shadows, "shadows") ?? rgbProblem(p.highlights, "highlights")
     }, swift: { p in
-        let (matrix, offset) = duotoneMatrix(p)
+        let (matrix, offset) = p.matrix
         return ColourMatrixKernel(name: "duotone", matrix: matrix, offset: offset)
     }, vips: { p in
-        let (matrix, offset) = duotoneMatrix(p)
+        let (matrix, offset) = p.matrix
         return matrixByLibvips(matrix, offset: offset)
     })
 
-    static let threshold = KernelFilter.define("threshold", "Pure black and white: white where the luma is at least the level.", [
-        KernelFilter.level("level", default: 128, "Luma (0.2126 R + 0.7152 G + 0.0722 B) from which a pixel is white"),
-    ], swift: { p in ThresholdKernel(level: p.number(ColourParameter.level)) },
+    struct ThresholdParameters: OpParameters {
+        var level = 128.0
+        static let bindings: [ParameterBinding<Self>] = [.level("level", \.level, "Luma (0.2126 R + 0.7152 G + 0.0722 B) from which a pixel is white")]
+    }
+
+    static let threshold = KernelFilter.define("threshold", "Pure black and white: white where the luma is at least the level.",
+                                               ThresholdParameters.self, swift: { p in ThresholdKernel(level: p.level) },
        vips: { p in
-        let level = p.number(ColourParameter.level)
+        let level = p.level
         return { image, _ in
             try image.onColourBands { colour in
                 let white = image.whiteValue
@@ -65,19 +102,18 @@ enum ColourKernelFilters {
         }
     })
 
-    static let grayscale = KernelFilter.define("grayscale", "Turns the image grey (one band, or two with alpha), by luminance in linear light.", [],
+    static let grayscale = KernelFilter.define("grayscale", "Turns the image grey (one band, or two with alpha), by luminance in linear light.", NoParameters.self,
                                                unchanged: { $0.colourBands < 3 },
                                                swift: { _ in KernelLibrary.grayscale() },
                                                vips: { _ in { image, _ in
         try FilterStage.vips("colourspace", image, ["space": .string(image.isSixteenBit ? "grey16" : "b-w")])
     } })
 
-    static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.", [
-        ParameterSpec(ColourParameter.amount, .double(0...10), required: true, factor: true, "The factor; 1 leaves the image as it is."),
-    ], unchanged: { $0.colourBands < 3 },
-       swift: { p in KernelLibrary.saturation(p.number(ColourParameter.amount)) },
+    static let saturation = KernelFilter.define("saturation", "Scales colourfulness (chroma in CIE LCh): 0 is grey, 2 twice as vivid.",
+                                                ToneKernelFilters.FactorParameters.self, unchanged: { $0.colourBands < 3 },
+       swift: { p in KernelLibrary.saturation(p.amount) },
        vips: { p in
-        let amount = p.number(ColourParameter.amount)
+        let amount = p.amount
         return { image, _ in
             let back = image.isSixteenBit ? "rgb16" : "srgb"
             let lch = try FilterStage.vips("colourspace", image, ["space": .string("lch")])
@@ -88,25 +124,11 @@ enum ColourKernelFilters {
 
     static let all = [channelMixer, sepia, tint, duotone, threshold, grayscale, saturation]
 
-    /// Why colour `name` is not three numbers on 0…255, or nil when it is.
-    private static func rgbProblem(_ p: ParameterValues, _ name: ColourParameter) -> String? {
-        let rgb = p.numbers(name)
-        guard rgb.count == 3 else { return "\"\(name.rawValue)\" needs three numbers [red, green, blue]" }
+    /// Why the colour parameter `name` is not three numbers on 0…255, or nil when it is.
+    private static func rgbProblem(_ rgb: [Double], _ name: String) -> String? {
+        guard rgb.count == 3 else { return "\"\(name)\" needs three numbers [red, green, blue]" }
         guard let bad = rgb.first(where: { !(0...255).contains($0) }) else { return nil }
-        return "\"\(name.rawValue)\" takes red, green and blue from 0 to 255, not \(ParameterType.format(bad))"
-    }
-
-    private static func tintMatrix(_ p: ParameterValues) -> ColourMatrix {
-        let rgb = p.numbers(ColourParameter.colour) + [255, 255, 255]
-        return ColourMatrix.tint(red: rgb[0], green: rgb[1], blue: rgb[2], amount: p.number(ColourParameter.amount))
-    }
-
-    /// out = shadows + (highlights − shadows) · luma, as a matrix and an offset (0…255).
-    private static func duotoneMatrix(_ p: ParameterValues) -> (ColourMatrix, SIMD3<Double>) {
-        let s = p.numbers(ColourParameter.shadows) + [0, 0, 0], h = p.numbers(ColourParameter.highlights) + [0, 0, 0]
-        let luma = [0.2126, 0.7152, 0.0722]
-        let rows = (0..<3).map { c in luma.map { $0 * (h[c] - s[c]) / 255 } }
-        return (ColourMatrix(rows: rows), SIMD3(s[0], s[1], s[2]))
+        return "\"\(name)\" takes red, green and blue from 0 to 255, not \(ParameterType.format(bad))"
     }
 
     /// libvips' `recomb` (in floating point) and an offset on 0…255; grey becomes sRGB first.

@@ -1,11 +1,6 @@
 import WorkbenchCore
 import WorkbenchKernels
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum KernelFilterParameter: String, ParameterName {
-    case engine
-}
-
 /// Which code computes a kernel filter's pixels.
 public enum KernelEngine: String, CaseIterable, Sendable {
     /// The faster of the two, as measured by `bench/kernels.sh` on 8-bit photos (each filter
@@ -22,18 +17,20 @@ public enum KernelEngine: String, CaseIterable, Sendable {
 enum KernelFilter {
     typealias VipsTransform = @Sendable (VipsImage, StageContext) throws -> VipsImage
 
-    /// An op `name` whose Swift engine runs `swift(parameters)` and whose libvips engine (if
-    /// any) runs `vips(parameters)`. `auto` runs `faster`. Images for which `unchanged` is true
-    /// pass through (e.g. a grey image through `grayscale`).
-    static func define(_ name: String, _ summary: String, _ parameters: [ParameterSpec], faster: KernelEngine = .swift,
-                       fasterFor: (@Sendable (ParameterValues) -> KernelEngine)? = nil,
-                       check: (@Sendable (ParameterValues) -> String?)? = nil,
-                       unchanged: (@Sendable (VipsImage) -> Bool)? = nil,
-                       swift: @escaping @Sendable (ParameterValues) -> any Kernel,
-                       vips: (@Sendable (ParameterValues) -> VipsTransform)? = nil) -> OpDefinition {
-        FilterStage.define(name, summary, parameters + [engineParameter(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)],
-                      check: check) { p in
-            let chosen = KernelEngine(rawValue: p.word(KernelFilterParameter.engine)) ?? .auto
+    /// An op `name` with the parameters `Parameters` declares, whose Swift engine runs
+    /// `swift(parameters)` and whose libvips engine (if any) runs `vips(parameters)`. `auto`
+    /// runs `faster`. Images for which `unchanged` is true pass through (e.g. a grey image
+    /// through `grayscale`).
+    static func define<Parameters: OpParameters>(_ name: String, _ summary: String, _ parameters: Parameters.Type, faster: KernelEngine = .swift,
+                                                 fasterFor: (@Sendable (Parameters) -> KernelEngine)? = nil,
+                                                 check: (@Sendable (Parameters) -> String?)? = nil,
+                                                 unchanged: (@Sendable (VipsImage) -> Bool)? = nil,
+                                                 swift: @escaping @Sendable (Parameters) -> any Kernel,
+                                                 vips: (@Sendable (Parameters) -> VipsTransform)? = nil) -> OpDefinition {
+        let engineSpec = EngineChoice.declaration(hasVips: vips != nil, faster: fasterFor == nil ? faster : nil)
+        return FilterStage.define(name, summary, Parameters.specs + [engineSpec], check: check.map { check in { @Sendable values in check(Parameters(values)) } }) { values in
+            let p = Parameters(values)
+            let chosen = EngineChoice(values).engine
             let engine = chosen == .auto ? fasterFor?(p) ?? faster : chosen
             if engine == .vips, let vips {
                 let transform = vips(p)
@@ -50,19 +47,32 @@ enum KernelFilter {
         }
     }
 
-    /// `faster`: the engine `auto` picks, or nil when that depends on the parameters.
-    static func engineParameter(hasVips: Bool, faster: KernelEngine?) -> ParameterSpec {
-        guard hasVips else {
-            return ParameterSpec(KernelFilterParameter.engine, .choice(["auto", "swift"]), default: .string("auto"),
-                                 "\"swift\" (the only engine: libvips has no equivalent); \"auto\" picks it.")
-        }
-        return ParameterSpec(KernelFilterParameter.engine, .choice(KernelEngine.allCases.map(\.rawValue)), default: .string("auto"),
-                             "\"swift\": a Swift kernel streaming inside libvips; \"vips\": libvips' own operations (the same pixels within 1); \"auto\": the faster on 8-bit photos"
-                                + (faster.map { ", here \"\($0.rawValue)\"." } ?? ", which depends on the parameters here."))
-    }
+    /// Every kernel filter's `engine` parameter, declared and read through one binding; its
+    /// choices and summary depend on whether the op has a libvips engine and which is faster.
+    struct EngineChoice: OpParameters {
+        var engine = KernelEngine.auto
 
-    /// Numbers on the 0…255 scale (levels' points, thresholds), for any image depth.
-    static func level(_ name: String, default value: Double, _ summary: String) -> ParameterSpec {
-        ParameterSpec(name, .double(0...255), default: .double(value), summary + " (0…255, whatever the image's depth)")
+        static let bindings: [ParameterBinding<Self>] = [binding(hasVips: true, faster: nil)]
+
+        private static func binding(hasVips: Bool, faster: KernelEngine?) -> ParameterBinding<Self> {
+            guard hasVips else {
+                return .choice("engine", \.engine, among: [.auto, .swift], "\"swift\" (the only engine: libvips has no equivalent); \"auto\" picks it.")
+            }
+            return .choice("engine", \.engine,
+                           "\"swift\": a Swift kernel streaming inside libvips; \"vips\": libvips' own operations (the same pixels within 1); \"auto\": the faster on 8-bit photos"
+                               + (faster.map { ", here \"\($0.rawValue)\"." } ?? ", which depends on the parameters here."))
+        }
+
+        /// `faster`: the engine `auto` picks, or nil when that depends on the parameters.
+        static func declaration(hasVips: Bool, faster: KernelEngine?) -> ParameterSpec {
+            binding(hasVips: hasVips, faster: faster).spec
+        }
+    }
+}
+
+extension ParameterBinding {
+    /// A number on the 0…255 scale (levels' points, thresholds), for any image depth.
+    static func level(_ name: String, _ field: WritableKeyPath<Parameters, Double> & Sendable, _ summary: String) -> Self {
+        .double(name, field, 0...255, summary + " (0…255, whatever the image's depth)")
     }
 }

@@ -1,36 +1,42 @@
 import WorkbenchCore
 import WorkbenchKernels
 
-/// The parameter names this file's ops declare and read, each once (`ParameterName`).
-enum PositionParameter: String, ParameterName {
-    case amount, radius, seed, softness, strength
-}
-
 /// Filters whose effect depends on where a pixel is: `vignette`, `grain`. Alpha is never changed.
 enum PositionKernelFilters {
-    static let vignette = KernelFilter.define("vignette", "Darkens the image towards its corners, as old lenses do.", [
-        ParameterSpec(PositionParameter.strength, .double(0...1), default: .double(0.5), "How dark the corners get: 0 not at all, 1 black."),
-        ParameterSpec(PositionParameter.radius, .double(0...2), default: .double(0.5), "Where darkening starts: the distance from the centre, 1 = a corner."),
-        ParameterSpec(PositionParameter.softness, .double(0.01...2), default: .double(0.5), "Over what distance it reaches full strength."),
-    ], swift: { p in KernelLibrary.vignette(strength: p.number(PositionParameter.strength), radius: p.number(PositionParameter.radius), softness: p.number(PositionParameter.softness)) },
+    struct VignetteParameters: OpParameters {
+        var strength = 0.5, radius = 0.5, softness = 0.5
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .double("strength", \.strength, 0...1, "How dark the corners get: 0 not at all, 1 black."),
+            .double("radius", \.radius, 0...2, "Where darkening starts: the distance from the centre, 1 = a corner."),
+            .double("softness", \.softness, 0.01...2, "Over what distance it reaches full strength."),
+        ]
+    }
+
+    static let vignette = KernelFilter.define("vignette", "Darkens the image towards its corners, as old lenses do.", VignetteParameters.self,
+                                              swift: { p in KernelLibrary.vignette(strength: p.strength, radius: p.radius, softness: p.softness) },
        vips: { p in
-        let map = vignetteMap(p)
+        let map = VignetteMap(strength: p.strength, radius: p.radius, softness: p.softness)
         return { image, _ in
             let mask = try factorImage(map, width: image.width, height: image.height)
             return try image.onColourBands { try FilterStage.vips("multiply", $0, ["right": .image(mask)]) }
         }
     })
 
-    static let grain = KernelFilter.define("grain", "Adds film grain: fine noise, the same on every rerun for the same seed.", [
-        ParameterSpec(PositionParameter.amount, .double(0...1), default: .double(0.1), "Strength: values move by up to half of it (of full scale)."),
-        ParameterSpec(PositionParameter.seed, .int(0...Int(Int32.max)), default: .int(0), "Another seed gives other grain."),
-    ], swift: { p in KernelLibrary.grain(amount: p.number(PositionParameter.amount), seed: p.integer(PositionParameter.seed)) })
+    struct GrainParameters: OpParameters {
+        var amount = 0.1
+        var seed = 0
+
+        static let bindings: [ParameterBinding<Self>] = [
+            .double("amount", \.amount, 0...1, "Strength: values move by up to half of it (of full scale)."),
+            .int("seed", \.seed, 0...Int(Int32.max), "Another seed gives other grain."),
+        ]
+    }
+
+    static let grain = KernelFilter.define("grain", "Adds film grain: fine noise, the same on every rerun for the same seed.", GrainParameters.self,
+                                           swift: { p in KernelLibrary.grain(amount: p.amount, seed: p.seed) })
 
     static let all = [vignette, grain]
-
-    private static func vignetteMap(_ p: ParameterValues) -> VignetteMap {
-        VignetteMap(strength: p.number(PositionParameter.strength), radius: p.number(PositionParameter.radius), softness: p.number(PositionParameter.softness))
-    }
 
     /// The vignette's factor per pixel, computed by libvips from `xyz` the way `VignetteMap` does.
     private static func factorImage(_ map: VignetteMap, width: Int, height: Int) throws -> VipsImage {

@@ -187,9 +187,9 @@ private typealias Image = WorkbenchVips.VipsImage
     }
 }
 
-/// The corridor's ops declare their parameters once, bound to fields; the filters' names are
-/// one enum a file (`ParameterName`).
-@Suite struct ParameterNameTests {
+/// Every op's parameters are declared once, bound to fields (`OpParameters`): the corridor's
+/// and the filters' alike.
+@Suite struct OpParametersTests {
     @Test func theCorridorsValuesReachTheirStagesAsFields() throws {
         // Defaults are the fields' initial values, declared nowhere else.
         let fastShrink = try #require(ResizeStage.definitions[0].spec.parameters.first { $0.name == "fastShrink" })
@@ -209,15 +209,26 @@ private typealias Image = WorkbenchVips.VipsImage
         #expect(EncodeStage.definition.spec.parameters.first { $0.name == "format" }?.isRequired == true)
     }
 
-    /// The filters' names are one enum a file; every case is some op's parameter there.
-    @Test func everyFiltersNameIsDeclaredByAnOp() {
-        let declared = Set(VipsOps.all.filter { !$0.spec.name.hasPrefix("vips.") }.flatMap { $0.spec.parameters.map(\.name) })
-        func undeclared<Name: ParameterName>(_ names: Name.Type) -> [String] {
-            Name.allCases.map(\.rawValue).filter { !declared.contains($0) }
+    @Test func theFiltersValuesReachTheirKernelsAsFieldsWithTheirDefaultsDeclaredOnce() throws {
+        func spec(_ op: String, _ name: String) throws -> ParameterSpec {
+            let definition = try #require(VipsOps.all.first { $0.spec.name == op })
+            return try #require(definition.spec.parameters.first { $0.name == name })
         }
-        let missing = undeclared(ToneParameter.self) + undeclared(AreaParameter.self) + undeclared(GeometryParameter.self)
-            + undeclared(ColourParameter.self) + undeclared(WatermarkParameter.self) + undeclared(PositionParameter.self)
-            + undeclared(DetailParameter.self) + undeclared(KernelFilterParameter.self)
-        #expect(missing.isEmpty, "\(missing)")
+        // The declared default is the field's initial value, written back as a preset writes it.
+        #expect(try spec("duotone", "shadows").defaultValue == .list([.int(20), .int(30), .int(80)]))
+        #expect(try spec("sharpen", "sigma").defaultValue == .double(0.5) && (try spec("sharpen", "sigma")).measuresPixels)
+        #expect(try spec("tint", "colour").isRequired && (try spec("tint", "colour")).aliases == ["color"])
+        let scale = try spec("watermark", "scale")
+        #expect(scale.measuresPixels && scale.isFactor && scale.unusedWith == "size" && scale.recipeOmitsDefault && scale.defaultValue == .double(1))
+        // Every kernel filter's engine is read through one binding; its choices say which engines exist.
+        #expect(try spec("grain", "engine").type == .choice(["auto", "swift"]))
+        #expect(try spec("sepia", "engine").type == .choice(["auto", "swift", "vips"]))
+        #expect(KernelFilter.EngineChoice(ParameterValues(["engine": .string("vips")])).engine == .vips)
+        // Values given reach the fields; what is not given keeps the default.
+        let tint = ColourKernelFilters.TintParameters(ParameterValues(["colour": .list([.int(10), .double(20.5), .int(30)])]))
+        #expect(tint.colour == [10, 20.5, 30] && tint.amount == 1)
+        let convolve = AreaKernelFilters.ConvolveParameters(ParameterValues(["mask": .list([.list([.int(1), .int(2), .int(1)])])]))
+        #expect(convolve.mask == [[1, 2, 1]] && convolve.divisor == 4 && convolve.offset == 0)
+        #expect(GeometryFilters.Crop(ParameterValues(["gravity": .string("north-east")])).gravity == .northEast)
     }
 }

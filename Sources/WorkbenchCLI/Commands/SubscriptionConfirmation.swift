@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import WorkbenchNet
 
 /// An SNS topic's HTTP subscription is confirmed by fetching the URL it sends once
 /// (`SubscriptionConfirmation`); until then AWS delivers nothing to the watch.
@@ -11,18 +9,14 @@ enum SubscriptionConfirmation {
         guard let address = URL(string: url), address.scheme == "https" || address.scheme == "http" else {
             return "The SubscribeURL \(url) is not an http(s) URL."
         }
-        var request = URLRequest(url: address)
-        request.timeoutInterval = 20
-        do {
-            let (_, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            if status == 200 {
-                Terminal.error("Confirmed the SNS subscription (\(address.host ?? url)).")
-                return nil
-            }
+        switch await Visit.status(of: url) {
+        case .success(200):
+            Terminal.error("Confirmed the SNS subscription (\(address.host ?? url)).")
+            return nil
+        case .success(let status):
             return "Confirming the SNS subscription at \(url) answered HTTP \(status)."
-        } catch {
-            return "Cannot confirm the SNS subscription at \(url): \(error.localizedDescription)"
+        case .failure(let error):
+            return "Cannot confirm the SNS subscription at \(url): \(error)"
         }
     }
 }

@@ -36,13 +36,6 @@ public protocol AsyncStage: Stage {
 extension AsyncStage {
     /// Runs the stage to the end on the calling thread (for callers outside the scheduler).
     public func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Payload, any Error>?>(nil)
-        start(inputs, context: context) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0 }?.get() ?? { throw WorkbenchError.cancelled }()
+        try PendingAnswer.waiting { answer in start(inputs, context: context, completion: answer) }.get()
     }
 }

@@ -112,15 +112,7 @@ final class Transfer: @unchecked Sendable {
     /// Runs a request to the end, blocking the calling thread (the Downloader does the work).
     static func perform(_ url: String, limits: Limits, outgoing: Outgoing = Outgoing(),
                         cancellation token: CancellationToken) throws(DownloadError) -> Downloaded {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Downloaded, DownloadError>?>(nil)
-        start(url, limits: limits, outgoing: outgoing, cancellation: token) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        guard let result = outcome.withLock({ $0 }) else { throw .cancelled(url: url) }
-        return try result.get()
+        try PendingAnswer.waiting { answer in start(url, limits: limits, outgoing: outgoing, cancellation: token, completion: answer) }.get()
     }
 
     /// Adds a waiter; false if the transfer has already finished (the caller starts another).

@@ -17,22 +17,9 @@ struct ListPages: Sendable {
         let next: String?
     }
 
-    /// A page asked for and not yet waited for.
-    final class Pending: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let outcome = Mutex<Result<Page, DownloadError>?>(nil)
-
-        func deliver(_ result: Result<Page, DownloadError>) {
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-
-        func wait() -> Result<Page, DownloadError> {
-            done.wait()
-            done.signal() // a second wait returns at once
-            return outcome.withLock { $0 } ?? .failure(.cancelled(url: "a listing"))
-        }
-    }
+    /// A page asked for and not yet waited for: the next page is fetched while the caller
+    /// works through this one.
+    typealias Pending = PendingAnswer<Result<Page, DownloadError>>
 
     let client: S3Client
     let bucket: String

@@ -112,17 +112,9 @@ public final class S3Client: Sendable {
         }
     }
 
-    /// `send`, waiting for the answer.
+    /// `send`, waiting for the answer on this thread (`PendingAnswer`: synchronous callers only).
     func perform(_ request: Request, limits: Transfer.Limits, cancellation: CancellationToken = CancellationToken()) throws(DownloadError) -> Response {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Response, DownloadError>?>(nil)
-        send(request, limits: limits, cancellation: cancellation) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        guard let result = outcome.withLock({ $0 }) else { throw .cancelled(url: request.location.description) }
-        return try result.get()
+        try PendingAnswer.waiting { answer in send(request, limits: limits, cancellation: cancellation, completion: answer) }.get()
     }
 
     /// Transport failures name the object, not the signed URL (whose query may be long); an

@@ -46,18 +46,22 @@ final class UploadLedger: Sendable {
         scheduleRenewal()
     }
 
+    /// Renews the lease every `renewal` seconds while it is held, holding no thread between or
+    /// during renewals (the request's answer schedules the next).
     private func scheduleRenewal() {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.renewal) { [weak self] in
             guard let self, self.holding.withLock({ $0 }) else { return }
             // A renewal that fails is tried again at the next tick; the lease outlives a few misses.
-            try? self.putLease()
-            self.scheduleRenewal()
+            client.send(leaseRequest, limits: ListPages.limits, cancellation: CancellationToken()) { [weak self] _ in self?.scheduleRenewal() }
         }
     }
 
+    private var leaseRequest: S3Client.Request {
+        S3Client.Request(operation: "PutObject", method: "PUT", location: key("leases/\(run)_\(part)"), body: Data(run.utf8))
+    }
+
     private func putLease() throws(DownloadError) {
-        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("leases/\(run)_\(part)"), body: Data(run.utf8)),
-                               limits: ListPages.limits)
+        _ = try client.perform(leaseRequest, limits: ListPages.limits)
     }
 
     /// Stops renewing and deletes the lease (the run ended); nothing if none is held.

@@ -6,7 +6,7 @@ import WorkbenchNet
 import WorkbenchPlugins
 import WorkbenchVips
 
-/// What `run` and `watch` do alike before their run starts.
+/// What `run` and `watch` (and, for its libraries, `serve`) do alike before their work starts.
 enum RunSetup {
     /// Logging, and libvips' process-wide settings: its own prints off standard output (the
     /// report), its warnings to the log, untrusted operations only when asked.

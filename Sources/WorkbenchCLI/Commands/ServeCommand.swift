@@ -57,8 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = Terminal.startLogging(output)
-        VipsRuntime.sendLibraryPrintsToStandardError()
+        // Untrusted loaders stay off: the page's photos may come from anyone.
+        let logger = RunSetup.startLibraries(output, allowUntrusted: false)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         let cwd = FileManager.default.currentDirectoryPath

@@ -3,8 +3,14 @@
 struct Block64: Sendable {
     private var bytes = [UInt8](repeating: 0, count: 64)
     private var count = 0
+    /// Every byte fed so far, for the length the padding ends with.
+    private var length: UInt64 = 0
+
+    /// The byte order a digest writes its words and the message's length in.
+    enum ByteOrder { case little, big }
 
     mutating func feed(_ input: UnsafeRawBufferPointer, _ compress: (UnsafeRawBufferPointer) -> Void) {
+        length += UInt64(input.count)
         var offset = 0
         if count > 0 {
             let taken = min(64 - count, input.count)
@@ -21,5 +27,25 @@ struct Block64: Sendable {
         }
         for i in offset..<input.count { bytes[i - offset] = input[i] }
         count = input.count - offset
+    }
+
+    /// The message's end: 0x80, zeros to 56 bytes of a block, and the length in bits in
+    /// `order` (MD5 little-endian, SHA-256 big-endian), compressed.
+    mutating func finish(_ order: ByteOrder, _ compress: (UnsafeRawBufferPointer) -> Void) {
+        let bits = length &* 8
+        var tail: [UInt8] = [0x80]
+        while (Int(length % 64) + tail.count) % 64 != 56 { tail.append(0) }
+        tail += Self.bytes(of: bits, count: 8, order)
+        tail.withUnsafeBytes { tail in feed(tail, compress) }
+    }
+
+    /// A digest's words as bytes, each in `order`.
+    static func digest(_ words: [UInt32], _ order: ByteOrder) -> [UInt8] {
+        words.flatMap { bytes(of: UInt64($0), count: 4, order) }
+    }
+
+    private static func bytes(of value: UInt64, count: Int, _ order: ByteOrder) -> [UInt8] {
+        let little = (0..<count).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * $0)) }
+        return order == .little ? little : little.reversed()
     }
 }

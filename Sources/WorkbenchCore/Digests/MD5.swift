@@ -12,12 +12,10 @@ public struct MD5: Sendable {
 
     private var h: (UInt32, UInt32, UInt32, UInt32) = (0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476)
     private var pending = Block64()
-    private var length: UInt64 = 0
 
     public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length += UInt64(bytes.count)
         var state = h
         pending.feed(bytes) { block in Self.compress(&state, block) }
         h = state
@@ -25,18 +23,10 @@ public struct MD5: Sendable {
 
     /// The 16-byte digest of everything added.
     public mutating func finish() -> [UInt8] {
-        let bits = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (Int(length) + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 0, through: 56, by: 8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         var state = h
-        tail.withUnsafeBytes { tail in pending.feed(tail) { block in Self.compress(&state, block) } }
+        pending.finish(.little) { block in Self.compress(&state, block) }
         h = state
-        var digest: [UInt8] = []
-        for word in [h.0, h.1, h.2, h.3] {
-            for shift in stride(from: 0, through: 24, by: 8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
-        }
-        return digest
+        return Block64.digest([h.0, h.1, h.2, h.3], .little)
     }
 
     /// The digest of `bytes`.

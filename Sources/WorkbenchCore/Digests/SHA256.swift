@@ -15,13 +15,11 @@ public struct SHA256: Sendable {
     private var h: State =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var pending = Block64()
-    private var length: UInt64 = 0
 
     public init() {}
 
     /// Adds bytes to the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length += UInt64(bytes.count)
         var state = h
         pending.feed(bytes) { block in Self.compress(&state, block) }
         h = state
@@ -34,18 +32,10 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest of everything added.
     public mutating func finish() -> [UInt8] {
-        let bits = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (Int(length) + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         var state = h
-        tail.withUnsafeBytes { tail in pending.feed(tail) { block in Self.compress(&state, block) } }
+        pending.finish(.big) { block in Self.compress(&state, block) }
         h = state
-        var digest: [UInt8] = []
-        for word in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
-        }
-        return digest
+        return Block64.digest([h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7], .big)
     }
 
     /// The digest of `bytes`.

@@ -25,7 +25,7 @@ struct Workbench: AsyncParsableCommand {
         VipsRuntime.tuneMemory()
         do {
             var command = try parseAsRoot()
-            let workers = (command as? RunCommand)?.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let workers = (command as? RunCommand)?.work.workers ?? ProcessInfo.processInfo.activeProcessorCount
             if command is RunCommand || command is ServeCommand, let refusal = ProcessLimits.refusalToRun(workers: workers, beforeLoading: true) {
                 Terminal.error(refusal)
                 Foundation.exit(ExitStatus.badPreset)

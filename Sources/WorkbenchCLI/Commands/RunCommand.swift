@@ -38,11 +38,7 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "URLs (http, https, s3), image files or folders to process instead of the preset's inputs; or one s3://bucket/prefix/ for every object under it.")
     var inputs: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The output root, a folder or s3://bucket/prefix/; write paths are relative to it.", valueName: "dir"))
-    var out: String?
-
-    @Option(name: .long, help: ArgumentHelp("Threads for CPU stages (default: one per core).", valueName: "n"))
-    var jobs: Int?
+    @OptionGroup var work: WorkOptions
 
     @Flag(name: .long, help: "Stop at the first failed item (exit status 1).")
     var failFast = false
@@ -63,17 +59,13 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func validate() throws {
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
-    }
-
     func run() async throws {
         let logger = RunSetup.startLibraries(output, allowUntrusted: allowUntrusted)
         let catalogue = plugins.catalogue()
         defer { catalogue.shutdown() }
         guard let (prepared, items) = try Terminal.saying({ try prepare(catalogue) }) else { return }
         RunSetup.sayWhatWasCleared(prepared.root)
-        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: items.count ?? Int.max)
+        VipsRuntime.shareCores(workers: work.workers, items: items.count ?? Int.max)
         let reporters = try Terminal.saying {
             try reporting.reporters(output: output, preset: prepared.preset, presetPath: preset, root: prepared.root, catalogue: catalogue)
         }
@@ -83,7 +75,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Loads the preset, lists the inputs, opens the output root and the manifest and loads the
     /// plugins the preset uses; nil once a dry run has shown its items.
     private func prepare(_ catalogue: PluginCatalogue) throws -> (RunSetup.Opened, ItemSource)? {
-        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: work.jobs)
         let cwd = FileManager.default.currentDirectoryPath
         if let refusal = inputs.lazy.compactMap(loaded.refusal(ofInput:)).first { throw WorkbenchError.badInputs(refusal + ".") }
         let s3 = S3Client(bucket: loaded.bucket)
@@ -91,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
         var items = inputs.isEmpty ? try InputExpansion.source(of: loaded, remote: listing) : try InputExpansion.source(of: inputs, relativeTo: cwd, remote: listing)
         let shard = try incremental.resolvedShard()
         try incremental.checkFanIns(of: loaded, shard: shard)
-        let destination = out ?? loaded.outputFolder ?? cwd
+        let destination = work.out ?? loaded.outputFolder ?? cwd
         if dryRun {
             if let shard { items = items.sharded(shard, base: loaded.baseDirectory) }
             let planned = S3Location.isS3(destination) ? destination : URL(fileURLWithPath: destination).standardizedFileURL.path
@@ -124,7 +116,7 @@ struct RunCommand: AsyncParsableCommand {
         let pluginsStop = token.onCancel { catalogue.cancel() }
         defer { token.removeHandler(pluginsStop) }
         let reporter = reporters.group
-        var options = RunOptions(workers: jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
+        var options = RunOptions(workers: work.jobs, failFast: failFast, eventDetail: reporter.detail, cancellation: token)
         if incremental.perShardSheets { options.runFileSuffix = prepared.manifest.shard?.label }
         options.s3 = prepared.s3
         let run = PresetRun.start(prepared.preset, items: items, output: prepared.root, options: options,

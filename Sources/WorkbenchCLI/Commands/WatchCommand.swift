@@ -34,11 +34,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Argument(help: "The folder (its image files, as run takes a folder) or s3://bucket/prefix/ to watch; default: the preset's inputs.")
     var source: String?
 
-    @Option(name: .long, help: ArgumentHelp("The output root, a folder or s3://bucket/prefix/; write paths are relative to it.", valueName: "dir"))
-    var out: String?
-
-    @Option(name: .long, help: ArgumentHelp("Threads for CPU stages (default: one per core).", valueName: "n"))
-    var jobs: Int?
+    @OptionGroup var work: WorkOptions
 
     @Flag(name: .long, help: "When an input is deleted (or moved away), remove the files it made and its manifest record.")
     var prune = false
@@ -65,7 +61,6 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func validate() throws {
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
         if reconcile < 0 { throw ValidationError("--reconcile takes a number of seconds, 0 or more.") }
         if let listen, WatchListener.address(listen) == nil {
             throw ValidationError("--listen takes HOST:PORT, e.g. 127.0.0.1:9100 or :9100 for every address; \"\(listen)\" is not one.")
@@ -78,7 +73,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { catalogue.shutdown() }
         let (prepared, inputs) = try Terminal.saying { try prepare(catalogue) }
         RunSetup.sayWhatWasCleared(prepared.root)
-        VipsRuntime.shareCores(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount, items: Int.max)
+        VipsRuntime.shareCores(workers: work.workers, items: Int.max)
         let feed = WatchFeed(inputs)
         let arrivals = WatchArrivals(feed: feed, inputs: inputs, manifest: prepared.manifest, root: prepared.root,
                                      remote: inputs.isBucket ? S3Listing(client: prepared.s3) : nil, prune: prune, quiet: output.quiet)
@@ -108,7 +103,7 @@ struct WatchCommand: AsyncParsableCommand {
             timer.resume()
         }
         let listener = startListener(feed: feed, arrivals: arrivals, logger: logger)
-        var options = RunOptions(workers: jobs, eventDetail: reporter.detail, cancellation: token)
+        var options = RunOptions(workers: work.jobs, eventDetail: reporter.detail, cancellation: token)
         options.s3 = prepared.s3
         let run = PresetRun.start(prepared.preset, items: .feed(feed.feed), output: prepared.root, options: options,
                                   manifest: prepared.manifest, logger: logger)
@@ -139,13 +134,13 @@ struct WatchCommand: AsyncParsableCommand {
     /// Loads the preset, settles what is watched and where outputs go (refusing a loop), loads
     /// the plugins the preset uses and opens the manifest.
     private func prepare(_ catalogue: PluginCatalogue) throws -> (RunSetup.Opened, WatchedInputs) {
-        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: jobs)
+        let loaded = try RunSetup.load(preset, overrides: overriding.overrides, catalogue: catalogue, jobs: work.jobs)
         let cwd = FileManager.default.currentDirectoryPath
         let inputs = try WatchedInputs(preset: loaded, source: source, relativeTo: cwd)
         if inputs.isBucket && listen == nil {
             throw WorkbenchError.badInputs("A bucket's new objects are told over HTTP: give --listen HOST:PORT and point the bucket's notifications at it (docs/watch.md).")
         }
-        let destination = out ?? loaded.outputFolder ?? cwd
+        let destination = work.out ?? loaded.outputFolder ?? cwd
         if let loop = inputs.loop(into: destination) { throw WorkbenchError.badInputs(loop) }
         return (try RunSetup.open(loaded, into: destination, client: S3Client(bucket: loaded.bucket), catalogue: catalogue), inputs)
     }

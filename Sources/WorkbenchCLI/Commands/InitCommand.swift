@@ -38,24 +38,27 @@ struct InitCommand: ParsableCommand {
                      + "; try: workbench run \(file) --dry-run, then workbench run \(file)")
     }
 
+    /// Every template's first two nodes: each photo read and decoded.
+    private static let readAndDecode = """
+            { "id": "source", "op": "read" },
+            { "id": "image", "op": "decode" },
+
+        """
+
     static func text(_ template: Template) -> String {
         let graph: String
         let description: String
         switch template {
         case .thumbnails:
             description = "Every JPEG in this folder as a 400 × 400 JPEG thumbnail, cropped to what draws the eye."
-            graph = """
-                    { "id": "source", "op": "read" },
-                    { "id": "image", "op": "decode" },
+            graph = Self.readAndDecode + """
                     { "id": "thumb", "op": "thumbnail", "width": 400, "height": 400, "fit": "cover", "crop": "attention" },
                     { "id": "jpeg", "op": "encode", "format": "jpeg", "Q": 82 },
                     { "id": "save", "op": "write", "path": "{name}.jpg" }
                 """
         case .responsive:
             description = "Every JPEG in this folder at 480, 960 and 1920 px wide, as WebP and JPEG, for srcset."
-            graph = """
-                    { "id": "source", "op": "read" },
-                    { "id": "image", "op": "decode" },
+            graph = Self.readAndDecode + """
                     { "id": "resized", "op": "thumbnail", "width": "{w}", "foreach": { "w": [480, 960, 1920] } },
                     { "id": "encoded", "op": "encode", "format": "{fmt}", "Q": 80, "foreach": { "fmt": ["webp", "jpeg"] } },
                     { "id": "save", "op": "write", "path": "{name}-{w}.{fmt}" }
@@ -74,9 +77,7 @@ struct InitCommand: ParsableCommand {
                 """
         case .contactSheet:
             description = "One contact sheet of every JPEG in this folder: 300 × 200 tiles, four across."
-            graph = """
-                    { "id": "source", "op": "read" },
-                    { "id": "image", "op": "decode" },
+            graph = Self.readAndDecode + """
                     { "id": "tile", "op": "thumbnail", "width": 300, "height": 200, "fit": "cover", "crop": "attention" },
                     { "id": "sheet", "op": "vips.arrayjoin", "scope": "run", "in": "@tile[*]", "across": 4, "shim": 6,
                       "background": [255, 255, 255] },

@@ -13,8 +13,7 @@ struct PluginBuildCommand: ParsableCommand {
     @Argument(help: "The plugin's package folder (with Package.swift and plugin.json).")
     var folder: String
 
-    @Option(help: ArgumentHelp("Install into this plugin folder instead of ~/.local/share/workbench/plugins.", valueName: "dir"))
-    var to: String?
+    @OptionGroup var destination: PluginFolderOption
 
     func run() throws {
         let package = URL(fileURLWithPath: folder).standardizedFileURL
@@ -51,7 +50,7 @@ struct PluginBuildCommand: ParsableCommand {
             Terminal.error("The build made no \(manifest.library): plugin.json's \"library\" must name the package's dynamic library product (lib<Product>.so, with type: .dynamic).")
             throw ExitCode(1)
         }
-        let root = URL(fileURLWithPath: to ?? PluginSearchPath.userFolder).standardizedFileURL.path
+        let root = destination.root
         // Checked in a helper, as a run would, before it is put in place.
         let installed: PluginInstaller.Installed
         do {

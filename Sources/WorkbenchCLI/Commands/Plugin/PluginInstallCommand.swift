@@ -16,11 +16,10 @@ struct PluginInstallCommand: ParsableCommand {
     @Argument(help: "A .wbplugin file (from workbench plugin pack) or a folder with plugin.json and the built library.")
     var source: String
 
-    @Option(help: ArgumentHelp("Install into this plugin folder instead of ~/.local/share/workbench/plugins.", valueName: "dir"))
-    var to: String?
+    @OptionGroup var destination: PluginFolderOption
 
     func run() throws {
-        let root = URL(fileURLWithPath: to ?? PluginSearchPath.userFolder).standardizedFileURL.path
+        let root = destination.root
         do {
             let installed = try PluginInstaller.install(URL(fileURLWithPath: source).standardizedFileURL.path, into: root,
                                                         limits: HelperPool.Limits(output: { Terminal.error($0) }))

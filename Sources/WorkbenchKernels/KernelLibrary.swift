@@ -39,19 +39,16 @@ public enum KernelLibrary {
         }
     }
 
-    struct Vignette: Kernel {
+    struct Vignette: SampleKernel {
         let kernel: PixelKernel<VignetteMap>
         var name: String { kernel.name }
-        func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-            switch image.format {
-            case .uint8: scaled(region, image, UInt8.self)
-            case .uint16: scaled(region, image, UInt16.self)
-            case .float: scaled(region, image, Float.self)
-            }
-        }
 
         /// Every colour sample times the pixel's factor, row by row: the factor's vertical part
         /// is the row's, so only the horizontal one changes along it.
+        func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
+            scaled(region, image, S.self)
+        }
+
         private func scaled<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
             let map = kernel.map, bands = image.bands, colour = image.colourBands
             let size = (width: image.width, height: image.height)

@@ -1,22 +1,18 @@
 /// Squares of `size`×`size` pixels, each the mean of the pixels it covers (every band). The
 /// grid starts at the image's top-left corner; squares cut by the right or bottom edge average
 /// the pixels inside the image only.
-public struct Pixelate: Kernel {
+public struct Pixelate: SampleKernel {
     public let size: Int
     public init(size: Int) { self.size = size }
     public var name: String { "pixelate" }
     // The square of any pixel lies within size − 1 pixels of it.
     public var margin: Int { size - 1 }
 
-    public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
+    public func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
+        squares(region, image, S.self)
     }
 
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    private func squares<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
         let bands = image.bands, m = margin
         var fill = [S](repeating: S(clamping: 0), count: bands)
         var sums = [Double](repeating: 0, count: bands)

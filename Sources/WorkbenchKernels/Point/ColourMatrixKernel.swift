@@ -18,7 +18,7 @@ public struct ColourMatrixKernel: Kernel {
     public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
         switch image.format {
         case .uint8: fixedPoint(region, image)
-        case .uint16, .float: PixelKernel(map).run(region, image)
+        case .uint16, .float: try PixelKernel(map).process(region, image: image, scratch: nil)
         }
     }
 

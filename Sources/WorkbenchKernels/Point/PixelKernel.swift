@@ -17,7 +17,7 @@ extension PixelMap {
 }
 
 /// Runs a `PixelMap` over every pixel in every format; alpha is copied.
-public struct PixelKernel<Map: PixelMap>: Kernel {
+public struct PixelKernel<Map: PixelMap>: SampleKernel {
     public let map: Map
     public init(_ map: Map) { self.map = map }
 
@@ -25,19 +25,11 @@ public struct PixelKernel<Map: PixelMap>: Kernel {
     public var inputColourBands: Int { map.inputColourBands }
     public var outputColourBands: Int { map.outputColourBands }
 
-    public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        run(region, image)
+    public func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
+        mapped(region, image, S.self)
     }
 
-    func run(_ region: KernelRegion, _ image: KernelImage) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
-    }
-
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    private func mapped<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
         let inColour = image.colourBands, inBands = image.bands
         let outColour = map.outputColourBands > 0 ? map.outputColourBands : inColour
         let outBands = outColour + (image.hasAlpha ? 1 : 0)

@@ -3,20 +3,16 @@
 ///
 /// Integer images compare in exact integer arithmetic (weights ×10000), so a pixel exactly at
 /// the level always goes the same way.
-public struct ThresholdKernel: Kernel {
+public struct ThresholdKernel: SampleKernel {
     public let level: Double
     public init(level: Double) { self.level = level }
     public var name: String { "threshold" }
 
-    public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
+    public func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
+        threshold(region, image, S.self)
     }
 
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    private func threshold<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
         let bands = image.bands, colour = image.colourBands
         // Luma ×10000 against the level ×10000 on the image's scale (exact for integer samples).
         let limit = level * 10000 * Double(image.max) / 255

@@ -3,7 +3,7 @@ import WorkbenchKit
 /// Cross-processing: each channel through its own curve — red and green steeper around the
 /// middle, blue lifted in the shadows and pressed down in the highlights — blended with the
 /// original by `strength`. A point kernel; alpha is copied.
-struct CrossProcess: Kernel {
+struct CrossProcess: SampleKernel {
     let strength: Float
 
     var name: String { "filmlab.crossProcess" }
@@ -18,15 +18,7 @@ struct CrossProcess: Kernel {
         }
     }
 
-    func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
-    }
-
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
         let bands = image.bands, white = image.max
         for y in 0..<region.height {
             let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)

@@ -5,7 +5,7 @@ import WorkbenchKit
 
 /// A warm glow from one edge, screened over the image: a point kernel that knows where each
 /// pixel is (`region.left + x`, `region.top + y`) and how big the image is.
-struct LightLeak: Kernel {
+struct LightLeak: SampleKernel {
     enum Edge: String { case left, right, top, bottom }
 
     let strength: Float
@@ -35,15 +35,7 @@ struct LightLeak: Kernel {
         return strength * max(swell, 0) * expf(-falloff * falloff)
     }
 
-    func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
-    }
-
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
         let bands = image.bands, white = image.max
         let tint = [Self.colour.0, Self.colour.1, Self.colour.2]
         for y in 0..<region.height {

@@ -5,22 +5,14 @@ import WorkbenchKit
 /// darkness — past half, a round gap of paper whose area is its lightness, as dots merge on
 /// press — drawn with a one-pixel soft edge. An area kernel: its margin lets every region
 /// see the whole of each cell it touches.
-struct Dots: Kernel {
+struct Dots: SampleKernel {
     let size: Int
     let colour: Bool
 
     var name: String { "halftone.dots" }
     var margin: Int { size }
 
-    func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-        switch image.format {
-        case .uint8: run(region, image, UInt8.self)
-        case .uint16: run(region, image, UInt16.self)
-        case .float: run(region, image, Float.self)
-        }
-    }
-
-    private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+    func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
         let bands = image.bands, inks = image.colourBands, white = image.max
         let firstCellX = Self.floorDiv(region.left, size), lastCellX = Self.floorDiv(region.left + region.width - 1, size)
         let firstCellY = Self.floorDiv(region.top, size), lastCellY = Self.floorDiv(region.top + region.height - 1, size)

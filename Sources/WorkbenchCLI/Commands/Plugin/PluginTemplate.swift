@@ -92,7 +92,7 @@ struct PluginTemplate {
 
         /// Lifts the shadows and warms the colours: a point kernel (each output pixel from the
         /// input pixel at the same place), for 8-bit, 16-bit and float images; alpha is copied.
-        struct Tone: Kernel {
+        struct Tone: SampleKernel {
             /// 0…1: where black ends up.
             let lift: Float
             /// -1…1: red up and blue down by up to 20 % (or the other way round).
@@ -100,15 +100,8 @@ struct PluginTemplate {
 
             var name: String { "\(plugin).tone" }
 
-            func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-                switch image.format {
-                case .uint8: run(region, image, UInt8.self)
-                case .uint16: run(region, image, UInt16.self)
-                case .float: run(region, image, Float.self)
-                }
-            }
-
-            private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+            /// Called once per region with the image's sample type (UInt8, UInt16 or Float).
+            func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
                 let bands = image.bands, colour = image.colourBands, white = image.max
                 for y in 0..<region.height {
                     let input = region.inputRow(y, as: S.self), output = region.outputRow(y, as: S.self)
@@ -132,7 +125,7 @@ struct PluginTemplate {
 
         /// Blends each pixel with the average of the square around it: an area kernel. The host
         /// hands it `margin` extra pixels on every side of each region (edges repeated).
-        struct Soften: Kernel {
+        struct Soften: SampleKernel {
             let radius: Int
             /// 0…1: how much of the average replaces the pixel.
             let amount: Float
@@ -140,15 +133,8 @@ struct PluginTemplate {
             var name: String { "\(plugin).soften" }
             var margin: Int { radius }
 
-            func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
-                switch image.format {
-                case .uint8: run(region, image, UInt8.self)
-                case .uint16: run(region, image, UInt16.self)
-                case .float: run(region, image, Float.self)
-                }
-            }
-
-            private func run<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, _: S.Type) {
+            /// Called once per region with the image's sample type (UInt8, UInt16 or Float).
+            func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) {
                 let bands = image.bands, side = 2 * radius + 1
                 let weight = 1 / Float(side * side)
                 for y in 0..<region.height {

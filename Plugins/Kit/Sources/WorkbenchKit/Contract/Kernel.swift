@@ -109,3 +109,24 @@ public struct KernelRegion {
         (output + y * outputStride).assumingMemoryBound(to: Sample.self)
     }
 }
+
+/// A kernel written once for every sample format: the host's call is passed on to
+/// `process(_:_:as:)` with the Swift type of the image's samples (`UInt8`, `UInt16` or `Float`),
+/// so the loop is compiled once per format, as if written three times. Our kernels forward it
+/// to a private generic function that holds the loop: measured, the compiler specializes that
+/// one better (pixelate 1.1× faster than with the loop in `process(_:_:as:)` itself).
+public protocol SampleKernel: Kernel {
+    func process<S: KernelSample>(_ region: KernelRegion, _ image: KernelImage, as: S.Type) throws(KernelError)
+}
+
+extension SampleKernel {
+    // Inlinable so that the conforming module specializes the call for each format.
+    @inlinable
+    public func process(_ region: KernelRegion, image: KernelImage, scratch: AnyObject?) throws(KernelError) {
+        switch image.format {
+        case .uint8: try process(region, image, as: UInt8.self)
+        case .uint16: try process(region, image, as: UInt16.self)
+        case .float: try process(region, image, as: Float.self)
+        }
+    }
+}

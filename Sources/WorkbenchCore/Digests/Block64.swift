@@ -49,3 +49,34 @@ struct Block64: Sendable {
         return order == .little ? little : little.reversed()
     }
 }
+
+/// A digest made of 64-byte blocks while its message is fed in pieces (MD5, SHA-256): the
+/// feeding, the padding and the output are here, each digest gives its state and its rounds.
+struct BlockDigest<State: Sendable>: Sendable {
+    private var state: State
+    private var blocks = Block64()
+    private let order: Block64.ByteOrder
+    private let compress: @Sendable (inout State, UnsafeRawBufferPointer) -> Void
+    private let words: @Sendable (State) -> [UInt32]
+
+    init(_ initial: State, order: Block64.ByteOrder, compress: @escaping @Sendable (inout State, UnsafeRawBufferPointer) -> Void,
+         words: @escaping @Sendable (State) -> [UInt32]) {
+        (state, self.order, self.compress, self.words) = (initial, order, compress, words)
+    }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var state = self.state
+        let compress = compress
+        blocks.feed(bytes) { block in compress(&state, block) }
+        self.state = state
+    }
+
+    /// The digest of everything fed: the padding compressed, the state's words in `order`.
+    mutating func finish() -> [UInt8] {
+        var state = self.state
+        let compress = compress
+        blocks.finish(order) { block in compress(&state, block) }
+        self.state = state
+        return Block64.digest(words(state), order)
+    }
+}

@@ -10,23 +10,18 @@ public struct MD5: Sendable {
     // floor(abs(sin(i + 1)) * 2^32), as the RFC tabulates.
     private static let k: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64((abs(sin(Double($0 + 1))) * 4_294_967_296).rounded(.down))) }
 
-    private var h: (UInt32, UInt32, UInt32, UInt32) = (0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476)
-    private var pending = Block64()
+    private var running = BlockDigest((0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476), order: .little, compress: compress,
+                                      words: { [$0.0, $0.1, $0.2, $0.3] })
 
     public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var state = h
-        pending.feed(bytes) { block in Self.compress(&state, block) }
-        h = state
+        running.update(bytes)
     }
 
     /// The 16-byte digest of everything added.
     public mutating func finish() -> [UInt8] {
-        var state = h
-        pending.finish(.little) { block in Self.compress(&state, block) }
-        h = state
-        return Block64.digest([h.0, h.1, h.2, h.3], .little)
+        running.finish()
     }
 
     /// The digest of `bytes`.

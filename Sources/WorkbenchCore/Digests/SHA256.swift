@@ -12,17 +12,14 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private var h: State =
-        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-    private var pending = Block64()
+    private var running = BlockDigest((0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19),
+                                      order: .big, compress: compress, words: { [$0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7] })
 
     public init() {}
 
     /// Adds bytes to the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var state = h
-        pending.feed(bytes) { block in Self.compress(&state, block) }
-        h = state
+        running.update(bytes)
     }
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
@@ -32,10 +29,7 @@ public struct SHA256: Sendable {
 
     /// The 32-byte digest of everything added.
     public mutating func finish() -> [UInt8] {
-        var state = h
-        pending.finish(.big) { block in Self.compress(&state, block) }
-        h = state
-        return Block64.digest([h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7], .big)
+        running.finish()
     }
 
     /// The digest of `bytes`.

@@ -28,9 +28,7 @@ public struct QueueSpec: Sendable, Equatable {
     public let qos: QoS
 
     public init(name: String, concurrency: Concurrency, qos: QoS) {
-        self.name = name
-        self.concurrency = concurrency
-        self.qos = qos
+        (self.name, self.concurrency, self.qos) = (name, concurrency, qos)
     }
 
     /// The queues every preset has unless it redefines them.

@@ -5,8 +5,6 @@ public struct EncodedImage: Sendable, Hashable {
     public let format: String
 
     public init(width: Int, height: Int, format: String) {
-        self.width = width
-        self.height = height
-        self.format = format
+        (self.width, self.height, self.format) = (width, height, format)
     }
 }

@@ -33,24 +33,24 @@ extension ResizeStage {
             return .init(max(1, Int((Double(full.width) * scale).rounded())), max(1, Int((Double(full.height) * scale).rounded())))
         }
         let box = FitGeometry.Size(parameters.width ?? full.width, parameters.height ?? full.height)
-        let factor = geometry(of: full).factor
+        let fitFactor = geometry(of: full).factor
         switch parameters.fit {
         case .fill: return box
         case .cover:
             // Smaller than the box and not to be enlarged: kept, cut to the box where it is larger.
-            guard factor > 1 || parameters.upscale else { return .init(min(full.width, box.width), min(full.height, box.height)) }
+            guard fitFactor > 1 || parameters.upscale else { return .init(min(full.width, box.width), min(full.height, box.height)) }
             return box
         case .contain:
-            guard factor > 1 || parameters.upscale else { return full }
-            return .init(max(1, Int((Double(full.width) / factor).rounded())), max(1, Int((Double(full.height) / factor).rounded())))
+            guard fitFactor > 1 || parameters.upscale else { return full }
+            return .init(max(1, Int((Double(full.width) / fitFactor).rounded())), max(1, Int((Double(full.height) / fitFactor).rounded())))
         }
     }
 
     /// At most how many pixels the result has.
     func expectedPixels(of image: VipsImage) -> Int {
         if parameters.fit == .fill { return Int(min(Double(parameters.width ?? Self.unbounded) * Double(parameters.height ?? Self.unbounded), 1e15)) }
-        let factor = geometry(of: .init(image.width, image.height)).factor
-        let scale = parameters.upscale ? 1 / factor : min(1 / factor, 1)
+        let fitFactor = geometry(of: .init(image.width, image.height)).factor
+        let scale = parameters.upscale ? 1 / fitFactor : min(1 / fitFactor, 1)
         return Int(Double(image.width) * scale * Double(image.height) * scale)
     }
 }

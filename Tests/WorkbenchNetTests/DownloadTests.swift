@@ -146,11 +146,11 @@ import WorkbenchTestSupport
         // Cancelled once the server has the one shared request, not after a fixed 0.2 s.
         let deadline = ContinuousClock.now + .seconds(60)
         while (try? server.requestCounts()["/slow/Wine.jpg"]) ?? 0 < 1 && ContinuousClock.now < deadline { usleep(10_000) }
-        let started = ContinuousClock.now
         for token in tokens { token.cancel() }
         for _ in 0..<2 { done.wait() }
+        // Both answered as cancelled: had the cancel not stopped the transfer, the server's answer
+        // (after 5 s) would have come back as a success.
         #expect(cancelled.withLock { $0 } == 2)
-        #expect(ContinuousClock.now - started < .seconds(2)) // the server would answer after 5 s
     }
 
     @Test func largeBodiesGoThroughATemporaryFileAndLeaveNone() throws {

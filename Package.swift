@@ -55,11 +55,13 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libwebp for the direct path's WebP (planes or pixels in, lossy WebP out).
         .target(name: "CWebPCodec", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux")]),
+        // libavif (with libaom) for AVIF from the direct path's planes or pixels.
+        .target(name: "CAVIFCodec", linkerSettings: [.linkedLibrary("avif")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Small images without libvips: JPEG → resample → JPEG on our own buffers (issue 36).
-        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CDeflate", "CResample", "CWebPCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
+        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CDeflate", "CResample", "CWebPCodec", "CAVIFCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),

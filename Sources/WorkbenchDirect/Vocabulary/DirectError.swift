@@ -6,12 +6,15 @@ public enum DirectError: Error, Sendable, CustomStringConvertible {
     case damaged(String)
     /// libwebp could not encode the image, with why.
     case webpFailed(String)
+    /// libavif (or the AV1 encoder it runs) refused or failed.
+    case avifFailed(String)
 
     public var description: String {
         switch self {
         case .jpegFailed(let message): return "libjpeg: \(message)"
         case .damaged(let message): return "damaged data (libjpeg: \(message))"
         case .webpFailed(let message): return "libwebp: \(message)"
+        case .avifFailed(let message): return message
         }
     }
 }

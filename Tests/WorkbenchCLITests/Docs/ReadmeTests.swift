@@ -32,7 +32,7 @@ import WorkbenchVips
         #expect(setUp.count == 2, "\(commands)")
         let (first, second) = (setUp.first ?? "", setUp.last ?? "")
         // The first needs only what the example needs; the tests' packages come with the second.
-        #expect(first == "apt-get update && apt-get install -y libvips-dev libcurl4-openssl-dev && swift run -c release workbench run Presets/sepia-thumbnails.json")
+        #expect(first == "apt-get update && apt-get install -y libvips-dev libcurl4-openssl-dev libavif-dev && swift run -c release workbench run Presets/sepia-thumbnails.json")
         #expect(second.hasPrefix("apt-get install -y ") && second.hasSuffix(" && swift test"))
         // CI runs the README's test command exactly, after installing both commands' packages
         // (its output kept, to print the failures again at the end).

@@ -1,0 +1,137 @@
+#include "CAVIFCodec.h"
+
+#include <avif/avif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static avifCodecChoice choice(int codec) {
+    switch (codec) {
+    case WB_AVIF_AOM: return AVIF_CODEC_CHOICE_AOM;
+    case WB_AVIF_RAV1E: return AVIF_CODEC_CHOICE_RAV1E;
+    case WB_AVIF_SVT: return AVIF_CODEC_CHOICE_SVT;
+    default: return AVIF_CODEC_CHOICE_AUTO;
+    }
+}
+
+const char *wb_avif_codec_name(int codec) {
+    return avifCodecName(choice(codec), AVIF_CODEC_FLAG_CAN_ENCODE);
+}
+
+// A still image, as every AVIF file of ours: sRGB primaries and transfer, BT.601 full range.
+static void describe(avifImage *image) {
+    image->colorPrimaries = AVIF_COLOR_PRIMARIES_BT709;
+    image->transferCharacteristics = AVIF_TRANSFER_CHARACTERISTICS_SRGB;
+    image->matrixCoefficients = AVIF_MATRIX_COEFFICIENTS_BT601;
+    image->yuvRange = AVIF_RANGE_FULL;
+}
+
+static int finish(avifImage *image, wb_avif_settings settings, const uint8_t *icc, size_t icc_size, const uint8_t *exif,
+                  size_t exif_size, uint8_t **out, size_t *size, char *error, size_t error_size) {
+    if (icc && icc_size > 0) avifImageSetProfileICC(image, icc, icc_size);
+    if (exif && exif_size > 0) avifImageSetMetadataExif(image, exif, exif_size);
+    avifEncoder *encoder = avifEncoderCreate();
+    if (!encoder) {
+        snprintf(error, error_size, "libavif could not make an encoder");
+        avifImageDestroy(image);
+        return -1;
+    }
+    // libheif's mapping of libvips' Q (1-100) onto AV1's quantizer (0 best, 63 worst).
+    int q = settings.quality < 1 ? 1 : settings.quality > 100 ? 100 : settings.quality;
+    int quantizer = ((100 - q) * 63 + 50) / 100;
+    encoder->codecChoice = choice(settings.codec);
+    encoder->speed = settings.speed;
+    encoder->maxThreads = settings.threads < 1 ? 1 : settings.threads;
+    encoder->minQuantizer = quantizer;
+    encoder->maxQuantizer = quantizer;
+    encoder->minQuantizerAlpha = AVIF_QUANTIZER_LOSSLESS;
+    encoder->maxQuantizerAlpha = AVIF_QUANTIZER_LOSSLESS;
+    avifRWData output = AVIF_DATA_EMPTY;
+    avifResult result = avifEncoderWrite(encoder, image, &output);
+    if (result != AVIF_RESULT_OK) {
+        snprintf(error, error_size, "libavif: %s%s%s", avifResultToString(result), encoder->diag.error[0] ? ": " : "", encoder->diag.error);
+        avifEncoderDestroy(encoder);
+        avifImageDestroy(image);
+        avifRWDataFree(&output);
+        return -1;
+    }
+    avifEncoderDestroy(encoder);
+    avifImageDestroy(image);
+    *out = output.data;
+    *size = output.size;
+    return 0;
+}
+
+int wb_avif_encode_planes(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int width, int height, wb_avif_settings settings,
+                          const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                          uint8_t **out, size_t *size, char *error, size_t error_size) {
+    *out = NULL;
+    *size = 0;
+    avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    if (!image || avifImageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
+        snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
+        if (image) avifImageDestroy(image);
+        return -1;
+    }
+    describe(image);
+    int chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2;
+    const uint8_t *planes[3] = { y, cb, cr };
+    int widths[3] = { width, chromaWidth, chromaWidth }, heights[3] = { height, chromaHeight, chromaHeight };
+    for (int c = 0; c < 3; c++) {
+        for (int row = 0; row < heights[c]; row++) {
+            memcpy(image->yuvPlanes[c] + (size_t)row * image->yuvRowBytes[c], planes[c] + (size_t)row * (size_t)widths[c], (size_t)widths[c]);
+        }
+    }
+    return finish(image, settings, icc, icc_size, exif, exif_size, out, size, error, error_size);
+}
+
+int wb_avif_encode_pixels(const uint8_t *pixels, int width, int height, int bands, wb_avif_settings settings,
+                          const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                          uint8_t **out, size_t *size, char *error, size_t error_size) {
+    *out = NULL;
+    *size = 0;
+    if (bands != 1 && bands != 3) {
+        snprintf(error, error_size, "the direct path's AVIF takes grey or RGB, not %d bands", bands);
+        return -1;
+    }
+    avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    if (!image) {
+        snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
+        return -1;
+    }
+    describe(image);
+    if (bands == 1) {
+        if (avifImageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
+            snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
+            avifImageDestroy(image);
+            return -1;
+        }
+        // Grey as luma over neutral chroma: libheif 1.15 reads a luma-only (4:0:0) file as
+        // three wrong bands, and every decoder reads this one as the grey it is.
+        for (int row = 0; row < height; row++) {
+            memcpy(image->yuvPlanes[0] + (size_t)row * image->yuvRowBytes[0], pixels + (size_t)row * (size_t)width, (size_t)width);
+        }
+        for (int c = 1; c < 3; c++) {
+            memset(image->yuvPlanes[c], 128, (size_t)image->yuvRowBytes[c] * (size_t)((height + 1) / 2));
+        }
+    } else {
+        avifRGBImage rgb;
+        avifRGBImageSetDefaults(&rgb, image);
+        rgb.format = AVIF_RGB_FORMAT_RGB;
+        rgb.depth = 8;
+        rgb.pixels = (uint8_t *)pixels;
+        rgb.rowBytes = (uint32_t)width * 3;
+        avifResult converted = avifImageRGBToYUV(image, &rgb);
+        if (converted != AVIF_RESULT_OK) {
+            snprintf(error, error_size, "libavif could not convert the pixels: %s", avifResultToString(converted));
+            avifImageDestroy(image);
+            return -1;
+        }
+    }
+    return finish(image, settings, icc, icc_size, exif, exif_size, out, size, error, error_size);
+}
+
+void wb_avif_free(uint8_t *data, size_t size) {
+    avifRWData owned = { data, size };
+    avifRWDataFree(&owned);
+}

@@ -1,4 +1,4 @@
-/// What a node's parameters make of it on the direct path (libjpeg, libwebp and our own
+/// What a node's parameters make of it on the direct path (libjpeg, libwebp, libavif and our own
 /// resampler, no libvips image), for the planner: a decode read by one `.fit`, whose result
 /// only further `.fit`s (cascaded from it) and encodes with a direct form read, runs there as
 /// one tree. Ops give one through `OpSpec.directForm`; nil when the parameters ask for
@@ -10,18 +10,20 @@ public enum DirectForm: Sendable, Equatable {
     case jpegEncode(quality: Int)
     /// Encodes to lossy WebP at a quality, with libvips' other settings and default metadata.
     case webpEncode(quality: Int)
+    /// Encodes to AVIF (4:2:0) at a quality (libvips' Q scale) and libavif's speed, with default metadata.
+    case avifEncode(quality: Int, speed: Int)
 
     /// libvips' jpegsave rule, the one place it is written: 4:2:0 chroma below quality 90,
     /// 4:4:4 from 90. The planner reads it here, and the direct path's encoder tells libjpeg.
     public static func jpegSubsamples(quality: Int) -> Bool { quality < 90 }
 
     /// An encode whose chroma is 4:2:0 (JPEG below quality 90, as libvips writes it; lossy
-    /// WebP always): a YCbCr file's planes can go straight through to it.
+    /// WebP and our AVIF always): a YCbCr file's planes can go straight through to it.
     var encodesSubsampled: Bool? {
         switch self {
         case .fit: return nil
         case .jpegEncode(let quality): return Self.jpegSubsamples(quality: quality)
-        case .webpEncode: return true
+        case .webpEncode, .avifEncode: return true
         }
     }
 }

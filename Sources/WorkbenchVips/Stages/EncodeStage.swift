@@ -41,12 +41,16 @@ struct EncodeStage: Stage {
             parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded),
             readsSequentially: true,
             directForm: { p in
-                // Exactly what libvips' own settings would write: nothing but a quality.
+                // Exactly what libvips' own settings would write: nothing but a quality (and, for
+                // AVIF, an effort).
                 let own = Parameters(p)
-                guard Set(p.names).isSubset(of: ["format", qualityName, "metadata"]), own.metadata == .string("strip") else { return nil }
+                let plain = Set(p.names).isSubset(of: ["format", qualityName, "metadata"])
+                guard plain || (own.format == "avif" && Set(p.names).isSubset(of: ["format", qualityName, "metadata", "effort"])),
+                      own.metadata == .string("strip") else { return nil }
                 switch own.format {
                 case "jpeg": return .jpegEncode(quality: p.int(qualityName) ?? defaultQuality)
                 case "webp": return .webpEncode(quality: p.int(qualityName) ?? defaultQuality)
+                case "avif": return AVIFDefaults.form(quality: p.int(qualityName), effort: p.int("effort"))
                 default: return nil
                 }
             },
@@ -246,21 +250,28 @@ struct EncodeStage: Stage {
     /// the libvips path would write; for WebP, libwebp with the same EXIF block and profile.
     private func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
         let quality: Int
+        var avif: AVIFCodec.Settings?
         switch directForm {
         case .jpegEncode(let q)?, .webpEncode(let q)?: quality = q
-        default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP at a quality alone)")
+        case .avifEncode(let q, let speed)?:
+            quality = q
+            // One thread: the pool's workers already encode one photo each.
+            avif = AVIFCodec.Settings(quality: q, speed: speed, threads: 1, encoder: .aom)
+        default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP and AVIF at a quality alone)")
         }
         let data: Data
         // The EXIF block libvips writes for stripped metadata, in a JPEG's APP1 or a WebP's EXIF chunk.
         let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
         switch (format.name, direct.pixels) {
+        case ("avif", .interleaved(let image)): data = try AVIFCodec.encode(image, avif ?? AVIFDefaults.settings, icc: direct.profile, exif: exif)
+        case ("avif", .planes(let image)): data = try AVIFCodec.encode(image, avif ?? AVIFDefaults.settings, icc: direct.profile, exif: exif)
         case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
         case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
         case ("jpeg", .interleaved(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
         case ("jpeg", .planes(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
         default:
             // The planner gives the direct path's pixels only to encodes with a direct form.
-            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG and WebP)")
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP and AVIF)")
         }
         return .bytes(Bytes(data, origin: context.item.source,
                             image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))

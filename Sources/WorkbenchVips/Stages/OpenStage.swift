@@ -76,7 +76,7 @@ struct OpenStage: Stage {
     var encodesSubsampled = false
 
     var planNotes: [String] {
-        direct ? ["with the fits and encodes after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3, libjpeg's or libwebp's encoder (no libvips image)"] : []
+        direct ? ["with the fits and encodes after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3, libjpeg's, libwebp's or libavif's encoder (no libvips image)"] : []
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {

@@ -55,8 +55,9 @@ let package = Package(
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // libwebp for the direct path's WebP (planes or pixels in, lossy WebP out).
         .target(name: "CWebPCodec", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux")]),
-        // libavif (with libaom) for AVIF from the direct path's planes or pixels.
-        .target(name: "CAVIFCodec", linkerSettings: [.linkedLibrary("avif")]),
+        // libavif (with libaom) for AVIF from the direct path's planes or pixels, opened on the
+        // first AVIF (dlopen): its headers at build time, its library only when used.
+        .target(name: "CAVIFCodec", linkerSettings: [.linkedLibrary("dl")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),

@@ -1,9 +1,66 @@
 #include "CAVIFCodec.h"
 
 #include <avif/avif.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// libavif is opened on the first AVIF, not at start: with it come libaom, rav1e, SVT-AV1, dav1d
+// and libgav1, 21 MiB of address space that a run under `ulimit -v` writing no AVIF should not
+// pay for (and could not start with, at a low limit). Its functions are found by name once.
+static struct {
+    const char *(*codecName)(avifCodecChoice, avifCodecFlags);
+    avifImage *(*imageCreate)(uint32_t, uint32_t, uint32_t, avifPixelFormat);
+    avifResult (*imageAllocatePlanes)(avifImage *, avifPlanesFlags);
+    void (*imageDestroy)(avifImage *);
+    void (*imageSetProfileICC)(avifImage *, const uint8_t *, size_t);
+    void (*imageSetMetadataExif)(avifImage *, const uint8_t *, size_t);
+    avifEncoder *(*encoderCreate)(void);
+    void (*encoderSetCodecSpecificOption)(avifEncoder *, const char *, const char *);
+    avifResult (*encoderWrite)(avifEncoder *, const avifImage *, avifRWData *);
+    void (*encoderDestroy)(avifEncoder *);
+    const char *(*resultToString)(avifResult);
+    void (*rwDataFree)(avifRWData *);
+    void (*rgbImageSetDefaults)(avifRGBImage *, const avifImage *);
+    avifResult (*imageRGBToYUV)(avifImage *, const avifRGBImage *);
+} lib;
+static int opened = 0;
+static char openError[256];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void openLibrary(void) {
+    void *handle = dlopen("libavif.so.15", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(openError, sizeof openError, "libavif cannot be loaded (%s): install libavif15", dlerror());
+        return;
+    }
+#define FIND(field, name) if (!(*(void **)&lib.field = dlsym(handle, name))) { snprintf(openError, sizeof openError, "libavif lacks %s", name); return; }
+    FIND(codecName, "avifCodecName")
+    FIND(imageCreate, "avifImageCreate")
+    FIND(imageAllocatePlanes, "avifImageAllocatePlanes")
+    FIND(imageDestroy, "avifImageDestroy")
+    FIND(imageSetProfileICC, "avifImageSetProfileICC")
+    FIND(imageSetMetadataExif, "avifImageSetMetadataExif")
+    FIND(encoderCreate, "avifEncoderCreate")
+    FIND(encoderSetCodecSpecificOption, "avifEncoderSetCodecSpecificOption")
+    FIND(encoderWrite, "avifEncoderWrite")
+    FIND(encoderDestroy, "avifEncoderDestroy")
+    FIND(resultToString, "avifResultToString")
+    FIND(rwDataFree, "avifRWDataFree")
+    FIND(rgbImageSetDefaults, "avifRGBImageSetDefaults")
+    FIND(imageRGBToYUV, "avifImageRGBToYUV")
+#undef FIND
+    opened = 1;
+}
+
+// 1 when libavif is there; else 0 with why in `error`.
+static int ready(char *error, size_t error_size) {
+    pthread_once(&once, openLibrary);
+    if (!opened && error) snprintf(error, error_size, "%s", openError);
+    return opened;
+}
 
 static avifCodecChoice choice(int codec) {
     switch (codec) {
@@ -15,7 +72,7 @@ static avifCodecChoice choice(int codec) {
 }
 
 const char *wb_avif_codec_name(int codec) {
-    return avifCodecName(choice(codec), AVIF_CODEC_FLAG_CAN_ENCODE);
+    return ready(NULL, 0) ? lib.codecName(choice(codec), AVIF_CODEC_FLAG_CAN_ENCODE) : NULL;
 }
 
 // A still image, as every AVIF file of ours: sRGB primaries and transfer, BT.601 full range.
@@ -28,12 +85,12 @@ static void describe(avifImage *image) {
 
 static int finish(avifImage *image, wb_avif_settings settings, const uint8_t *icc, size_t icc_size, const uint8_t *exif,
                   size_t exif_size, uint8_t **out, size_t *size, char *error, size_t error_size) {
-    if (icc && icc_size > 0) avifImageSetProfileICC(image, icc, icc_size);
-    if (exif && exif_size > 0) avifImageSetMetadataExif(image, exif, exif_size);
-    avifEncoder *encoder = avifEncoderCreate();
+    if (icc && icc_size > 0) lib.imageSetProfileICC(image, icc, icc_size);
+    if (exif && exif_size > 0) lib.imageSetMetadataExif(image, exif, exif_size);
+    avifEncoder *encoder = lib.encoderCreate();
     if (!encoder) {
         snprintf(error, error_size, "libavif could not make an encoder");
-        avifImageDestroy(image);
+        lib.imageDestroy(image);
         return -1;
     }
     // libheif's mapping of libvips' Q (1-100) onto AV1's quantizer (0 best, 63 worst).
@@ -49,18 +106,18 @@ static int finish(avifImage *image, wb_avif_settings settings, const uint8_t *ic
     // libaom's quantization matrices: measured on 8 reference photos at 960 px, Q 51 at speed
     // 6 with them is 0.99x the bytes of libvips' Q 50 effort 4 at 0.43 SSIMULACRA2 points less,
     // in 0.27x its CPU (bench/avif-settings.sh). Only libaom has the option.
-    if (encoder->codecChoice == AVIF_CODEC_CHOICE_AOM) avifEncoderSetCodecSpecificOption(encoder, "enable-qm", "1");
+    if (encoder->codecChoice == AVIF_CODEC_CHOICE_AOM) lib.encoderSetCodecSpecificOption(encoder, "enable-qm", "1");
     avifRWData output = AVIF_DATA_EMPTY;
-    avifResult result = avifEncoderWrite(encoder, image, &output);
+    avifResult result = lib.encoderWrite(encoder, image, &output);
     if (result != AVIF_RESULT_OK) {
-        snprintf(error, error_size, "libavif: %s%s%s", avifResultToString(result), encoder->diag.error[0] ? ": " : "", encoder->diag.error);
-        avifEncoderDestroy(encoder);
-        avifImageDestroy(image);
-        avifRWDataFree(&output);
+        snprintf(error, error_size, "libavif: %s%s%s", lib.resultToString(result), encoder->diag.error[0] ? ": " : "", encoder->diag.error);
+        lib.encoderDestroy(encoder);
+        lib.imageDestroy(image);
+        lib.rwDataFree(&output);
         return -1;
     }
-    avifEncoderDestroy(encoder);
-    avifImageDestroy(image);
+    lib.encoderDestroy(encoder);
+    lib.imageDestroy(image);
     *out = output.data;
     *size = output.size;
     return 0;
@@ -71,10 +128,11 @@ int wb_avif_encode_planes(const uint8_t *y, const uint8_t *cb, const uint8_t *cr
                           uint8_t **out, size_t *size, char *error, size_t error_size) {
     *out = NULL;
     *size = 0;
-    avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
-    if (!image || avifImageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
+    if (!ready(error, error_size)) return -1;
+    avifImage *image = lib.imageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    if (!image || lib.imageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
         snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
-        if (image) avifImageDestroy(image);
+        if (image) lib.imageDestroy(image);
         return -1;
     }
     describe(image);
@@ -98,16 +156,17 @@ int wb_avif_encode_pixels(const uint8_t *pixels, int width, int height, int band
         snprintf(error, error_size, "the direct path's AVIF takes grey or RGB, not %d bands", bands);
         return -1;
     }
-    avifImage *image = avifImageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    if (!ready(error, error_size)) return -1;
+    avifImage *image = lib.imageCreate((uint32_t)width, (uint32_t)height, 8, AVIF_PIXEL_FORMAT_YUV420);
     if (!image) {
         snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
         return -1;
     }
     describe(image);
     if (bands == 1) {
-        if (avifImageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
+        if (lib.imageAllocatePlanes(image, AVIF_PLANES_YUV) != AVIF_RESULT_OK) {
             snprintf(error, error_size, "libavif could not hold a %dx%d image", width, height);
-            avifImageDestroy(image);
+            lib.imageDestroy(image);
             return -1;
         }
         // Grey as luma over neutral chroma: libheif 1.15 reads a luma-only (4:0:0) file as
@@ -120,15 +179,15 @@ int wb_avif_encode_pixels(const uint8_t *pixels, int width, int height, int band
         }
     } else {
         avifRGBImage rgb;
-        avifRGBImageSetDefaults(&rgb, image);
+        lib.rgbImageSetDefaults(&rgb, image);
         rgb.format = AVIF_RGB_FORMAT_RGB;
         rgb.depth = 8;
         rgb.pixels = (uint8_t *)pixels;
         rgb.rowBytes = (uint32_t)width * 3;
-        avifResult converted = avifImageRGBToYUV(image, &rgb);
+        avifResult converted = lib.imageRGBToYUV(image, &rgb);
         if (converted != AVIF_RESULT_OK) {
-            snprintf(error, error_size, "libavif could not convert the pixels: %s", avifResultToString(converted));
-            avifImageDestroy(image);
+            snprintf(error, error_size, "libavif could not convert the pixels: %s", lib.resultToString(converted));
+            lib.imageDestroy(image);
             return -1;
         }
     }
@@ -137,5 +196,5 @@ int wb_avif_encode_pixels(const uint8_t *pixels, int width, int height, int band
 
 void wb_avif_free(uint8_t *data, size_t size) {
     avifRWData owned = { data, size };
-    avifRWDataFree(&owned);
+    if (ready(NULL, 0)) lib.rwDataFree(&owned);
 }

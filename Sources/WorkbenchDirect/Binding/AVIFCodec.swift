@@ -4,9 +4,8 @@ import Foundation
 /// AVIF for the direct path (libavif with libaom): a YCbCr image's planes go to the AV1 encoder
 /// as they are, signalled as what they are (full-range BT.601, sRGB primaries), so nothing is
 /// converted; RGB pixels are converted by libavif, grey ones written as luma over neutral chroma
-/// (read back as RGB with three equal bands, as libvips reads any AVIF). Not yet on
-/// the plan: `encode` writes nothing through the run's encodes until the planner gives AVIF a
-/// direct form.
+/// (read back as RGB with three equal bands, as libvips reads any AVIF). libavif is opened on the
+/// first encode, so a run that writes no AVIF never maps libaom and the other AV1 libraries.
 public enum AVIFCodec {
     /// Which AV1 encoder libavif runs.
     public enum Encoder: Int32, CaseIterable, Sendable {

@@ -37,46 +37,22 @@ public enum AVIFCodec {
 
     /// `icc`, `exif`: a profile and an EXIF block for the file to carry.
     public static func encode(_ image: YCbCrImage, _ settings: Settings, icc: [UInt8]? = nil, exif: [UInt8]? = nil) throws(DirectError) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var error = [CChar](repeating: 0, count: 300)
-        let status = image.y.pixels.withUnsafeBufferPointer { y in
-            image.cb.pixels.withUnsafeBufferPointer { cb in
-                image.cr.pixels.withUnsafeBufferPointer { cr in
-                    (icc ?? []).withUnsafeBufferPointer { icc in
-                        (exif ?? []).withUnsafeBufferPointer { exif in
-                            wb_avif_encode_planes(y.baseAddress, cb.baseAddress, cr.baseAddress, Int32(image.width), Int32(image.height),
-                                                  settings.raw, icc.baseAddress, icc.count, exif.baseAddress, exif.count,
-                                                  &out, &size, &error, error.count)
-                        }
-                    }
-                }
-            }
+        var call = EncoderCall()
+        let status = EncoderCall.lending(image, icc: icc, exif: exif) { lent in
+            wb_avif_encode_planes(lent.y.baseAddress, lent.cb.baseAddress, lent.cr.baseAddress, Int32(image.width), Int32(image.height),
+                                  settings.raw, lent.icc.baseAddress, lent.icc.count, lent.exif.baseAddress, lent.exif.count,
+                                  &call.out, &call.size, &call.error, call.error.count)
         }
-        return try taken(status, out, size, error)
+        return try call.taken(status, free: wb_avif_free, failure: DirectError.avifFailed)
     }
 
     public static func encode(_ image: PixelImage, _ settings: Settings, icc: [UInt8]? = nil, exif: [UInt8]? = nil) throws(DirectError) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var error = [CChar](repeating: 0, count: 300)
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            (icc ?? []).withUnsafeBufferPointer { icc in
-                (exif ?? []).withUnsafeBufferPointer { exif in
-                    wb_avif_encode_pixels(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
-                                          settings.raw, icc.baseAddress, icc.count, exif.baseAddress, exif.count,
-                                          &out, &size, &error, error.count)
-                }
-            }
+        var call = EncoderCall()
+        let status = EncoderCall.lending(image, icc: icc, exif: exif) { lent in
+            wb_avif_encode_pixels(lent.y.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands),
+                                  settings.raw, lent.icc.baseAddress, lent.icc.count, lent.exif.baseAddress, lent.exif.count,
+                                  &call.out, &call.size, &call.error, call.error.count)
         }
-        return try taken(status, out, size, error)
-    }
-
-    private static func taken(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ size: Int, _ error: [CChar]) throws(DirectError) -> Data {
-        guard status == 0, let out else {
-            throw .avifFailed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        defer { wb_avif_free(out, size) }
-        return Data(bytes: out, count: size)
+        return try call.taken(status, free: wb_avif_free, failure: DirectError.avifFailed)
     }
 }

@@ -98,43 +98,29 @@ public enum JPEGCodec {
         guard DirectForm.jpegSubsamples(quality: quality) else {
             throw .jpegFailed("planes are 4:2:0; quality \(quality) is written 4:4:4")
         }
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var error = [CChar](repeating: 0, count: 200)
+        var call = EncoderCall()
         let widths = [image.y.width, image.cb.width, image.cr.width].map(Int32.init)
         let heights = [image.y.height, image.cb.height, image.cr.height].map(Int32.init)
-        let status = image.y.pixels.withUnsafeBufferPointer { y in
-            image.cb.pixels.withUnsafeBufferPointer { cb in
-                image.cr.pixels.withUnsafeBufferPointer { cr in
-                    (exif ?? []).withUnsafeBufferPointer { exif in
-                        (icc ?? []).withUnsafeBufferPointer { icc in
-                            let planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-                            return wb_jpeg_encode_planes(planes, widths, heights, Int32(image.width), Int32(image.height), Int32(quality),
-                                                         exif.baseAddress, exif.count, icc.baseAddress, icc.count, &out, &size, &error, error.count)
-                        }
-                    }
-                }
-            }
+        let status = EncoderCall.lending(image, icc: icc, exif: exif) { lent in
+            let planes: [UnsafePointer<UInt8>?] = [lent.y.baseAddress, lent.cb.baseAddress, lent.cr.baseAddress]
+            return wb_jpeg_encode_planes(planes, widths, heights, Int32(image.width), Int32(image.height), Int32(quality),
+                                         lent.exif.baseAddress, lent.exif.count, lent.icc.baseAddress, lent.icc.count,
+                                         &call.out, &call.size, &call.error, call.error.count)
         }
-        return try takeEncoded(status, out, size, error)
+        return try call.taken(status, free: { data, _ in free(data) }, failure: DirectError.jpegFailed)
     }
 
     /// The image as a JPEG at `quality`, with `exif` (an APP1 body) if given, as libvips'
     /// jpegsave writes it: no JFIF segment, 4:2:0 below quality 90, baseline Huffman tables.
     public static func encode(_ image: PixelImage, quality: Int, exif: [UInt8]?, icc: [UInt8]? = nil) throws(DirectError) -> Data {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var error = [CChar](repeating: 0, count: 200)
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            (exif ?? []).withUnsafeBufferPointer { exif in
-                (icc ?? []).withUnsafeBufferPointer { icc in
-                    wb_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands), Int32(quality),
-                                   DirectForm.jpegSubsamples(quality: quality) ? 1 : 0,
-                                   exif.baseAddress, exif.count, icc.baseAddress, icc.count, &out, &size, &error, error.count)
-                }
-            }
+        var call = EncoderCall()
+        let status = EncoderCall.lending(image, icc: icc, exif: exif) { lent in
+            wb_jpeg_encode(lent.y.baseAddress, Int32(image.width), Int32(image.height), Int32(image.bands), Int32(quality),
+                           DirectForm.jpegSubsamples(quality: quality) ? 1 : 0,
+                           lent.exif.baseAddress, lent.exif.count, lent.icc.baseAddress, lent.icc.count,
+                           &call.out, &call.size, &call.error, call.error.count)
         }
-        return try takeEncoded(status, out, size, error)
+        return try call.taken(status, free: { data, _ in free(data) }, failure: DirectError.jpegFailed)
     }
 
     /// What libjpeg's C side said: the message it wrote into `error`.
@@ -146,13 +132,5 @@ public enum JPEGCodec {
     private static func checkDecode(_ status: Int32, _ error: [CChar]) throws(DirectError) {
         guard status >= 0 else { throw .jpegFailed(message(error)) }
         guard status == 0 else { throw .damaged(message(error)) }
-    }
-
-    /// An encode's output, taken from the malloc'd buffer C made (freed here either way).
-    private static func takeEncoded(_ status: Int32, _ out: UnsafeMutablePointer<UInt8>?, _ size: Int,
-                                    _ error: [CChar]) throws(DirectError) -> Data {
-        defer { free(out) }
-        guard status == 0, let out else { throw .jpegFailed(message(error)) }
-        return Data(bytes: out, count: size)
     }
 }

@@ -37,7 +37,7 @@ struct OpenStage: Stage {
                  "Refuse a JPEG of more scans than this (a progressive JPEG from a camera or an editor has about 10; a crafted one can have thousands, each a pass over the whole image); counted from its markers before it is decoded.",
                  .init(recipeOmitsDefault: true)),
             .choice("pages", \.pages,
-                    "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
+                    "Of a multi-page image (animated GIF or WebP, TIFF, HEIF): \"first\" page (frame), which the item's report notes, or \"all\" stacked, kept as an animation by GIF and WebP encoding."),
             .bool("autorotate", \.autorotate, "Turn the image upright by its EXIF orientation."),
             .choice("colourspace", \.colourspace,
                     "\"srgb\": colour images become 8-bit sRGB through their ICC profile (CMYK, 16-bit, Lab …), grey ones 8-bit grey, alpha kept; \"keep\": as stored.", .init(aliases: ["colorspace"])),
@@ -107,6 +107,11 @@ struct OpenStage: Stage {
 
     private func decodedByLibvips(_ bytes: Bytes, _ context: StageContext) throws -> any ImageHandle {
         let image = try VipsDecoding.decode(bytes, options, node: context.nodeID, deferMemoryCheck: fusedWithResize)
+        // An animation (GIF, WebP, HEIF sequence) comes out as its first frame unless asked:
+        // the report says so rather than let a still pass for the whole.
+        if options.pages == 1, let frames = image.metadata(int: "n-pages"), frames > 1 {
+            context.note("the file has \(frames) frames (pages); the first is kept — give the decode \"pages\": \"all\" for every one")
+        }
         if fusedWithResize, let source = image.origin { return ShrinkableImage(image, source: source) }
         context.recordDecode("decode: loading the whole image (\(image.width)×\(image.height))")
         return image

@@ -210,9 +210,9 @@ struct EncodeStage: Stage {
     /// the planner read it.
     var directForm: DirectForm?
 
-    /// For `explain`: which encoder writes an AVIF, and with what, on each path.
+    /// For `explain`: which encoder writes the file, and with what, on each path; or why only
+    /// libvips' saver does.
     var planNotes: [String] {
-        guard format.name == "avif" else { return [] }
         func number(_ name: String) -> String {
             switch options[name] {
             case .int(let value)?: return "\(value)"
@@ -220,9 +220,24 @@ struct EncodeStage: Stage {
             default: return "libvips' default"
             }
         }
-        let libvips = "heifsave (libheif, libaom) at Q \(number(Self.qualityName)), effort \(number("effort"))"
-        guard case .avifEncode(let quality, let speed)? = directForm else { return ["AVIF by libvips' \(libvips): its options ask for more than a Q and an effort"] }
-        return ["AVIF on the direct path by libavif (libaom, speed \(speed), quantization matrices) at Q \(quality), one thread; through libvips by \(libvips)"]
+        let saver = format.saver.replacingOccurrences(of: "_buffer", with: "")
+        let libvips = format.name == "avif" ? "libvips' heifsave (libheif, libaom) at Q \(number(Self.qualityName)), effort \(number("effort"))"
+            : "libvips' \(saver) at Q \(number(Self.qualityName))"
+        // Whether the tree runs on the direct path is the decode's to say (its own note).
+        switch directForm {
+        case .avifEncode(let quality, let speed)?:
+            return ["AVIF: by libavif (libaom, speed \(speed), quantization matrices) at Q \(quality), one thread, when its tree runs on the direct path; else by \(libvips)"]
+        case .jpegEncode(let quality)?:
+            let sampling = DirectForm.jpegSubsamples(quality: quality) ? "4:2:0" : "4:4:4"
+            return ["JPEG: by libjpeg at Q \(quality), \(sampling), as libvips writes it, when its tree runs on the direct path; else by \(libvips)"]
+        case .webpEncode(let quality)?:
+            return ["WebP: by libwebp at Q \(quality), method \(WebPCodec.defaultMethod), when its tree runs on the direct path; else by \(libvips)"]
+        default:
+            guard ["jpeg", "webp", "avif"].contains(format.name) else {
+                return ["\(format.displayName): by libvips' \(saver) (the direct path writes JPEG, WebP and AVIF)"]
+            }
+            return ["\(format.displayName): by \(libvips), as its options ask for more than the direct path's (a quality; for AVIF an effort; the default metadata)"]
+        }
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {

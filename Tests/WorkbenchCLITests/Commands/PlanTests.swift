@@ -106,6 +106,15 @@ import WorkbenchVips
         #expect(direct.stdout.contains("with the fits and encodes after it, the direct path where the file allows")
                 && direct.stdout.contains("image: the direct path (libjpeg and our own resampler, no libvips image) — JPEG at full size: 800 wide is 2.00× smaller"),
                 "\(direct.stdout)")
+        // Each encode says which encoder writes its file on either path.
+        #expect(direct.stdout.contains("JPEG: by libjpeg at Q 80, 4:2:0, as libvips writes it, when its tree runs on the direct path; else by libvips' jpegsave at Q 80")
+                && direct.stdout.contains("WebP: by libwebp at Q 80, method 4, when its tree runs on the direct path; else by libvips' webpsave at Q 80"),
+                "\(direct.stdout)")
+        let png = try CLIProcess.run(["explain", try Fixtures.writePreset("""
+            { "version": 1, "graph": [ { "op": "read" }, { "op": "decode" }, { "op": "thumbnail", "width": 100 },
+                                       { "id": "png", "op": "encode", "format": "png" }, { "op": "write", "path": "{name}.png" } ] }
+            """, in: folder, name: "png.json")])
+        #expect(png.stdout.contains("PNG: by libvips' pngsave (the direct path writes JPEG, WebP and AVIF)"), "\(png.stdout)")
 
         let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
         // The same as JSON; and --set changes the plan as it changes a run.

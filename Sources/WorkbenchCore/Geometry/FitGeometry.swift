@@ -45,6 +45,11 @@ public struct FitGeometry: Sendable, Equatable {
     /// What that scale leaves: libjpeg rounds a scaled size up, and libvips keeps
     /// floor(size / shrink) of it.
     public let loaded: Size
+    /// What the loaded pixels are reduced to inside the box, never enlarged: rounded from the
+    /// loaded size, as a reduce after the DCT scale rounds.
+    public let reduced: Size
+    /// The deciding factor of the loaded pixels against the box.
+    private let loadedFactor: Double
 
     /// - Parameters:
     ///   - image: the stored size, from the header.
@@ -61,15 +66,24 @@ public struct FitGeometry: Sendable, Equatable {
                                  boxHeight: boxHeight.map(Double.init), covering: filling == .cover)
         let shrink = headroom.map { Self.jpegShrink(factor: factor, smallerSide: min(image.width, image.height), headroom: $0) } ?? 1
         (self.factor, jpegShrink) = (factor, shrink)
-        loaded = Size(max(1, image.width / shrink), max(1, image.height / shrink))
+        let loaded = Size(max(1, image.width / shrink), max(1, image.height / shrink))
+        let loadedFactor = Self.factor(width: Double(loaded.width), height: Double(loaded.height), boxWidth: boxWidth.map(Double.init),
+                                       boxHeight: boxHeight.map(Double.init), covering: filling == .cover)
+        (self.loaded, self.loadedFactor) = (loaded, loadedFactor)
+        reduced = loadedFactor > 1 ? Self.divided(loaded, by: loadedFactor) : loaded
     }
 
     /// How many times larger a `width` × `height` image is than the box on the axis that
     /// decides: the larger of the two ratios for a fit inside, the smaller for a cover. An axis
     /// the box leaves free does not decide; with both free the image is kept (1).
     public static func factor(width: Double, height: Double, boxWidth: Double?, boxHeight: Double?, covering: Bool = false) -> Double {
-        let ratios = [boxWidth.map { width / $0 }, boxHeight.map { height / $0 }].compactMap { $0 }
-        return (covering ? ratios.min() : ratios.max()) ?? 1
+        // Computed for every resize of every item: no array on the way.
+        switch (boxWidth.map { width / $0 }, boxHeight.map { height / $0 }) {
+        case let (x?, y?): return covering ? min(x, y) : max(x, y)
+        case let (x?, nil): return x
+        case let (nil, y?): return y
+        case (nil, nil): return 1
+        }
     }
 
     /// The largest JPEG DCT scale (8, 4, 2; else 1) that leaves `headroom` times the target for a
@@ -88,17 +102,9 @@ public struct FitGeometry: Sendable, Equatable {
         return Self.divided(image, by: factor)
     }
 
-    /// What the loaded pixels are reduced to inside the box, never enlarged: rounded from the
-    /// loaded size, as a reduce after the DCT scale rounds.
-    public var reduced: Size {
-        let factor = loadedFactor
-        return factor > 1 ? Self.divided(loaded, by: factor) : loaded
-    }
-
     /// How many times `reduced` is smaller than `loaded` on each axis (a resampler's shrink).
     public var reducedBy: (x: Double, y: Double) {
-        let reduced = reduced
-        return (Double(loaded.width) / Double(reduced.width), Double(loaded.height) / Double(reduced.height))
+        (Double(loaded.width) / Double(reduced.width), Double(loaded.height) / Double(reduced.height))
     }
 
     /// Whether the loaded pixels are reduced after the DCT scale (or only decoded at it).
@@ -115,12 +121,6 @@ public struct FitGeometry: Sendable, Equatable {
         let shrink = filling == .stretch ? (x: ratioX, y: ratioY) : (x: loadedFactor, y: loadedFactor)
         guard shrink.x >= 1, shrink.y >= 1, shrink.x > 1 || shrink.y > 1 else { return nil }
         return shrink
-    }
-
-    /// The deciding factor of the loaded pixels against the box.
-    private var loadedFactor: Double {
-        Self.factor(width: Double(loaded.width), height: Double(loaded.height), boxWidth: boxWidth.map(Double.init),
-                    boxHeight: boxHeight.map(Double.init), covering: filling == .cover)
     }
 
     private static func divided(_ size: Size, by factor: Double) -> Size {

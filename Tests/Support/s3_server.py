@@ -156,10 +156,12 @@ class Proxy(BaseHTTPRequestHandler):
                 self.flying = None
 
     def handle_any(self):
-        kind = None
+        self.kind = None
         try:
-            kind = self.serve()
+            self.serve()
         finally:
+            # Counted even when the client was gone by the answer (killed while it was held).
+            kind = self.kind
             self.leave_flight()
             with LOCK:
                 if kind:
@@ -173,6 +175,7 @@ class Proxy(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         kind = "STS" if b"Action=AssumeRole" in body else kind_of(self.command, url.path, url.query)
+        self.kind = kind
         with LOCK:
             COUNTS[kind] = COUNTS.get(kind, 0) + 1
             IN_FLIGHT[kind] = IN_FLIGHT.get(kind, 0) + 1

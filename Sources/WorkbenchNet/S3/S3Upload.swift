@@ -39,9 +39,18 @@ struct S3Upload {
 
     private func putInParts(_ data: Data, to location: S3Location, options: UploadOptions,
                             cancellation: CancellationToken) throws(DownloadError) {
-        let created = try client.perform(S3Client.Request(operation: "CreateMultipartUpload", method: "POST", location: location,
+        try ledger?.starting(at: location)
+        let created: S3Client.Response
+        do throws(DownloadError) {
+            created = try client.perform(S3Client.Request(operation: "CreateMultipartUpload", method: "POST", location: location,
                                                           query: [S3Client.Pair("uploads", "")], headers: Self.headers(of: options),
                                                           body: Data()), limits: Self.limits, cancellation: cancellation)
+        } catch {
+            // A create that failed may still have made an upload (the answer lost on the way): the
+            // intent stays for the next run's sweep then; refused outright, nothing was made.
+            if case .service = error { ledger?.abandoned(at: location) }
+            throw error
+        }
         guard let uploadID = S3XML(String(decoding: created.data, as: UTF8.self)).value("UploadId") else {
             throw .service(S3Error.refused(operation: "CreateMultipartUpload", location: location.description, status: created.status, code: "NoUploadId",
                       message: "the answer named no upload", credentials: "", retryAfter: nil))

@@ -7,10 +7,14 @@ import WorkbenchCore
 /// S3 keeps (and bills) the parts of an upload nobody completes or aborts, and its listing of
 /// uploads says nothing of who started one. So each run holds a lease —
 /// `prefix/workbench-manifest/.runs/leases/RUN_PART`, put again every `renewal` seconds — and marks
-/// each upload it starts with `…/.runs/uploads/RUN/UPLOAD-ID` until it ends. A run that starts
-/// over the prefix aborts the marked uploads of every run whose lease is older than
-/// `expiry` (killed, or cut off from the bucket): uploads of live runs, and uploads this tool did
-/// not start, are left alone. A second Ctrl-C, which ends the process at once, aborts the
+/// each upload it starts with `…/.runs/uploads/RUN/UPLOAD-ID` until it ends. S3 names the upload
+/// only in its answer to the create, so before asking, the run leaves an intent,
+/// `…/.runs/intents/RUN/HASH` holding the object's key, which the upload's mark replaces: a run
+/// killed between the create and the mark leaves the intent. A run that starts over the prefix
+/// aborts the marked uploads of every run whose lease is older than `expiry` (killed, or cut off
+/// from the bucket), and for each of their intents the uploads S3 lists under that very key that
+/// no live run has marked: uploads of live runs, and uploads this tool did not start, are left
+/// alone. A second Ctrl-C, which ends the process at once, aborts the
 /// uploads still in flight first (`abortInFlight`).
 final class UploadLedger: Sendable {
     let client: S3Client
@@ -76,11 +80,31 @@ final class UploadLedger: Sendable {
                                 limits: limits)
     }
 
-    /// An upload this run started: marked in the bucket before its first part goes.
+    /// An upload this run is about to create at `location`: its intent is marked first, as the
+    /// create's answer (the upload's id) is lost if the run dies before it marks the upload.
+    func starting(at location: S3Location) throws(DownloadError) {
+        _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: intentKey(location),
+                                                body: Data(location.key.utf8)), limits: ListPages.limits)
+    }
+
+    /// The create failed: nothing was started, the intent goes.
+    func abandoned(at location: S3Location) {
+        // An intent left behind costs the next sweep one listing of uploads under its key.
+        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: intentKey(location)),
+                                limits: ListPages.limits)
+    }
+
+    private func intentKey(_ location: S3Location) -> S3Location {
+        key("intents/\(run)/\(SHA256.hex(Array(location.key.utf8)).prefix(32))")
+    }
+
+    /// An upload this run started: marked in the bucket before its first part goes, in place of
+    /// its intent.
     func started(_ uploadID: String, at location: S3Location) throws(DownloadError) {
         inFlight.withLock { $0[uploadID] = location }
         _ = try client.perform(S3Client.Request(operation: "PutObject", method: "PUT", location: key("uploads/\(run)/\(uploadID)"),
                                                 body: Data(location.key.utf8)), limits: ListPages.limits)
+        abandoned(at: location)
     }
 
     /// The upload was completed or aborted: its mark goes.
@@ -99,9 +123,14 @@ final class UploadLedger: Sendable {
     /// a listing of the manifest's folder found (`ManifestSegments.pull`). Returns how many.
     @discardableResult
     func sweep(listed objects: [ListPages.Object]) -> Int {
-        let (leases, marks) = read(objects)
+        let (leases, marks, intents) = read(objects)
         let now = Date()
         var aborted = 0
+        // Uploads a live run has marked are its own, even under a key a dead run meant to write.
+        let liveUploads = Set(marks.filter { isLive($0.run, lease: leases[$0.run]?.date, now: now) }.map(\.upload))
+        for intent in intents where !isLive(intent.run, lease: leases[intent.run]?.date, now: now) {
+            aborted += abortUnmarked(intent: S3Location(bucket: prefix.bucket, key: intent.key), sparing: liveUploads)
+        }
         for mark in marks where !isLive(mark.run, lease: leases[mark.run]?.date, now: now) {
             let markLocation = S3Location(bucket: prefix.bucket, key: mark.key)
             // The object's key is in the mark: AbortMultipartUpload needs it with the id. An
@@ -130,9 +159,37 @@ final class UploadLedger: Sendable {
         return aborted
     }
 
-    /// The leases (run → when last put, and its part) and the upload marks among `objects`.
-    private func read(_ objects: [ListPages.Object]) -> (leases: [String: (date: Date, part: String)], marks: [(run: String, upload: String, key: String)]) {
+    /// A dead run's intent: the uploads S3 lists under its key, except `sparing`, are aborted
+    /// (the run was killed after the create, before its mark), and the intent goes. How many.
+    private func abortUnmarked(intent: S3Location, sparing: Set<String>) -> Int {
+        var aborted = 0
+        // No body (deleted meanwhile by another run's sweep): nothing to look for.
+        if let body = try? client.perform(S3Client.Request(operation: "GetObject", location: intent), limits: ListPages.limits) {
+            let object = S3Location(bucket: prefix.bucket, key: String(decoding: body.data, as: UTF8.self))
+            let bucket = S3Location(bucket: prefix.bucket, key: "")
+            // The prefix is the key itself: at most a few uploads, one page.
+            if let listed = try? client.perform(S3Client.Request(operation: "ListMultipartUploads", location: bucket,
+                                                                 query: [S3Client.Pair("prefix", object.key), S3Client.Pair("uploads", "")]),
+                                                limits: ListPages.limits) {
+                for upload in S3XML(String(decoding: listed.data, as: UTF8.self)).elements("Upload") {
+                    guard upload.value("Key") == object.key, let id = upload.value("UploadId"), !sparing.contains(id) else { continue }
+                    // As for a mark: one that fails is left to the server's lifecycle rule.
+                    if (try? client.perform(S3Client.Request(operation: "AbortMultipartUpload", method: "DELETE", location: object,
+                                                             query: [S3Client.Pair("uploadId", id)]), limits: ListPages.limits)) != nil {
+                        aborted += 1
+                    }
+                }
+            }
+        }
+        _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: intent), limits: ListPages.limits)
+        return aborted
+    }
+
+    /// The leases (run → when last put, and its part), the upload marks and the intents among `objects`.
+    private func read(_ objects: [ListPages.Object]) -> (leases: [String: (date: Date, part: String)], marks: [(run: String, upload: String, key: String)],
+                                                         intents: [(run: String, key: String)]) {
         var leases: [String: (date: Date, part: String)] = [:], marks: [(run: String, upload: String, key: String)] = []
+        var intents: [(run: String, key: String)] = []
         let folder = prefix.key + Self.folder
         for object in objects where object.key.hasPrefix(folder) {
             let parts = object.key.dropFirst(folder.count).split(separator: "/").map(String.init)
@@ -141,9 +198,11 @@ final class UploadLedger: Sendable {
                 leases[name[0]] = (object.lastModified.flatMap(Self.date) ?? .distantPast, name.count > 1 ? name[1] : "main")
             } else if parts.count == 3, parts[0] == "uploads" {
                 marks.append((parts[1], parts[2], object.key))
+            } else if parts.count == 3, parts[0] == "intents" {
+                intents.append((parts[1], object.key))
             }
         }
-        return (leases, marks)
+        return (leases, marks, intents)
     }
 
     /// The parts that runs still alive write (other than this one), with how long ago each

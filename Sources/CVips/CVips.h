@@ -247,7 +247,12 @@ static inline void cvips_value_set_images(GValue *value, VipsImage **images, int
 }
 
 // Blocks loaders and savers libvips marks as untrusted (fuzzed less, larger attack surface).
-static inline void cvips_block_untrusted(gboolean block) { vips_block_untrusted_set(block); }
+/* JPEG XL's saver writes pixels we made and reads nothing from outside: only its loader stays
+ * blocked with the other untrusted operations. */
+static inline void cvips_block_untrusted(gboolean block) {
+    vips_block_untrusted_set(block);
+    if (block && g_type_from_name("VipsForeignSaveJxl")) vips_operation_block_set("VipsForeignSaveJxl", FALSE);
+}
 
 // --- Cancelling a running evaluation ---
 //

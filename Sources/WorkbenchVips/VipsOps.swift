@@ -12,13 +12,14 @@ public enum VipsOps {
     /// whose options are those of the savers loaded).
     private static let friendly: [OpDefinition] = ResizeStage.definitions + GeometryFilters.all + DetailFilters.all
         + WatermarkFilter.all + ToneKernelFilters.all + ColourKernelFilters.all + PositionKernelFilters.all + AreaKernelFilters.all
+        + [PictureStage.definition, PictureIndexStage.definition]
 
     /// The names of `all` that are not `vips.*`, known without starting libvips.
     static let builtInNames: Set<String> = [
         "decode", "encode", "sepia", "thumbnail", "resize", "crop", "rotate", "flip", "blur", "sharpen", "grayscale",
         "brightness", "contrast", "saturation", "gamma", "tint", "watermark", "composite",
         "invert", "levels", "curves", "posterize", "solarize", "channelMixer", "duotone", "threshold",
-        "vignette", "grain", "boxBlur", "pixelate", "median", "convolve",
+        "vignette", "grain", "boxBlur", "pixelate", "median", "convolve", "picture", "pictures",
     ]
 
     private static let byName = Dictionary(([OpenStage.definition] + friendly).map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })
@@ -34,12 +35,13 @@ public enum VipsOps {
         },
         unavailable: { VipsOperationOps.unavailable },
         prepare: { name, words in
-            // The module of a vips.* operation, and HEIF's for AVIF and HEIF files: `encode`
-            // then declares that saver's options too.
+            // The module of a vips.* operation, HEIF's for AVIF and HEIF files and JXL's for JPEG XL:
+            // `encode` then declares that saver's options too.
             if name.hasPrefix("vips.") {
                 VipsModules.load(forOperation: String(name.dropFirst("vips.".count)))
-            } else if name == "encode", words.contains(where: { $0 == "avif" || $0 == "heif" }) {
-                VipsModules.load("heif")
+            } else if name == "encode" {
+                if words.contains(where: { $0 == "avif" || $0 == "heif" }) { VipsModules.load("heif") }
+                if words.contains("jxl") { VipsModules.load("jxl") }
             }
         },
         everything: { VipsModules.loadAll() })

@@ -72,6 +72,7 @@ extension PresetHarness {
         case .matrix: return "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]"
         case .anyOf(let types): return sampleValue(types[0])
         case .stringMap: return "{\"a\": \"b\"}"
+        case .options(let fields): return fields.first.map { "{\"\($0.name)\": \(sampleValue($0.type))}" } ?? "{}"
         }
     }
 

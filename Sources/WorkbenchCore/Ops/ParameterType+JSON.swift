@@ -55,6 +55,12 @@ extension ParameterType {
         case .numbers, .colour: return ["oneOf": [number, ["type": "array", "items": number]]]
         case .anyOf(let types): return ["anyOf": types.map(\.jsonSchema)]
         case .stringMap: return ["type": "object", "additionalProperties": ["type": "string"]]
+        case .options(let fields):
+            var properties: [String: any Sendable] = [:]
+            for field in fields {
+                for name in [field.name] + field.aliases { properties[name] = field.type.jsonSchema }
+            }
+            return ["type": "object", "properties": properties, "additionalProperties": false]
         }
     }
 

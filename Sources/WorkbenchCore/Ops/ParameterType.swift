@@ -42,6 +42,10 @@ public enum ParameterType: Sendable, Equatable {
     /// Names to strings, written as a JSON object (e.g. request headers); kept in file order as
     /// a list of `[name, value]` pairs.
     case stringMap
+    /// Named options, each of its own type, written as a JSON object (e.g. the options an
+    /// `encode` gives one format alone: `"avif": {"Q": 52, "effort": 4}`); kept in file order
+    /// as a list of `[name, value]` pairs under each option's own name.
+    case options([OptionField])
 
     /// The type's one word, as `workbench filters`, the page and a plugin's manifest spell it.
     public var name: String {
@@ -64,6 +68,7 @@ public enum ParameterType: Sendable, Equatable {
         case .colour: return "colour"
         case .anyOf: return "anyOf"
         case .stringMap: return "stringMap"
+        case .options: return "options"
         }
     }
 
@@ -78,7 +83,7 @@ public enum ParameterType: Sendable, Equatable {
         case .numbers, .integers: return .list
         case .colour: return .colour
         case .matrix: return .grid
-        case .pathTemplate, .presetFile, .reference, .fanIn, .references, .imageOrMatrix, .flags, .anyOf, .stringMap: return nil
+        case .pathTemplate, .presetFile, .reference, .fanIn, .references, .imageOrMatrix, .flags, .anyOf, .stringMap, .options: return nil
         }
     }
 
@@ -132,6 +137,7 @@ public enum ParameterType: Sendable, Equatable {
         case .colour: return "a colour [red, green, blue] (or one grey number)"
         case .anyOf(let types): return types.map(\.summary).joined(separator: " or ")
         case .stringMap: return "an object of names to strings"
+        case .options(let fields): return "an object of options (" + fields.map { "\"\($0.name)\"" }.joined(separator: ", ") + ")"
         }
     }
 }
@@ -154,9 +160,39 @@ extension ParameterType {
         case (.anyOf(let types), _): return types.contains { $0.accepts(value) }
         case (.stringMap, .list(let pairs)):
             return pairs.allSatisfy { if case .list(let pair) = $0, pair.count == 2 { return true } else { return false } }
+        case (.options(let fields), .list(let pairs)):
+            return pairs.allSatisfy {
+                guard case .list(let pair) = $0, pair.count == 2, case .string(let name) = pair[0],
+                      let field = fields.first(where: { $0.name == name }) else { return false }
+                return field.type.accepts(pair[1])
+            }
         case (.reference, .string), (.fanIn, .string), (.imageOrMatrix, .string), (.imageOrMatrix, .list), (.matrix, .list),
              (.references, .string), (.references, .list): return true
         default: return false
+        }
+    }
+}
+
+/// One option of an `.options` parameter: its name, other names it answers to, and its type.
+public struct OptionField: Sendable, Equatable {
+    public let name: String
+    public let aliases: [String]
+    public let type: ParameterType
+
+    public init(_ name: String, _ type: ParameterType, aliases: [String] = []) {
+        self.name = name
+        self.type = type
+        self.aliases = aliases
+    }
+}
+
+extension ParameterValue {
+    /// The `[name, value]` pairs of a `.stringMap` or `.options` value, in file order.
+    public var pairs: [(name: String, value: ParameterValue)] {
+        guard case .list(let items) = self else { return [] }
+        return items.compactMap {
+            guard case .list(let pair) = $0, pair.count == 2, case .string(let name) = pair[0] else { return nil }
+            return (name, pair[1])
         }
     }
 }

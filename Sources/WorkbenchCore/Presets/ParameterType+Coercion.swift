@@ -55,6 +55,8 @@ extension ParameterType {
             return Self.numbers(value, integers: type == .integers, fail: fail)
         case .stringMap:
             return Self.stringMap(value, path: path, collector, fail: fail)
+        case .options(let fields):
+            return Self.options(value, fields: fields, path: path, collector, fail: fail)
         case .anyOf(let types):
             for candidate in types {
                 let scratch = DiagnosticCollector(file: collector.file)
@@ -155,6 +157,29 @@ extension ParameterType {
             pairs.append(.list([.string(member.key), .string(text)]))
         }
         return .list(pairs)
+    }
+
+    /// An object of named options, each coerced by its own type, as `[name, value]` pairs under
+    /// each option's own name (an alias is read as it).
+    private static func options(_ value: JSONValue, fields: [OptionField], path: String, _ collector: DiagnosticCollector,
+                                fail: (String) -> ParameterValue?) -> ParameterValue? {
+        guard case .object(let members, _) = value else { return fail("") }
+        var pairs: [ParameterValue] = []
+        var failed = false
+        for member in members {
+            guard let field = fields.first(where: { $0.name == member.key || $0.aliases.contains(member.key) }) else {
+                collector.error("\(path).\(member.key)", at: member.value.location,
+                                "\"\(member.key)\" is not one of these options: " + fields.map { "\"\($0.name)\"" }.joined(separator: ", "))
+                failed = true
+                continue
+            }
+            guard let coerced = field.type.coerce(member.value, path: "\(path).\(member.key)", collector) else {
+                failed = true
+                continue
+            }
+            pairs.append(.list([.string(field.name), coerced]))
+        }
+        return failed ? nil : .list(pairs)
     }
 
     private static let outOfBounds = " (numbers in a list, colour or matrix lie between −1e9 and 1e9)"

@@ -21,6 +21,7 @@ struct EncodeFormat: Sendable {
         EncodeFormat(name: "gif", saver: "gifsave_buffer", implied: [:]),
         EncodeFormat(name: "heif", saver: "heifsave_buffer", implied: [:]),
         EncodeFormat(name: "avif", saver: "heifsave_buffer", implied: ["compression": "av1"]),
+        EncodeFormat(name: "jxl", saver: "jxlsave_buffer", implied: [:]),
     ]
 
     static var available: [EncodeFormat] { known.filter { VipsIntrospection.operation($0.saver) != nil } }
@@ -29,7 +30,7 @@ struct EncodeFormat: Sendable {
 
     static func named(_ name: String) -> EncodeFormat? { known.first { $0.name == name } }
 
-    var displayName: String { name.uppercased() }
+    var displayName: String { name == "jxl" ? "JPEG XL" : name.uppercased() }
 
     /// Whether the format carries transparency (GIF as one transparent colour); libvips
     /// flattens alpha for the others when it saves.
@@ -52,7 +53,7 @@ struct EncodeFormat: Sendable {
             return "this libvips has no \(saver) (libvips \(VipsRuntime.version))\(module); choose one of "
                 + EncodeFormat.available.map(\.name).joined(separator: ", ")
         }
-        guard name == "heif" || name == "avif" else { return nil }
+        guard ["heif", "avif", "jxl"].contains(name) else { return nil }
         return Self.probes.answer(for: name) {
             do {
                 let tiny = try VipsOperationCall.image("black", nil, ["width": .int(16), "height": .int(16), "bands": .int(3)])

@@ -36,21 +36,22 @@ struct EncodeStage: Stage {
 
     private static func makeDefinition() -> OpDefinition {
         let spec = OpSpec(
-            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF). JPEG has no transparency: an image with alpha is flattened onto \"background\", white unless given (libvips' own default is black), and the run's report notes it once. AVIF defaults to Q 51 and effort 3 (not libvips' 50 and 4): about libvips' bytes and quality in a third of its CPU, measured with SSIMULACRA2; a JPEG's AVIF goes straight from its planes to libavif on the direct path.",
+            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF, JPEG XL). One encode repeated over formats gives each format its own options in a block named by it: \"avif\": {\"Q\": 60, \"effort\": 4}. JPEG has no transparency: an image with alpha is flattened onto \"background\", white unless given (libvips' own default is black), and the run's report notes it once. AVIF defaults to Q 51 and effort 3 (not libvips' 50 and 4): about libvips' bytes and quality in a third of its CPU, measured with SSIMULACRA2; a JPEG's AVIF goes straight from its planes to libavif on the direct path.",
             input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
-            parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded),
+            parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded) + formatBlocks(of: EncodeFormat.loaded),
             readsSequentially: true,
             directForm: { p in
                 // Exactly what libvips' own settings would write: nothing but a quality (and, for
                 // AVIF, an effort).
                 let own = Parameters(p)
-                let plain = Set(p.names).isSubset(of: ["format", qualityName, "metadata"])
-                guard plain || (own.format == "avif" && Set(p.names).isSubset(of: ["format", qualityName, "metadata", "effort"])),
-                      own.metadata == .string("strip") else { return nil }
+                let values = saverValues(p, format: own.format)
+                let allowed: Set = own.format == "avif" ? [qualityName, "effort"] : [qualityName]
+                guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
+                func int(_ name: String) -> Int? { if case .int(let value)? = values[name] { value } else { nil } }
                 switch own.format {
-                case "jpeg": return .jpegEncode(quality: p.int(qualityName) ?? defaultQuality)
-                case "webp": return .webpEncode(quality: p.int(qualityName) ?? defaultQuality)
-                case "avif": return AVIFDefaults.form(quality: p.int(qualityName), effort: p.int("effort"))
+                case "jpeg": return .jpegEncode(quality: int(qualityName) ?? defaultQuality)
+                case "webp": return .webpEncode(quality: int(qualityName) ?? defaultQuality)
+                case "avif": return AVIFDefaults.form(quality: int(qualityName), effort: int("effort"))
                 default: return nil
                 }
             },
@@ -60,9 +61,10 @@ struct EncodeStage: Stage {
             let own = Parameters(p)
             let format = own.format.flatMap(EncodeFormat.named) ?? EncodeFormat.known[0]
             var options: [String: VipsArgumentValue] = [:]
+            let values = saverValues(p, format: format.name)
             // `metadata` decides what the file keeps; libvips' `strip` would take the ICC profile too.
             for argument in format.options where argument.name != "strip" {
-                if let value = p[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
+                if let value = values[argument.name], let converted = VipsOperationStage.convert(value, for: argument) {
                     options[argument.name] = converted
                 }
             }
@@ -71,6 +73,7 @@ struct EncodeStage: Stage {
                 if options[qualityName] == nil { options[qualityName] = .int(AVIFDefaults.quality) }
                 if options["effort"] == nil { options["effort"] = .int(AVIFDefaults.effort) }
             }
+            if format.name == "jxl", options["effort"] == nil { options["effort"] = .int(jxlEffort) }
             return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata), directForm: spec.directForm?(p))
         }
     }
@@ -83,9 +86,38 @@ struct EncodeStage: Stage {
         switch format {
         case "webp": return 8 * pixels
         case "heif", "avif": return (96 << 20) + 8 * pixels
+        case "jxl": return (16 << 20) + 48 * pixels
         case "gif": return 4 * pixels
         case "png", "tiff": return 3 * pixels
         default: return pixels / 2
+        }
+    }
+
+    /// The saver options a copy writing `format` gets: the node's own, with the block of
+    /// options for that format alone (`"avif": {"Q": 52}`) over them; other formats' blocks are
+    /// for the copies that write those.
+    static func saverValues(_ p: ParameterValues, format: String?) -> [String: ParameterValue] {
+        let own = Set(Parameters.bindings.map(\.spec.name)), blocks = Set(EncodeFormat.known.map(\.name))
+        var values: [String: ParameterValue] = [:]
+        for name in p.names where !own.contains(name) && !blocks.contains(name) { values[name] = p[name] }
+        if let format, let block = p[format] {
+            for (name, value) in block.pairs { values[name] = value }
+        }
+        return values
+    }
+
+    /// One parameter per format, named by it, holding options for that format alone: one
+    /// `encode` repeated over formats (`"foreach": {"fmt": ["avif", "webp", "jpeg"]}`) gives each
+    /// its own quality and effort.
+    private static func formatBlocks(of formats: [EncodeFormat]) -> [ParameterSpec] {
+        formats.map { format in
+            let fields = format.options.filter { $0.name != "strip" }.compactMap { argument -> OptionField? in
+                guard let parameter = VipsOperationOps.parameter(for: argument, as: fileType(argument.name)) else { return nil }
+                return OptionField(parameter.name, parameter.type, aliases: parameter.name == qualityName ? ["quality"] : parameter.aliases)
+            }
+            let example = format.name == "avif" || format.name == "jxl" || format.name == "webp" ? "{\"Q\": 60, \"effort\": 4}" : "{\"Q\": 82}"
+            return ParameterSpec(format.name, .options(fields), default: nil, passesDefault: false,
+                                 "Options for the copies that write \(format.displayName) alone, e.g. \"\(format.name)\": \(example); over the same options given to the node.")
         }
     }
 
@@ -189,12 +221,17 @@ struct EncodeStage: Stage {
         guard let name = Parameters(values).format, let format = EncodeFormat.named(name) else { return nil }
         if let reason = format.unavailableReason() { return reason }
         let options = format.options
-        let own = Set(Parameters.bindings.map(\.spec.name))
-        for given in values.names where !own.contains(given) {
+        let own = Set(Parameters.bindings.map(\.spec.name)), blocks = Set(EncodeFormat.known.map(\.name))
+        for given in values.names where !own.contains(given) && !blocks.contains(given) {
             guard let argument = options.first(where: { $0.name == given }),
                   let parameter = VipsOperationOps.parameter(for: argument, as: fileType(given)) else {
+                // The formats a page is made of first: the likeliest siblings in a repeated encode.
+                let order = ["avif", "webp", "jxl", "jpeg", "png", "heif", "gif", "tiff"]
+                let others = EncodeFormat.loaded.filter { $0.name != name && $0.options.contains { $0.name == given } }
+                    .map(\.name).sorted { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) }
+                let block = others.first.map { "; to give it to the formats that have it (\(others.joined(separator: ", "))), write it in each one's block, e.g. \"\($0)\": {\"\(given)\": …}" } ?? ""
                 return "\"\(given)\" is not an option of \(name) (\(format.saver)); its options: "
-                    + options.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    + options.map { "\"\($0.name)\"" }.joined(separator: ", ") + block
             }
             if let value = values[given], !parameter.type.accepts(value) {
                 return "\"\(given)\" for \(name) must be \(parameter.type.summary), not \(value)"
@@ -233,6 +270,10 @@ struct EncodeStage: Stage {
         case .webpEncode(let quality)?:
             return ["WebP: by libwebp at Q \(quality), method \(WebPCodec.defaultMethod), when its tree runs on the direct path; else by \(libvips)"]
         default:
+            if format.name == "jxl" {
+                let q = options["distance"] == nil ? "Q \(number(Self.qualityName) == "libvips' default" ? "75" : number(Self.qualityName))" : "distance \(number("distance"))"
+                return ["JPEG XL: by libvips' jxlsave (libjxl) at \(q), effort \(number("effort")) (the direct path writes JPEG, WebP and AVIF)"]
+            }
             guard ["jpeg", "webp", "avif"].contains(format.name) else {
                 return ["\(format.displayName): by libvips' \(saver) (the direct path writes JPEG, WebP and AVIF)"]
             }
@@ -276,6 +317,11 @@ struct EncodeStage: Stage {
         guard let origin = image.origin, origin.storedWidth * origin.storedHeight >= 4_000_000 else { return }
         VipsRuntime.releaseFreeHeap(over: 4 << 20)
     }
+
+    /// JPEG XL's effort when none is given: libjxl's 5 against libvips' 7 is 0.52× the CPU at
+    /// 0.98× the bytes and 0.26 SSIMULACRA2 points less (`bench/jxl-settings.py`, 8 photos at
+    /// 960 px, at libvips' Q 75).
+    static let jxlEffort = 5
 
     /// libvips' name for its savers' quality, and their default (jpegsave's and webpsave's).
     static let qualityName = "Q", defaultQuality = 75

@@ -53,6 +53,52 @@ import WorkbenchTestSupport
         #expect(harness.errors(encodePreset(#""format": "bmp""#)).joined().contains(#"expected one of "jpeg", "png""#))
     }
 
+    /// One encode repeated over formats: each copy takes its own format's block over the node's
+    /// options, and a block's options are checked against that format's saver.
+    @Test func eachFormatTakesItsOwnBlock() async throws {
+        let harness = try PresetHarness("encode-blocks")
+        func preset(_ options: String) -> String {
+            #"{"version": 1, "graph": [{"op": "read"}, {"op": "decode"}, {"op": "thumbnail", "width": 240}, {"id": "encoded", "op": "encode", "format": "{fmt}", "foreach": {"fmt": ["webp", "jpeg", "avif"]}, \#(options)}, {"op": "write", "path": "{name}.{fmt}"}]}"#
+        }
+        let input = try harness.sample("Bridge.jpg")
+        func sizes(_ options: String) async throws -> [String: Int] {
+            let (summary, _) = try await harness.run(preset(options), inputs: [input])
+            #expect(summary.succeeded == 1)
+            var sizes: [String: Int] = [:]
+            for format in ["webp", "jpeg", "avif"] { sizes[format] = try Data(contentsOf: harness.output("Bridge.\(format)")).count }
+            return sizes
+        }
+        let plain = try await sizes(#""Q": 60"#)
+        // The node's Q for all, then each block over it: JPEG up, WebP down, AVIF as the node says.
+        let blocks = try await sizes(#""Q": 60, "jpeg": {"Q": 95}, "webp": {"quality": 20}, "avif": {"effort": 2}"#)
+        #expect(blocks["jpeg", default: 0] > plain["jpeg", default: 0] * 3 / 2, "\(blocks) \(plain)")
+        #expect(blocks["webp", default: 0] < plain["webp", default: 0] * 3 / 4, "\(blocks) \(plain)")
+        #expect(blocks["avif", default: 0] != plain["avif", default: 0], "effort 2 against 3: another encode")
+        // An option one format lacks, given to the node, names the block that takes it.
+        let shared = harness.errors(preset(#""effort": 4"#)).joined()
+        #expect(shared.contains(#""effort" is not an option of jpeg (jpegsave_buffer)"#) && shared.contains(#"write it in each one's block, e.g. "avif": {"effort": …}"#), "\(shared)")
+        // A block's options are its format's: checked where they are written.
+        let wrong = harness.errors(preset(#""jpeg": {"effort": 4}"#)).joined()
+        #expect(wrong.contains(#"graph[3].jpeg.effort"#) && wrong.contains(#""effort" is not one of these options: "Q""#), "\(wrong)")
+        let range = harness.errors(preset(#""webp": {"effort": 9}"#)).joined()
+        #expect(range.contains("graph[3].webp.effort") && range.contains("0…6"), "\(range)")
+    }
+
+    /// JPEG XL is written by libvips' jxlsave (its loader stays blocked as untrusted); the file
+    /// is read back by the `vips` tool, which does not block it.
+    @Test func jpegXLIsWritten() async throws {
+        let harness = try PresetHarness("encode-jxl")
+        let (summary, reports) = try await harness.run(encodePreset(#""format": "jxl", "effort": 3"#), inputs: [try harness.sample("Bridge.jpg")])
+        #expect(summary.succeeded == 1, "\(reports.map(\.failure))")
+        let data = try Data(contentsOf: harness.output("Bridge.out"))
+        #expect(Array(data.prefix(2)) == [0xFF, 0x0A] || Array(data.prefix(12)) == [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        let header = String(decoding: try ProgressiveFiles.run("/usr/bin/vipsheader", [harness.output("Bridge.out").path]), as: UTF8.self)
+        #expect(header.contains("96x") && header.contains("jxlload"), "\(header)")
+        // Loading one in a preset stays behind the untrusted switch.
+        #expect(!VipsRuntime.untrustedOperationsAllowed)
+        #expect(throws: VipsError.self) { try VipsImage.decode(data, origin: "Bridge.jxl") }
+    }
+
     @Test func saverOptionsTakeEffect() async throws {
         let harness = try PresetHarness("encode-effect")
         let input = try harness.sample("Bridge.jpg")

@@ -37,6 +37,7 @@ struct GraphRepetition {
         var copies: [String: [Copy]] = [:]         // written id → its copies
         var variables: [String: [Variable]] = [:]  // written id → the variables it repeats over
         var previous: [NodeScope: String] = [:]
+        var scopes: [String: NodeScope] = [:]       // written id → its scope
         var result: [Expanded] = []
         for (element, index) in elements {
             guard case .object(var members, let location) = element else {
@@ -47,7 +48,12 @@ struct GraphRepetition {
             let op = element["op"]?.stringValue ?? ""
             let writtenID = element["id"]?.stringValue ?? op
             let scope = NodeScope(rawValue: element["scope"]?.stringValue ?? "item") ?? .item
-            let (upstream, chained) = Self.upstream(of: element, members: members, input: registry[op]?.spec.input != nil,
+            scopes[writtenID] = scope
+            // An item's node reading "@id[*]" of another item node reads every copy of it: it is
+            // not repeated with it.
+            let gathered: (String) -> Bool = { scope == .item && scopes[$0] == .item }
+            members = members.map { (key: $0.key, keyLocation: $0.keyLocation, value: Self.everyCopy(in: $0.value, gathered: gathered, copies: copies)) }
+            let (upstream, chained) = Self.upstream(of: .object(members, location), members: members, input: registry[op]?.spec.input != nil,
                                                     before: previous[scope])
             var own: [Variable] = []
             if let foreach = element["foreach"] {
@@ -79,6 +85,16 @@ struct GraphRepetition {
             copies[writtenID] = made
         }
         return result
+    }
+
+    /// `"@id[*]"` of a node in the item's own scope as the list of its copies (`["@id-480",
+    /// "@id-960"]`, or `["@id"]` when it is not repeated); any other value as it is.
+    private static func everyCopy(in value: JSONValue, gathered: (String) -> Bool, copies: [String: [Copy]]) -> JSONValue {
+        guard case .string(let s, let location) = value, s.hasPrefix("@"), s.hasSuffix("[*]") else { return value }
+        let id = GraphLinker.referencedID(s)
+        guard gathered(id) else { return value }
+        let ids = copies[id].map { $0.map(\.id) } ?? [id]
+        return .array(ids.map { .string("@" + $0, location) }, location)
     }
 
     /// The nodes a node reads as written — `from`, else the implicit chain from `before` (the

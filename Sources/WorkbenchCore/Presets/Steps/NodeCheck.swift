@@ -79,7 +79,8 @@ struct NodeCheck {
             collector.error(join(path, "op"), at: opValue.location, "expected an op name, found \(opValue.typeName)")
             return nil
         }
-        registry.prepare(opName, words: members.compactMap(\.value.stringValue))
+        // Keys too: an encode's `"avif": {…}` names a format as its `"format"` does.
+        registry.prepare(opName, words: members.compactMap(\.value.stringValue) + members.map(\.key))
         guard let definition = registry[opName] else {
             let known = unavailable[opName]
             let reason = known ?? registry.unavailableReason(opName)

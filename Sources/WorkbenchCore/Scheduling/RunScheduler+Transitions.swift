@@ -89,7 +89,7 @@ extension RunScheduler {
 
     /// Hands a succeeded instance's payload to the instances that read it (fan-ins excepted:
     /// `settle` contributes to those) and makes ready those that now have every input.
-    private func deliverDownstream(_ payload: Payload, from id: Int) {
+    func deliverDownstream(_ payload: Payload, from id: Int) {
         let n = node(of: id)
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
@@ -182,6 +182,14 @@ extension RunScheduler {
             // reused) while these settle.
             mark(id, .upToDate)
             settle(id)
+        }
+        // A node that still runs though it reads an up-to-date `write` (a page's markup feeding
+        // the run's index) reads the file as recorded: it is there, as it was made.
+        let left = Set(nodes)
+        for (writeID, file) in freshness.upToDate {
+            guard let n = recipes?.nodeIndex[writeID], left.contains(n),
+                  plan.nodes[n].dependents.contains(where: { !left.contains($0) }) else { continue }
+            deliverDownstream(.file(file), from: s * nodeCount + n)
         }
     }
 }

@@ -165,7 +165,8 @@ extension RunScheduler {
         guard let s = slot(of: id) else { return }
         let state = instances[id].state
         if fanIns.feeds(n) {
-            contribute(state == .succeeded ? payload : nil, from: n, item: window.itemIndex(of: id))
+            // An up-to-date write gives the run's fan-ins its file as recorded (an index of pages).
+            contribute(state == .succeeded || state == .upToDate ? payload : nil, from: n, item: window.itemIndex(of: id))
         }
         if window.nodeEnded(s, cancelled: state == .cancelled) { finishItem(s) }
     }
@@ -175,21 +176,23 @@ extension RunScheduler {
     func leaveOut(_ freshness: ItemFreshness, slot s: Int) {
         let (files, nodes) = recipes?.leftOut(freshness) ?? ([], [])
         window.leaveOut(s, identity: freshness.identity, upToDate: files)
+        var recorded: [Int: OutputFile] = [:]
+        for (writeID, file) in freshness.upToDate {
+            if let n = recipes?.nodeIndex[writeID] { recorded[n] = file }
+        }
+        let left = Set(nodes)
         for n in nodes {
             let id = s * nodeCount + n
             guard instances[id].state == .pending || instances[id].state == .ready else { continue }
             // The reading node has not settled yet, so the item cannot end (and its slot be
             // reused) while these settle.
             mark(id, .upToDate)
-            settle(id)
-        }
-        // A node that still runs though it reads an up-to-date `write` (a page's markup feeding
-        // the run's index) reads the file as recorded: it is there, as it was made.
-        let left = Set(nodes)
-        for (writeID, file) in freshness.upToDate {
-            guard let n = recipes?.nodeIndex[writeID], left.contains(n),
-                  plan.nodes[n].dependents.contains(where: { !left.contains($0) }) else { continue }
-            deliverDownstream(.file(file), from: s * nodeCount + n)
+            // A node that still runs though it reads an up-to-date `write` (a page's markup whose
+            // own file changed) reads the file as recorded: it is there, as it was made.
+            if let file = recorded[n], plan.nodes[n].dependents.contains(where: { !left.contains($0) && plan.nodes[$0].scope == .item }) {
+                deliverDownstream(.file(file), from: id)
+            }
+            settle(id, payload: recorded[n].map { .file($0) })
         }
     }
 }

@@ -8,14 +8,14 @@ struct PictureIndexStage: Stage {
         var entries: ParameterValue?
 
         static let bindings: [ParameterBinding<Self>] = [
-            .value("in", \.entries, "Every item's picture JSON: a fan-in such as \"@meta[*]\" of a picture with \"as\": \"json\".",
-                   type: .fanIn(.bytes), .init(required: true)),
+            .value("in", \.entries, "Every item's picture JSON as written: a fan-in such as \"@meta-save[*]\" of the write after a picture with \"as\": \"json\" (read back from the output folder, so an item whose files are up to date is listed too).",
+                   type: .fanIn(.file), .init(required: true)),
         ]
     }
 
     static let definition = OpDefinition(OpSpec(
         name: "pictures",
-        summary: "The run's index of pictures: every item's picture JSON (\"in\": \"@meta[*]\") in one object keyed by the item's folder and name, in input order — the srcset.json a static-site generator reads. Give it \"scope\": \"run\".",
+        summary: "The run's index of pictures: every item's picture JSON as written (\"in\": \"@meta-save[*]\") in one object keyed by the item's folder and name, in input order — the srcset.json a static-site generator reads. Give it \"scope\": \"run\".",
         input: nil, output: .bytes, defaultQueue: "cpu", execution: .cpu,
         parameters: Parameters.specs)) { _ in PictureIndexStage() }
 
@@ -23,11 +23,17 @@ struct PictureIndexStage: Stage {
         var members: [String] = []
         var seen = Set<String>()
         for payload in inputs.references("in") {
-            guard case .bytes(let bytes) = payload,
-                  let entry = try? JSONSerialization.jsonObject(with: bytes.data) as? [String: Any],
-                  let key = entry["item"] as? String else {
-                throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "the JSON of a picture with \"as\": \"json\" for \"in\"")
+            guard case .file(let file) = payload else {
+                throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "the written JSON of a picture with \"as\": \"json\" for \"in\"")
             }
+            let path = (context.output.path as NSString).appendingPathComponent(file.path)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw WorkbenchError.readFailed(path: file.path, reason: "the index reads the pictures' JSON back from the output folder, and \(context.output.location) keeps no copy of it; write the index with a local --out")
+            }
+            guard let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let key = entry["item"] as? String else {
+                throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "the JSON of a picture with \"as\": \"json\" in \(file.path) (give \"in\" the write after it, e.g. \"@meta-save[*]\")")
+            }
+            let bytes = Bytes(data, origin: file.path)
             // Two inputs of one name in one folder (a.jpg and a.png): the first is kept, and said.
             guard seen.insert(key).inserted else {
                 context.note("\(key) is listed once: two inputs share that name")

@@ -275,19 +275,21 @@ import WorkbenchVips
         let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
         let text = try String(contentsOfFile: preset, encoding: .utf8)
         let nodes = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["graph"] as? [Any])
-        #expect(nodes.count <= 8)
+        #expect(nodes.count <= 11)
         let out = try Fixtures.temporaryDirectory("responsive")
         let run = try CLIProcess.run(["run", preset, "--out", out.path, "-q"])
         #expect(run.status == 0, "\(run.stderr)")
         let names = Fixtures.files(in: out)
-        #expect(names.count == Fixtures.samplePhotos.count * 6)
+        // Nine images, the page and the JSON a photo, and the run's index.
+        #expect(names.count == Fixtures.samplePhotos.count * 11 + 1)
+        #expect(names.contains("srcset.json") && names.contains("Bridge.html") && names.contains("Bridge.json"))
         for width in [480, 960, 1920] {
-            for format in ["webp", "jpeg"] {
+            for format in ["avif", "webp", "jpeg"] {
                 let file = out.appendingPathComponent("Bridge-\(width).\(format)")
                 let image = try decode(file)
                 // Bridge.jpg is 1600 px wide: thumbnail does not enlarge it past that.
                 #expect(image.width == min(width, 1600), "\(file.lastPathComponent)")
-                #expect(image.loader?.hasPrefix(format == "jpeg" ? "jpeg" : "webp") == true)
+                #expect(image.loader?.hasPrefix(["jpeg": "jpeg", "webp": "webp", "avif": "heif"][format] ?? "") == true)
             }
         }
     }
@@ -348,7 +350,7 @@ import WorkbenchVips
                                       "--set", "encoded-480-jpeg.Q=20", "--set", "resized.height=100", "--set", "resized-960.height=50"])
         #expect(run.status == 0, "\(run.stderr)")
         func size(_ file: String) -> Int { (try? Data(contentsOf: out.appendingPathComponent(file)).count) ?? 0 }
-        // Q 20 against 80: that copy's file is much smaller than without the --set; the others are the same.
+        // Q 20 against 75: that copy's file is much smaller than without the --set; the others are the same.
         let reference = try Fixtures.temporaryDirectory("set-copies-reference")
         #expect(try CLIProcess.run(["run", preset, "--out", reference.path, "-q", photo.path, "--set", "resized.height=100"]).status == 0)
         func referenceSize(_ file: String) -> Int { (try? Data(contentsOf: reference.appendingPathComponent(file)).count) ?? 0 }
@@ -367,7 +369,8 @@ import WorkbenchVips
                                           "--set", "resized-960.width=1000", "--set", "encoded-480-webp.format=png"])
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(renamed.stderr.contains("w = 960 becomes 1000 there") && renamed.stderr.contains("fmt = webp becomes png there"), "\(renamed.stderr)")
-        #expect(Fixtures.files(in: moved) == ["1000", "1920", "480"].flatMap { ["\(name)-\($0).jpeg", "\(name)-\($0).png"] }.sorted())
+        #expect(Fixtures.files(in: moved) == (["1000", "1920", "480"].flatMap { ["\(name)-\($0).avif", "\(name)-\($0).jpeg", "\(name)-\($0).png"] }
+            + ["\(name).html", "\(name).json", "srcset.json"]).sorted())
         #expect(try decode(moved.appendingPathComponent("\(name)-1000.png")).width == 1000)
         #expect(try decode(moved.appendingPathComponent("\(name)-480.png")).loader?.hasPrefix("png") == true)
 

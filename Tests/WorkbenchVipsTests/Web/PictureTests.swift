@@ -18,7 +18,7 @@ import WorkbenchTestSupport
           {"id": "page-save", "op": "write", "path": "img/{name}.html"},
           {"id": "meta", "op": "picture", "files": "@save[*]", "as": "json", "baseURL": "https://cdn.example/"},
           {"id": "meta-save", "op": "write", "path": "{name}.json"},
-          {"id": "index", "op": "pictures", "scope": "run", "in": "@meta[*]"},
+          {"id": "index", "op": "pictures", "scope": "run", "in": "@meta-save[*]"},
           {"id": "index-save", "op": "write", "scope": "run", "path": "srcset.json"}]}
         """
 

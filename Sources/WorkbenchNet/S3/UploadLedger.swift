@@ -181,6 +181,7 @@ final class UploadLedger: Sendable {
                 }
             }
         }
+        // An intent that cannot be deleted now is found again by the next sweep, which aborts nothing twice.
         _ = try? client.perform(S3Client.Request(operation: "DeleteObject", method: "DELETE", location: intent), limits: ListPages.limits)
         return aborted
     }

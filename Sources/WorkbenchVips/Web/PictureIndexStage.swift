@@ -30,6 +30,7 @@ struct PictureIndexStage: Stage {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw WorkbenchError.readFailed(path: file.path, reason: "the index reads the pictures' JSON back from the output folder, and \(context.output.location) keeps no copy of it; write the index with a local --out")
             }
+            // Not JSON at all, or JSON of something else: either way not a picture's, said below.
             guard let entry = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let key = entry["item"] as? String else {
                 throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "the JSON of a picture with \"as\": \"json\" in \(file.path) (give \"in\" the write after it, e.g. \"@meta-save[*]\")")
             }

@@ -22,7 +22,7 @@ struct PictureStage: Stage {
         var loading = Loading.lazy
         var decoding = Decoding.async
         var baseURL: String?
-        var placeholder = true
+        var placeholder: ParameterValue?
 
         static let bindings: [ParameterBinding<Self>] = [
             .value("files", \.files, "The written files of every size and format: \"@save[*]\" reads every copy of the write node \"save\".",
@@ -33,7 +33,7 @@ struct PictureStage: Stage {
             .choice("loading", \.loading, "The <img>'s loading: \"lazy\" waits until it nears the viewport; \"eager\" for the image above the fold."),
             .choice("decoding", \.decoding, "The <img>'s decoding hint."),
             .string("baseURL", \.baseURL, "Put before every file's path, e.g. \"https://cdn.example.com/photos/\" or \"../img/\"; without it URLs are the paths under the output folder, right for a page written there."),
-            .bool("placeholder", \.placeholder, "Compute a ThumbHash and the dominant colour from the smallest file (in the JSON; the colour as the <img>'s background in the HTML)."),
+            .value("placeholder", \.placeholder, "Compute a ThumbHash and the dominant colour from the smallest file (decoded at 100 px): in the JSON by default; in the HTML when true, as the <img>'s background colour.", type: .bool),
         ]
     }
 
@@ -47,8 +47,15 @@ struct PictureStage: Stage {
 
     init(_ parameters: Parameters) { self.parameters = parameters }
 
+    /// The JSON carries the placeholder unless told not to; the page only when asked, as it
+    /// costs a decode and the markup alone costs next to nothing.
+    var placeholder: Bool {
+        if case .bool(let asked)? = parameters.placeholder { return asked }
+        return parameters.form == .json
+    }
+
     var planNotes: [String] {
-        parameters.placeholder ? ["placeholder and colour from the smallest file written, decoded at 100 px at most"] : []
+        placeholder ? ["placeholder and colour from the smallest file written, decoded at 100 px at most"] : []
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
@@ -57,11 +64,11 @@ struct PictureStage: Stage {
         }
         guard !written.isEmpty else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "written files for \"files\"") }
         let files = PictureFile.listed(written, baseURL: parameters.baseURL ?? "")
-        var placeholder: PicturePlaceholder?
-        if parameters.placeholder {
-            placeholder = PicturePlaceholder.made(from: written, in: context.output.path) { context.note($0) }
+        var made: PicturePlaceholder?
+        if placeholder {
+            made = PicturePlaceholder.made(from: written, in: context.output.path) { context.note($0) }
         }
-        let picture = Picture(item: context.item, files: files, placeholder: placeholder)
+        let picture = Picture(item: context.item, files: files, placeholder: made)
         let text: String
         switch parameters.form {
         case .html:

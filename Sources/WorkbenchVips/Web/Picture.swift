@@ -9,38 +9,50 @@ struct Picture {
     let placeholder: PicturePlaceholder?
 
     /// The `<img>`'s format: the one every browser shows.
-    var fallback: String {
-        let formats = Set(files.map(\.format))
-        return ["jpeg", "png", "webp", "gif"].first { formats.contains($0) } ?? files.last?.format ?? "jpeg"
-    }
-
+    let fallback: String
     /// The largest file of the `<img>`'s format: its `src`, `width` and `height`.
-    var largest: PictureFile? { files.filter { $0.format == fallback }.max { $0.width < $1.width } }
+    let largest: PictureFile?
+
+    init(item: Item, files: [PictureFile], placeholder: PicturePlaceholder?) {
+        self.item = item
+        self.files = files
+        self.placeholder = placeholder
+        let formats = Set(files.map(\.format))
+        let fallback = ["jpeg", "png", "webp", "gif"].first { formats.contains($0) } ?? files.last?.format ?? "jpeg"
+        self.fallback = fallback
+        largest = files.filter { $0.format == fallback }.max { $0.width < $1.width }
+    }
 
     /// The item as the run-scope index keys it: its folder (when the input had one) and name.
     var key: String { item.directory.isEmpty ? item.name : item.directory + "/" + item.name }
 
     func html(sizes: String, alt: String, loading: String, decoding: String) -> String {
-        var lines = ["<picture>"]
-        let sources = Dictionary(grouping: files.filter { $0.format != fallback }, by: \.format)
-        for format in PictureFile.preference where sources[format] != nil {
-            let list = sources[format] ?? []
-            lines.append("  <source type=\"\(PictureFile.mediaType(format))\" srcset=\"\(Self.escaped(Self.srcset(list)))\" sizes=\"\(Self.escaped(sizes))\">")
+        let sizes = Self.escaped(sizes)
+        var out = "<picture>\n"
+        out.reserveCapacity(256 + 96 * files.count)
+        // `files` is in the order of `PictureFile.preference`, narrowest first: one run a format.
+        var start = 0
+        while start < files.count {
+            let format = files[start].format
+            var end = start
+            while end < files.count, files[end].format == format { end += 1 }
+            if format != fallback {
+                out += "  <source type=\"\(PictureFile.mediaType(format))\" srcset=\"\(Self.escaped(Self.srcset(files[start..<end])))\" sizes=\"\(sizes)\">\n"
+            }
+            start = end
         }
-        let own = files.filter { $0.format == fallback }
-        var img = "  <img"
-        if let largest { img += " src=\"\(Self.escaped(largest.url))\"" }
-        img += " srcset=\"\(Self.escaped(Self.srcset(own)))\" sizes=\"\(Self.escaped(sizes))\""
-        if let largest { img += " width=\"\(largest.width)\" height=\"\(largest.height)\"" }
-        img += " alt=\"\(Self.escaped(alt))\" loading=\"\(loading)\" decoding=\"\(decoding)\""
-        if let colour = placeholder?.colour { img += " style=\"background-color: \(colour)\"" }
-        lines.append(img + ">")
-        lines.append("</picture>")
-        return lines.joined(separator: "\n") + "\n"
+        out += "  <img"
+        if let largest { out += " src=\"\(Self.escaped(largest.url))\"" }
+        out += " srcset=\"\(Self.escaped(Self.srcset(files.filter { $0.format == fallback }[...])))\" sizes=\"\(sizes)\""
+        if let largest { out += " width=\"\(largest.width)\" height=\"\(largest.height)\"" }
+        out += " alt=\"\(Self.escaped(alt))\" loading=\"\(loading)\" decoding=\"\(decoding)\""
+        if let colour = placeholder?.colour { out += " style=\"background-color: \(colour)\"" }
+        out += ">\n</picture>\n"
+        return out
     }
 
     var json: String {
-        func text(_ s: String) -> String { ParameterValue.string(s).jsonText }
+        func text(_ s: String) -> String { Self.jsonString(s) }
         var members = ["\"item\": \(text(key))", "\"name\": \(text(item.name))"]
         if let largest { members += ["\"width\": \(largest.width)", "\"height\": \(largest.height)", "\"src\": \(text(largest.url))"] }
         if let placeholder {
@@ -56,21 +68,42 @@ struct Picture {
         return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
     }
 
-    /// `url 480w, url 960w`, narrowest first.
-    static func srcset(_ files: [PictureFile]) -> String {
-        files.sorted { $0.width < $1.width }.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+    /// `url 480w, url 960w` of files listed narrowest first.
+    static func srcset(_ files: ArraySlice<PictureFile>) -> String {
+        files.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
+    }
+
+    /// A JSON string literal (quotes, backslashes and control characters escaped).
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// Text safe inside a double-quoted attribute.
     static func escaped(_ text: String) -> String {
+        // Most text (paths, sizes) has nothing to escape: kept as it is.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
+            return text
+        }
         var out = ""
-        for c in text {
+        for c in text.unicodeScalars {
             switch c {
             case "&": out += "&amp;"
             case "\"": out += "&quot;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            default: out.append(c)
+            default: out.unicodeScalars.append(c)
             }
         }
         return out
@@ -96,22 +129,33 @@ struct PictureFile {
     /// widths gives two files of its own width, and one is enough — in the order of
     /// `preference`, narrowest first.
     static func listed(_ written: [OutputFile], baseURL: String) -> [PictureFile] {
-        var seen = Set<String>()
+        struct Size: Hashable { let format: String, width: Int }
+        var seen = Set<Size>()
         var files: [PictureFile] = []
         for file in written {
             guard let format = file.format, let width = file.width, let height = file.height,
-                  seen.insert("\(format) \(width)").inserted else { continue }
+                  seen.insert(Size(format: format, width: width)).inserted else { continue }
             files.append(PictureFile(url: baseURL + Self.encodedPath(file.path), format: format, width: width, height: height, bytes: file.bytes))
         }
         let rank = { (format: String) in preference.firstIndex(of: format) ?? preference.count }
         return files.sorted { (rank($0.format), $0.width) < (rank($1.format), $1.width) }
     }
 
-    /// A path as a URL's path: each segment percent-encoded but for the characters a URL
-    /// leaves as they are (so a space, a comma — which would split a srcset — or a `#` is safe).
+    /// A path as a URL's path: every byte percent-encoded but for the characters a URL leaves
+    /// as they are (so a space, a comma — which would split a srcset — or a `#` is safe).
     static func encodedPath(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~/")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(path.utf8.count)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

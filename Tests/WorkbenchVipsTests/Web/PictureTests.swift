@@ -64,6 +64,20 @@ import WorkbenchTestSupport
         }
     }
 
+    /// "@save[*]" in an item's node reads every copy and is not repeated; one "@save" is read
+    /// a copy at a time, and the preset is warned; in a fan-in's place "[*]" stays the run's.
+    @Test func everyCopyIsReadAtOnceOnlyWhenAskedFor() throws {
+        let harness = try PresetHarness("picture-copies")
+        let preset = try harness.load(Self.preset)
+        #expect(preset.nodes.filter { $0.id.hasPrefix("page") }.map(\.id) == ["page", "page-save"])
+        #expect(preset.warnings.isEmpty, "\(preset.warnings)")
+        let one = try harness.load(Self.preset.replacingOccurrences(of: #""files": "@save[*]", "as""#, with: #""files": "@save", "as""#))
+        #expect(one.nodes.filter { $0.id.hasPrefix("meta-save") }.count == 9)
+        #expect(one.warnings.contains { $0.description.contains(#""@save" is one copy at a time of a node repeated 9 times"#) }, "\(one.warnings)")
+        let itemIndex = harness.errors(Self.preset.replacingOccurrences(of: #""scope": "run", "in""#, with: #""in""#)).joined()
+        #expect(itemIndex.contains(#"a fan-in "@meta-save[*]" collects an item-scope node's output from every item"#), "\(itemIndex)")
+    }
+
     /// Chromium reads the markup and picks the AVIF source of the width `sizes` asks for.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")))
     func chromiumPicksTheAVIFSource() async throws {

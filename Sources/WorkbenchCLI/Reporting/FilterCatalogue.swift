@@ -82,8 +82,17 @@ struct FilterCatalogue {
         return lines.joined(separator: "\n")
     }
 
+    /// What the op reads and makes: its input, or for an op without one the references it
+    /// must be given (`picture`: files; `pictures`: every item's file), else the item itself.
     static func flow(_ spec: OpSpec) -> String {
-        "\(spec.input?.rawValue ?? "item") → \(spec.output.rawValue)"
+        var from = spec.input?.rawValue ?? "item"
+        if spec.input == nil {
+            for parameter in spec.parameters where parameter.isRequired {
+                if case .references(let kind) = parameter.type { from = kind.rawValue + "s"; break }
+                if case .fanIn(let kind) = parameter.type { from = "every item's " + kind.rawValue; break }
+            }
+        }
+        return "\(from) → \(spec.output.rawValue)"
     }
 
     /// The stable JSON form: keys sorted, ops by name.

@@ -81,6 +81,17 @@ static inline VipsImage *cvips_image_new_from_copied_bytes(const void *data, siz
     return image;
 }
 
+// An 8-bit sRGB (or grey) image of a copy of `pixels`, carrying `icc` when given: the direct
+// path's pixels handed to a libvips saver.
+static inline VipsImage *cvips_image_from_copied_srgb(const void *pixels, size_t length, int width, int height, int bands,
+                                                      const void *icc, size_t icc_length) {
+    VipsImage *image = vips_image_new_from_memory_copy(pixels, length, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (image == NULL) return NULL;
+    image->Type = bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    if (icc != NULL && icc_length > 0) vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, icc, icc_length);
+    return image;
+}
+
 // avg for the damage check, which measures inside an exclusive section of the error log where
 // the generic call (which takes that section itself) cannot run.
 static inline int cvips_avg(VipsImage *in, double *out) {

@@ -1,5 +1,5 @@
 /// What a node's parameters make of it on the direct path (libjpeg, libwebp, libavif and our own
-/// resampler, no libvips image), for the planner: a decode read by one `.fit`, whose result
+/// resampler, no libvips image but the one a JPEG XL is saved from), for the planner: a decode read by one `.fit`, whose result
 /// only further `.fit`s (cascaded from it) and encodes with a direct form read, runs there as
 /// one tree. Ops give one through `OpSpec.directForm`; nil when the parameters ask for
 /// something the direct path does not do.
@@ -12,6 +12,9 @@ public enum DirectForm: Sendable, Equatable {
     case webpEncode(quality: Int)
     /// Encodes to AVIF (4:2:0) at a quality (libvips' Q scale) and libavif's speed, with default metadata.
     case avifEncode(quality: Int, speed: Int)
+    /// Encodes to JPEG XL at a quality and effort (libvips' scales) by libvips' saver, from the
+    /// direct path's RGB pixels.
+    case jxlEncode(quality: Int, effort: Int)
 
     /// libvips' jpegsave rule, the one place it is written: 4:2:0 chroma below quality 90,
     /// 4:4:4 from 90. The planner reads it here, and the direct path's encoder tells libjpeg.
@@ -24,6 +27,7 @@ public enum DirectForm: Sendable, Equatable {
         case .fit: return nil
         case .jpegEncode(let quality): return Self.jpegSubsamples(quality: quality)
         case .webpEncode, .avifEncode: return true
+        case .jxlEncode: return false
         }
     }
 }

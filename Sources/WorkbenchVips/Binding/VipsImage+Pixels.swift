@@ -38,6 +38,19 @@ extension VipsImage {
     }
 }
 
+extension VipsImage {
+    /// The direct path's 8-bit RGB (or grey) pixels as a libvips image, with their ICC profile:
+    /// for a saver only libvips has (JPEG XL).
+    static func copying(_ pixels: [UInt8], width: Int, height: Int, bands: Int, icc: [UInt8]?) -> VipsImage? {
+        pixels.withUnsafeBytes { bytes in
+            (icc ?? []).withUnsafeBytes { profile in
+                cvips_image_from_copied_srgb(bytes.baseAddress, bytes.count, Int32(width), Int32(height), Int32(bands),
+                                             profile.baseAddress, profile.count)
+            }
+        }.map { VipsImage(owning: $0) }
+    }
+}
+
 extension VipsArgumentValue {
     /// A loader's `access`: top to bottom once (little memory), or any region in any order.
     static func access(sequential: Bool) -> VipsArgumentValue {

@@ -45,13 +45,14 @@ struct EncodeStage: Stage {
                 // AVIF, an effort).
                 let own = Parameters(p)
                 let values = saverValues(p, format: own.format)
-                let allowed: Set = own.format == "avif" ? [qualityName, "effort"] : [qualityName]
+                let allowed: Set = own.format == "avif" || own.format == "jxl" ? [qualityName, "effort"] : [qualityName]
                 guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
                 func int(_ name: String) -> Int? { if case .int(let value)? = values[name] { value } else { nil } }
                 switch own.format {
                 case "jpeg": return .jpegEncode(quality: int(qualityName) ?? defaultQuality)
                 case "webp": return .webpEncode(quality: int(qualityName) ?? defaultQuality)
                 case "avif": return AVIFDefaults.form(quality: int(qualityName), effort: int("effort"))
+                case "jxl": return .jxlEncode(quality: int(qualityName) ?? defaultQuality, effort: int("effort") ?? jxlEffort)
                 default: return nil
                 }
             },
@@ -269,13 +270,15 @@ struct EncodeStage: Stage {
             return ["JPEG: by libjpeg at Q \(quality), \(sampling), as libvips writes it, when its tree runs on the direct path; else by \(libvips)"]
         case .webpEncode(let quality)?:
             return ["WebP: by libwebp at Q \(quality), method \(WebPCodec.defaultMethod), when its tree runs on the direct path; else by \(libvips)"]
+        case .jxlEncode(let quality, let effort)?:
+            return ["JPEG XL: by libvips' jxlsave (libjxl) at Q \(quality), effort \(effort), from the direct path's RGB pixels when its tree runs there (the tree then decodes RGB, not the file's planes), else from libvips' image"]
         default:
             if format.name == "jxl" {
                 let q = options["distance"] == nil ? "Q \(number(Self.qualityName) == "libvips' default" ? "75" : number(Self.qualityName))" : "distance \(number("distance"))"
-                return ["JPEG XL: by libvips' jxlsave (libjxl) at \(q), effort \(number("effort")) (the direct path writes JPEG, WebP and AVIF)"]
+                return ["JPEG XL: by libvips' jxlsave (libjxl) at \(q), effort \(number("effort")), as its options ask for more than the direct path's (a quality and an effort)"]
             }
             guard ["jpeg", "webp", "avif"].contains(format.name) else {
-                return ["\(format.displayName): by libvips' \(saver) (the direct path writes JPEG, WebP and AVIF)"]
+                return ["\(format.displayName): by libvips' \(saver) (the direct path writes JPEG, WebP, AVIF and JPEG XL)"]
             }
             return ["\(format.displayName): by \(libvips), as its options ask for more than the direct path's (a quality; for AVIF an effort; the default metadata)"]
         }
@@ -326,6 +329,21 @@ struct EncodeStage: Stage {
     /// libvips' name for its savers' quality, and their default (jpegsave's and webpsave's).
     static let qualityName = "Q", defaultQuality = 75
 
+    /// JPEG XL from the direct path's pixels: only libvips' saver writes it, so they become a
+    /// libvips image in memory (RGB: a tree with a JPEG XL decodes RGB, not planes).
+    private func encodeJXL(_ direct: DirectImage, quality: Int, effort: Int, context: StageContext) throws -> Payload {
+        guard case .interleaved(let pixels) = direct.pixels,
+              let image = VipsImage.copying(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands, icc: direct.profile) else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for JPEG XL (the plan decodes RGB for a tree with one)")
+        }
+        var options = options
+        options[Self.qualityName] = .int(quality)
+        options["effort"] = .int(effort)
+        let (data, _) = try image.encode(format, options: options, cancellation: context.cancellation)
+        return .bytes(Bytes(data, origin: context.item.source,
+                            image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))
+    }
+
     /// The direct path's JPEG or WebP (the plan's `DirectChain`), with libvips' settings: for
     /// JPEG, libjpeg and the EXIF block libvips writes for stripped metadata, so the file is what
     /// the libvips path would write; for WebP, libwebp with the same EXIF block and profile.
@@ -334,11 +352,13 @@ struct EncodeStage: Stage {
         var avif: AVIFCodec.Settings?
         switch directForm {
         case .jpegEncode(let q)?, .webpEncode(let q)?: quality = q
+        case .jxlEncode(let q, let effort)?:
+            return try encodeJXL(direct, quality: q, effort: effort, context: context)
         case .avifEncode(let q, let speed)?:
             quality = q
             // One thread: the pool's workers already encode one photo each.
             avif = AVIFCodec.Settings(quality: q, speed: speed, threads: 1, encoder: .aom)
-        default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP and AVIF at a quality alone)")
+        default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP, AVIF and JPEG XL at a quality alone)")
         }
         let data: Data
         // The EXIF block libvips writes for stripped metadata, in a JPEG's APP1 or a WebP's EXIF chunk.
@@ -352,7 +372,7 @@ struct EncodeStage: Stage {
         case ("jpeg", .planes(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
         default:
             // The planner gives the direct path's pixels only to encodes with a direct form.
-            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP and AVIF)")
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP, AVIF and JPEG XL)")
         }
         return .bytes(Bytes(data, origin: context.item.source,
                             image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))

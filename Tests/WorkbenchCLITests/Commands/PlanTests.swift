@@ -114,7 +114,7 @@ import WorkbenchVips
             { "version": 1, "graph": [ { "op": "read" }, { "op": "decode" }, { "op": "thumbnail", "width": 100 },
                                        { "id": "png", "op": "encode", "format": "png" }, { "op": "write", "path": "{name}.png" } ] }
             """, in: folder, name: "png.json")])
-        #expect(png.stdout.contains("PNG: by libvips' pngsave (the direct path writes JPEG, WebP and AVIF)"), "\(png.stdout)")
+        #expect(png.stdout.contains("PNG: by libvips' pngsave (the direct path writes JPEG, WebP, AVIF and JPEG XL)"), "\(png.stdout)")
 
         let preset = Fixtures.presets.appendingPathComponent("responsive-images.json").path
         // The same as JSON; and --set changes the plan as it changes a run.

@@ -58,4 +58,35 @@ import WorkbenchTestSupport
         // At every format's default, the files come in the order a web page expects.
         #expect(bytes["avif", default: 0] < bytes["webp", default: 0] && bytes["webp", default: 0] < bytes["jpeg", default: 0], "\(bytes)")
     }
+
+    /// JPEG XL beside WebP keeps the tree on the direct path (RGB pixels, not planes): each JPEG
+    /// XL, read back by the `vips` tool (its loader stays untrusted here), is the size of
+    /// libvips' own and close to its pixels.
+    @Test func aJPEGXLSrcsetStaysOnTheDirectPath() async throws {
+        let harness = try PresetHarness("direct-jxl")
+        let inputs = try DirectPathTests.inputs(in: harness.folder)
+        let (_, direct) = try await harness.run(Self.srcset(engine: "auto", formats: ["jxl", "webp"]), inputs: [inputs.path], output: "direct")
+        let (_, vips) = try await harness.run(Self.srcset(engine: "libvips", formats: ["jxl"]), inputs: [inputs.path], output: "vips")
+        // Only the file cut short on purpose fails, on libvips' path as on ours.
+        #expect(vips.filter { $0.status != .succeeded }.map(\.item.name) == ["truncated"], "\(vips.map { "\($0.item.name): \($0.status)" })")
+        var onDirectPath = 0
+        for report in direct where report.decodes.first?.contains("direct path: libjpeg") == true {
+            #expect(report.status == .succeeded, "\(report.item.name): \(String(describing: report.failure))")
+            onDirectPath += 1
+            for width in [300, 120] {
+                var pixels: [(values: [UInt8], width: Int, height: Int, bands: Int)] = []
+                for folder in ["direct", "vips"] {
+                    let jxl = harness.folder.appendingPathComponent("\(folder)/\(report.item.name)-\(width).jxl")
+                    let png = jxl.appendingPathExtension("png")
+                    try ProgressiveFiles.run("/usr/bin/vips", ["copy", jxl.path, png.path])
+                    pixels.append(try DirectPathTests.decoded(try Data(contentsOf: png)))
+                }
+                #expect((pixels[0].width, pixels[0].height, pixels[0].bands) == (pixels[1].width, pixels[1].height, pixels[1].bands), "\(report.item.name)-\(width)")
+                guard pixels[0].values.count == pixels[1].values.count else { continue }
+                // Two lossy encodes of two resamplings of one photo.
+                #expect(DirectPathTests.difference(pixels[0].values, pixels[1].values).psnr > 30, "\(report.item.name)-\(width)")
+            }
+        }
+        #expect(onDirectPath >= 10, "\(onDirectPath)")
+    }
 }

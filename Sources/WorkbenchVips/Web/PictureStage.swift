@@ -64,6 +64,9 @@ struct PictureStage: Stage {
         }
         guard !written.isEmpty else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "written files for \"files\"") }
         let files = PictureFile.listed(written, baseURL: parameters.baseURL ?? "")
+        guard !files.isEmpty else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "written images (the writes after an encode) for \"files\", not \(written.map(\.path).joined(separator: ", "))")
+        }
         var made: PicturePlaceholder?
         if placeholder {
             made = PicturePlaceholder.made(from: written, in: context.output.path) { context.note($0) }

@@ -78,6 +78,18 @@ import WorkbenchTestSupport
         #expect(itemIndex.contains(#"a fan-in "@meta-save[*]" collects an item-scope node's output from every item"#), "\(itemIndex)")
     }
 
+    /// Files that are not images (a copy of the input as read) give no markup: the item fails
+    /// and says which files it was given.
+    @Test func filesThatAreNotImagesFailTheItem() async throws {
+        let harness = try PresetHarness("picture-not-images")
+        let preset = #"{"version": 1, "graph": [{"id": "source", "op": "read"}, {"id": "copy", "op": "write", "path": "{name}.bin"}, {"id": "page", "op": "picture", "files": "@copy[*]"}, {"id": "page-save", "op": "write", "path": "{name}.html"}]}"#
+        let (summary, reports) = try await harness.run(preset, inputs: [try harness.sample("Bridge.jpg")])
+        #expect(summary.failed == 1)
+        let failure = try #require(reports.first?.failure)
+        #expect(failure.node == "page" && failure.message.contains(#"expected written images (the writes after an encode) for "files", not Bridge.bin"#),
+                "\(failure)")
+    }
+
     /// Chromium reads the markup and picks the AVIF source of the width `sizes` asks for.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")))
     func chromiumPicksTheAVIFSource() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbenchCore
 
 /// One JSON object written on one line, keys sorted: what `JSONSerialization` with
 /// `.sortedKeys` writes for the reporters' objects (strings, integers, doubles, booleans, null,
@@ -55,22 +56,8 @@ enum JSONLine {
         return true
     }
 
+    /// As `JSONSerialization` writes strings (`/` escaped).
     private static func string(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "/"): out.append(contentsOf: #"\/"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case ..<0x20: out.append(contentsOf: String(format: "\\u%04x", byte).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONString.append(text, to: &out, escapingSlashes: true)
     }
 }

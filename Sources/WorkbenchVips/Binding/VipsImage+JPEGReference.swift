@@ -11,10 +11,6 @@ extension VipsImage {
         let image = try VipsOperationCall.image("jpegload_buffer", nil, [
             "buffer": .blob(data), "shrink": .int(shrink), "fail_on": .failOn(level),
         ])
-        var size = 0
-        let (memory, message) = VipsErrorLog.call(exclusive: false, { vips_image_write_to_memory(image.pointer, &size) }, failed: { $0 == nil })
-        guard let memory else { throw .decodeFailed(origin: "JPEG", message: message ?? "libjpeg refused it") }
-        defer { g_free(memory) }
-        return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height, image.bands)
+        return (try image.memoryBytes(origin: "JPEG"), image.width, image.height, image.bands)
     }
 }

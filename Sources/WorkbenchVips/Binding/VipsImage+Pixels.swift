@@ -39,6 +39,16 @@ extension VipsImage {
 }
 
 extension VipsImage {
+    /// Every pixel computed and copied out, row by row in the image's own sample format;
+    /// `origin` names the image in the error when libvips cannot.
+    func memoryBytes(origin: String) throws(VipsError) -> [UInt8] {
+        var size = 0
+        let (memory, message) = VipsErrorLog.call(exclusive: false, { vips_image_write_to_memory(pointer, &size) }, failed: { $0 == nil })
+        guard let memory else { throw .decodeFailed(origin: origin, message: message ?? "libvips could not read its pixels") }
+        defer { g_free(memory) }
+        return Array(UnsafeRawBufferPointer(start: memory, count: size))
+    }
+
     /// The direct path's 8-bit RGB (or grey) pixels as a libvips image, with their ICC profile:
     /// for a saver only libvips has (JPEG XL).
     static func copying(_ pixels: [UInt8], width: Int, height: Int, bands: Int, icc: [UInt8]?) -> VipsImage? {

@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 
 extension VipsImage {
@@ -17,10 +16,6 @@ extension VipsImage {
             image = try VipsOperationCall.image("bandjoin_const", image, ["c": .doubles([255])])
         }
         guard image.bands == 4 else { throw .decodeFailed(origin: origin, message: "\(image.bands) bands after conversion to sRGB") }
-        var size = 0
-        let (memory, message) = VipsErrorLog.call(exclusive: false, { vips_image_write_to_memory(image.pointer, &size) }, failed: { $0 == nil })
-        guard let memory else { throw .decodeFailed(origin: origin, message: message ?? "libvips could not read its pixels") }
-        defer { g_free(memory) }
-        return (Array(UnsafeRawBufferPointer(start: memory, count: size)), image.width, image.height)
+        return (try image.memoryBytes(origin: origin), image.width, image.height)
     }
 }

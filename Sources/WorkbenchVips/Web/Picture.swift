@@ -52,7 +52,7 @@ struct Picture {
     }
 
     var json: String {
-        func text(_ s: String) -> String { Self.jsonString(s) }
+        func text(_ s: String) -> String { JSONString.literal(s) }
         var members = ["\"item\": \(text(key))", "\"name\": \(text(item.name))"]
         if let largest { members += ["\"width\": \(largest.width)", "\"height\": \(largest.height)", "\"src\": \(text(largest.url))"] }
         if let placeholder {
@@ -71,23 +71,6 @@ struct Picture {
     /// `url 480w, url 960w` of files listed narrowest first.
     static func srcset(_ files: ArraySlice<PictureFile>) -> String {
         files.map { "\($0.url) \($0.width)w" }.joined(separator: ", ")
-    }
-
-    /// A JSON string literal (quotes, backslashes and control characters escaped).
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Text safe inside a double-quoted attribute.

@@ -49,23 +49,21 @@ struct GraphRepetition {
             let writtenID = element["id"]?.stringValue ?? op
             let scope = NodeScope(rawValue: element["scope"]?.stringValue ?? "item") ?? .item
             scopes[writtenID] = scope
-            // An item's node reading "@id[*]" of another item node, where it takes a list of
-            // references, reads every copy of it: it is not repeated with it. (Where it takes a
-            // fan-in, "[*]" is every item's, and the linker says a fan-in is the run's.)
+            // Where an item's node takes a list of references: "@id[*]" of another item node
+            // reads every copy of it, and the node is not repeated with it (where it takes a
+            // fan-in, "[*]" is every item's, and the linker says a fan-in is the run's); one
+            // "@id" of a repeated node is read a copy at a time, seldom what a node collecting
+            // files or images means, so it is warned of.
             let spec = registry[op]?.spec
-            members = members.map { member in
-                guard scope == .item, case .references? = spec?.parameter(named: member.key)?.type else { return member }
-                let value = Self.everyCopy(in: member.value, gathered: { scopes[$0] == .item }, copies: copies)
-                return (key: member.key, keyLocation: member.keyLocation, value: value)
-            }
-            // One reference to a repeated node where a list is taken: read with each copy in turn,
-            // which is seldom what a node collecting files or images means.
-            for member in members {
-                guard scope == .item, case .references? = spec?.parameter(named: member.key)?.type,
-                      case .string(let s, let at) = member.value, s.hasPrefix("@"), !s.hasSuffix("[*]"),
-                      let repeated = copies[GraphLinker.referencedID(s)], repeated.count > 1 else { continue }
-                collector.warning(join(path, member.key), at: at,
-                                  "\"\(s)\" is one copy at a time of a node repeated \(repeated.count) times, so this node is repeated with it; to read every copy at once, write \"\(s)[*]\"")
+            for (i, member) in members.enumerated() where scope == .item {
+                guard case .references? = spec?.parameter(named: member.key)?.type,
+                      case .string(let s, let at) = member.value, s.hasPrefix("@") else { continue }
+                if s.hasSuffix("[*]") {
+                    members[i].value = Self.everyCopy(in: member.value, gathered: { scopes[$0] == .item }, copies: copies)
+                } else if let repeated = copies[GraphLinker.referencedID(s)], repeated.count > 1 {
+                    collector.warning(join(path, member.key), at: at,
+                                      "\"\(s)\" is one copy at a time of a node repeated \(repeated.count) times, so this node is repeated with it; to read every copy at once, write \"\(s)[*]\"")
+                }
             }
             let (upstream, chained) = Self.upstream(of: .object(members, location), members: members, input: registry[op]?.spec.input != nil,
                                                     before: previous[scope])

@@ -58,6 +58,15 @@ public final class LineReporter: Reporter {
         }
     }
 
+    /// Copies left out as repeats of smaller ones: counted, or named with why when `verbose`.
+    private static func notMade(_ report: ItemReport, verbose: Bool) -> String {
+        guard let first = report.notMade.first else { return "" }
+        guard verbose else { return "; \(report.notMade.count) not made, each the same as a smaller copy" }
+        let reasons = Set(report.notMade.compactMap(\.notMade))
+        let why = reasons.count == 1 ? first.notMade ?? "" : "each the same as a smaller copy"
+        return "; not made: " + report.notMade.map(\.path).joined(separator: ", ") + ", " + why
+    }
+
     /// An item's line; items with nothing redone have one only when `verbose`.
     static func line(for report: ItemReport, quiet: Bool, verbose: Bool = false) -> String? {
         let name = report.item.name
@@ -67,10 +76,10 @@ public final class LineReporter: Reporter {
             let outputs = report.outputs.isEmpty ? "no output" : report.outputs.joined(separator: ", ")
             let warned = report.warnings.isEmpty ? "" : " (with warnings: \(report.warnings.joined(separator: "; ")))"
             let kept = report.upToDate.isEmpty ? "" : "; \(report.upToDate.count) up to date"
-            return "ok      \(name) → \(outputs) (\(Formatting.size(report.bytesWritten)), \(Formatting.seconds(report.duration))\(kept))\(warned)"
+            return "ok      \(name) → \(outputs) (\(Formatting.size(report.bytesWritten)), \(Formatting.seconds(report.duration))\(kept)\(notMade(report, verbose: verbose)))\(warned)"
         case .upToDate:
             guard verbose else { return nil }
-            return "same    \(name) → " + report.upToDate.map(\.path).joined(separator: ", ") + " (up to date)"
+            return "same    \(name) → " + report.upToDate.map(\.path).joined(separator: ", ") + " (up to date\(notMade(report, verbose: true)))"
         case .failed:
             let failure = report.failure.map { "\($0.node): \($0.message)" } ?? "failed"
             return "FAILED  \(name): \(failure)"

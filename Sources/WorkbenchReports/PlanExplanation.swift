@@ -34,6 +34,10 @@ public struct PlanExplanation {
                 let leaves = box.headroom == 2 ? "twice that" : "\(Self.factor(box.headroom))× that"
                 notes.append("fits \(box.description)" + (fused ? ", decoding the file at the smallest scale that leaves \(leaves)" : ""))
                 if plan.readers > 1 { notes.append("computed once an item and kept in memory for its \(plan.readers) readers") }
+                if !plan.smallerCopies.isEmpty {
+                    let boxes = plan.smallerCopies.map { "\($0.id), \($0.box.description)" }.joined(separator: "; ")
+                    notes.append("not encoded or written for an image that fits a smaller copy's box (\(boxes)): it would come out the same (\"repeats\": \"make\" makes it anyway)")
+                }
             } else if plan.readers > 1, node.op.output == .image {
                 notes.append("read by \(plan.readers) nodes")
             }

@@ -134,7 +134,8 @@ public final class RunReport: Reporter {
     private func item(_ report: ItemReport) -> [String: Any] {
         var object: [String: Any] = ["name": report.item.name, "index": report.item.index, "input": report.item.source,
                                      "status": report.status.rawValue, "seconds": report.duration, "warnings": report.warnings,
-                                     "decodes": report.decodes, "notes": report.notes, "outputs": report.files.map { output($0, upToDate: false) } + report.upToDate.map { output($0, upToDate: true) }]
+                                     "decodes": report.decodes, "notes": report.notes, "outputs": report.files.map { output($0, upToDate: false) } + report.upToDate.map { output($0, upToDate: true) }
+                                         + report.notMade.map { ["path": $0.path, "notMade": $0.notMade ?? ""] }]
         if let failure = report.failure { object["error"] = ["node": failure.node, "op": context.ops[failure.node] ?? "", "message": failure.message] }
         return object
     }

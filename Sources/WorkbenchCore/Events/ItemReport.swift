@@ -21,6 +21,9 @@ public struct ItemReport: Sendable {
     public let files: [OutputFile]
     /// Files left as they were, their recipes unchanged (as the manifest recorded them).
     public let upToDate: [OutputFile]
+    /// Files not made on purpose, each with its reason (`OutputFile.notMade`): copies that came
+    /// out the same as a smaller copy. Neither in `files` nor in `upToDate`.
+    public let notMade: [OutputFile]
     public let bytesWritten: Int
     /// The node that failed and why, when `status` is `failed`.
     public let failure: (node: String, message: String)?
@@ -38,7 +41,8 @@ public struct ItemReport: Sendable {
 
     public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
                 failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
-                identity: InputIdentity? = nil, decodes: [String] = [], notes: [String] = []) {
+                identity: InputIdentity? = nil, decodes: [String] = [], notes: [String] = [], notMade: [OutputFile] = []) {
+        self.notMade = notMade
         self.decodes = decodes
         self.notes = notes
         self.item = item
@@ -58,7 +62,8 @@ public struct ItemReport: Sendable {
     /// The same report with more warnings (found after the item ended, e.g. by the manifest).
     func adding(warnings more: [String]) -> ItemReport {
         ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
-                   failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes, notes: notes)
+                   failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes, notes: notes,
+                   notMade: notMade)
     }
 }
 

@@ -52,6 +52,7 @@ extension ManifestItem {
             if let format = file.format { key("format", first: &field); string(format) }
             if let height = file.height { key("height", first: &field); number(height) }
             key("node", first: &field); string(file.node)
+            if let notMade = file.notMade { key("notMade", first: &field); string(notMade) }
             key("path", first: &field); string(file.path)
             if let recipe = file.recipe { key("recipe", first: &field); string(recipe) }
             if let width = file.width { key("width", first: &field); number(width) }

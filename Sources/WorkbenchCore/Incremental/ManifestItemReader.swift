@@ -54,6 +54,7 @@ struct ManifestItemReader {
 
     private mutating func file() -> OutputFile? {
         var path: String?, node: String?, bytes: Int64?, width: Int64?, height: Int64?, format: String?, recipe: String?
+        var notMade: String?
         let ok = object { reader, key in
             switch key {
             case "path": path = reader.string()
@@ -63,13 +64,14 @@ struct ManifestItemReader {
             case "height": height = reader.optionalInteger()
             case "format": format = reader.optionalString()
             case "recipe": recipe = reader.optionalString()
+            case "notMade": notMade = reader.optionalString()
             default: return reader.skip()
             }
             return reader.ok
         }
         guard ok, let path, let node, let bytes else { return nil }
         return OutputFile(path: path, node: node, bytes: Int(bytes), width: width.map(Int.init), height: height.map(Int.init),
-                          format: format, recipe: recipe)
+                          format: format, recipe: recipe, notMade: notMade)
     }
 
     // MARK: - JSON

@@ -98,7 +98,8 @@ public final class RecipeBook: InputHistory {
             let path = write.template.render(for: item)
             guard let file = record.outputs.first(where: { $0.node == write.id && $0.path == path }),
                   file.recipe != nil, file.recipe == recipe(write: write.node, item: item, identity: identity) else { continue }
-            switch presence {
+            // A copy not made has no file to look at; its recipe alone says it is still not made.
+            switch file.notMade != nil ? .recorded : presence {
             case .onDisk:
                 var info = stat()
                 guard stat(outputRoot + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == file.bytes else { continue }

@@ -59,7 +59,7 @@ public final class RunManifest: Sendable {
     /// old one; an item that failed or was stopped keeps the old record's other files.
     /// Returns warnings for the item: files it wrote over another preset's.
     func record(_ report: ItemReport) -> [String] {
-        let files = report.files + report.upToDate
+        let files = report.files + report.upToDate + report.notMade
         let key = recipes.key(of: report.item)
         var outputs = files
         if report.status == .failed || report.status == .cancelled {

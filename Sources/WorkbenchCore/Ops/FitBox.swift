@@ -11,11 +11,21 @@ public struct FitBox: Sendable, Equatable {
     /// the file itself: 2 is libvips' rule, 1 `fastShrink`. Two resizes feed one another only
     /// with the same headroom.
     public let headroom: Double
+    /// Of a node written with `foreach`: a copy whose image comes out the same as a smaller
+    /// box's copy (the image fits both) is still made, encoded and written. Off by default: such
+    /// a copy is left out (`NodePlan.smallerCopies`).
+    public let makesRepeats: Bool
 
-    public init(width: Int?, height: Int?, headroom: Double = 2) {
+    public init(width: Int?, height: Int?, headroom: Double = 2, makesRepeats: Bool = false) {
         self.width = width
         self.height = height
         self.headroom = headroom
+        self.makesRepeats = makesRepeats
+    }
+
+    /// Whether an image of this size fits inside the box as it is, so fitting leaves it unchanged.
+    public func holds(width w: Int, height h: Int) -> Bool {
+        (width.map { w <= $0 } ?? true) && (height.map { h <= $0 } ?? true)
     }
 
     /// libvips' rule for shrinking in steps: leave at least a factor of 2 for the last resize,

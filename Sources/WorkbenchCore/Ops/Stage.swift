@@ -24,6 +24,10 @@ protocol ClaimsOutput: Stage {
     func destination(for item: Item, runFileSuffix: String?) throws -> String
 }
 
+/// A stage that is given a copy left out (`Payload.omitted`) rather than passing it on
+/// unrun: `write`, which records the file as not made.
+protocol RecordsOmission: Stage {}
+
 /// A stage whose work happens elsewhere (a download on the network loop): the scheduler starts
 /// it and holds no thread while it runs. `start` must return at once and call `completion`
 /// exactly once, from any thread — but never from inside a cancellation handler of the context's

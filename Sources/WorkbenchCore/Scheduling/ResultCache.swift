@@ -62,7 +62,7 @@ public final class ResultCache: Sendable {
         let bytes: Int
         switch payload {
         // A written file is the run's own result, not something to hand to another run.
-        case .file, .unreadInput: return
+        case .file, .unreadInput, .omitted: return
         case .bytes(let data): bytes = data.data.count
         case .image(let image): bytes = image.pixelBytes
         }

@@ -5,6 +5,11 @@ import Foundation
 extension RunScheduler {
     func makeReady(_ id: Int) {
         instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
+        // A copy left out (`Payload.omitted`) is passed on without running; `write` records it.
+        if let reason = payloads[id].omitted, !(plan.nodes[node(of: id)].stage is RecordsOmission) {
+            succeed(id, with: .omitted(reason))
+            return
+        }
         // A result an earlier run made from the same recipe: taken, not made again (and never
         // queued, so no "ready" for it either).
         // The cache is looked at only when there is one: a call on `kept` copies it first.
@@ -83,21 +88,35 @@ extension RunScheduler {
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runScope.succeeded(n, with: payload) }
         if kept.cache != nil { kept.keep(payload, node: n, item: item(of: id)) }
-        if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id) }
-        finishNode(id, as: .succeeded, payload: fanIns.feeds(n) ? payload : nil)
+        let repeated = repeatReason(n, payload)
+        if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id, omittedBeyondCascade: repeated) }
+        finishNode(id, as: .succeeded, message: repeated, payload: fanIns.feeds(n) ? payload : nil)
+    }
+
+    /// Why a copy's image is not to be made into anything but the smaller sizes made from it:
+    /// it fits a smaller copy's box, so that copy comes out the same (`NodePlan.smallerCopies`).
+    private func repeatReason(_ n: Int, _ payload: Payload) -> String? {
+        let smaller = plan.nodes[n].spec.plan.smallerCopies
+        guard !smaller.isEmpty, case .image(let image) = payload,
+              let same = smaller.first(where: { $0.box.holds(width: image.width, height: image.height) }) else { return nil }
+        return "the same image as \(same.id) (\(image.width)×\(image.height), inside both boxes)"
     }
 
     /// Hands a succeeded instance's payload to the instances that read it (fan-ins excepted:
-    /// `settle` contributes to those) and makes ready those that now have every input.
-    func deliverDownstream(_ payload: Payload, from id: Int) {
+    /// `settle` contributes to those) and makes ready those that now have every input. With
+    /// `omittedBeyondCascade`, only the resizes the planner made from this one get the payload;
+    /// every other reader gets it as `omitted`.
+    func deliverDownstream(_ payload: Payload, from id: Int, omittedBeyondCascade: String? = nil) {
         let n = node(of: id)
         for d in plan.nodes[n].dependents {
             let dependent = plan.nodes[d]
             if dependent.scope == .run && plan.nodes[n].scope == .item { continue }
             let shared = plan.traits[d].sharesRunReferences
+            var given = payload
+            if let reason = omittedBeyondCascade, dependent.spec.plan.cascadedFrom != plan.nodes[n].spec.id { given = .omitted(reason) }
             for target in instancesOf(d, downstreamOf: id) where instances[target].state == .pending {
                 for edge in dependent.inputs where edge.node == n && !edge.isFanIn {
-                    if !(shared && edge.singleIndex >= 0) { payloads[target].receive(payload, along: edge) }
+                    if !(shared && edge.singleIndex >= 0) { payloads[target].receive(given, along: edge) }
                     instances[target].remaining -= 1
                 }
                 if instances[target].remaining == 0 { makeReady(target) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `write`: puts encoded bytes at a templated path under the output root, atomically.
-struct WriteStage: Stage, ClaimsOutput {
+struct WriteStage: Stage, ClaimsOutput, RecordsOmission {
     /// The op's parameters, each declared once and bound to its field.
     struct Parameters: OpParameters {
         var path: String?
@@ -44,6 +44,11 @@ struct WriteStage: Stage, ClaimsOutput {
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
+        if case .omitted(let reason)? = inputs.first {
+            // Nothing is written, and a file an earlier run left at the path stays as it was.
+            let relative = try destination(for: context.item, runFileSuffix: context.shared.runFileSuffix)
+            return .file(OutputFile(path: relative, node: context.nodeID, bytes: 0, notMade: reason))
+        }
         guard case .bytes(let bytes)? = inputs.first else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "bytes")
         }

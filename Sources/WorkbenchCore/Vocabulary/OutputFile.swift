@@ -11,9 +11,12 @@ public struct OutputFile: Sendable, Hashable, Codable {
     public var format: String?
     /// The hash of everything the file was made from (see `RecipeBook`), when known.
     public var recipe: String?
+    /// Set when the `write` made no file on purpose, saying why: its copy came out the same as
+    /// a smaller copy of the same node (`Payload.omitted`). `bytes` is then 0.
+    public var notMade: String?
 
     public init(path: String, node: String, bytes: Int, width: Int? = nil, height: Int? = nil, format: String? = nil,
-                recipe: String? = nil) {
+                recipe: String? = nil, notMade: String? = nil) {
         self.path = path
         self.node = node
         self.bytes = bytes
@@ -21,5 +24,6 @@ public struct OutputFile: Sendable, Hashable, Codable {
         self.height = height
         self.format = format
         self.recipe = recipe
+        self.notMade = notMade
     }
 }

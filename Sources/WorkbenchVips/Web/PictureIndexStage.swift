@@ -23,6 +23,7 @@ struct PictureIndexStage: Stage {
         var members: [String] = []
         var seen = Set<String>()
         for payload in inputs.references("in") {
+            if case .file(let file) = payload, file.notMade != nil { continue }
             guard case .file(let file) = payload else {
                 throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "the written JSON of a picture with \"as\": \"json\" for \"in\"")
             }

@@ -60,7 +60,7 @@ struct PictureStage: Stage {
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         let written = inputs.references("files").compactMap { payload -> OutputFile? in
-            if case .file(let file) = payload { return file } else { return nil }
+            if case .file(let file) = payload, file.notMade == nil { return file } else { return nil }
         }
         guard !written.isEmpty else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "written files for \"files\"") }
         let files = PictureFile.listed(written, baseURL: parameters.baseURL ?? "")

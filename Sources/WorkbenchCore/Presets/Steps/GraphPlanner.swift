@@ -5,6 +5,8 @@
 /// - the cascade: several resizes of one image, each fitting a box (`FitBox`), become a chain
 ///   from the largest down, each made from the nearest larger one that leaves a factor of 2
 ///   (libvips' rule for its own shrink-on-load), so the full image is read by one resize alone;
+/// - repeats: each copy of a fit written with `foreach` learns its siblings' smaller boxes, so
+///   a copy that comes out the same as a smaller one (a photo narrower than both) is not made;
 /// - shrink-on-load: a decoder read by one resize alone leaves its work to it (`fusedInto`);
 /// - the direct path: a decode read by one fit, whose result only fits and JPEG or WebP encodes
 ///   read (`DirectForm`), runs without libvips;
@@ -34,6 +36,9 @@ enum GraphPlanner {
                 for (other, candidate) in sized.enumerated() where other != position {
                     guard let factor = candidate.box.factor(over: node.box), factor >= FitBox.cascadeFactor else { continue }
                     if best.map({ factor < $0.factor }) ?? true { best = (candidate.index, candidate.box, factor) }
+                }
+                if !node.box.makesRepeats, let declared = drafts[node.index].copy?.declaredID {
+                    plans[drafts[node.index].id, default: NodePlan()].smallerCopies = smallerCopies(of: node, declared: declared, among: sized, drafts)
                 }
                 guard let best else { continue }
                 var plan = plans[drafts[node.index].id] ?? NodePlan()
@@ -67,6 +72,19 @@ enum GraphPlanner {
             }
         }
         return GraphPlan(nodes: plans)
+    }
+
+    /// The copies of the same written node among `sized` whose boxes are smaller than `node`'s
+    /// on every axis it bounds, smallest first.
+    private static func smallerCopies(of node: (index: Int, box: FitBox), declared: String, among sized: [(index: Int, box: FitBox)],
+                                      _ drafts: [NodeDraft]) -> [SmallerCopy] {
+        sized.compactMap { other -> (SmallerCopy, Double)? in
+            guard other.index != node.index, drafts[other.index].copy?.declaredID == declared,
+                  let factor = node.box.factor(over: other.box), factor > 1 else { return nil }
+            return (SmallerCopy(id: drafts[other.index].id, box: other.box), factor)
+        }
+        .sorted { $0.1 > $1.1 }
+        .map(\.0)
     }
 
     /// Why a tree is not the direct path's, in words for `explain`.

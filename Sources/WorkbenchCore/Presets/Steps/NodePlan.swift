@@ -16,8 +16,24 @@ public struct NodePlan: Sendable, Equatable {
     public var direct: DirectChain?
     /// For a fused decoder off the direct path: which node keeps it there, in words.
     public var directRefusal: String?
+    /// For a copy of a fit written with `foreach`: the copies of the same node that fit the same
+    /// image into smaller boxes, smallest first. An image that fits one of those boxes comes out
+    /// the same from both, so the engine makes it only once: this copy's result still feeds
+    /// the resizes made from it, and nothing else of it is made (`Payload.omitted`).
+    public var smallerCopies: [SmallerCopy] = []
 
     public init() {}
+}
+
+/// A smaller copy of the same fit, as `NodePlan.smallerCopies` lists it.
+public struct SmallerCopy: Sendable, Equatable {
+    public let id: String
+    public let box: FitBox
+
+    public init(id: String, box: FitBox) {
+        self.id = id
+        self.box = box
+    }
 }
 
 /// What the planner decided for every node of a preset, by id: a value the binding, the

@@ -9,6 +9,12 @@ extension RunScheduler {
 
         var isEmpty: Bool { from.isEmpty && references.isEmpty && lists.isEmpty }
 
+        /// Why the image read through `from` was left out, when it was (`Payload.omitted`).
+        var omitted: String? {
+            for case .omitted(let reason)? in from { return reason }
+            return nil
+        }
+
         init(from: Int = 0, references: Int = 0) {
             if from > 0 { self.from = Array(repeating: nil, count: from) }
             if references > 0 { self.references = Array(repeating: nil, count: references) }
@@ -95,7 +101,7 @@ extension RunScheduler.Job {
             // A file removed between the stage's look and this one: the input must be read after all.
             guard found.wholeItem else { return .failure(SchedulerError.inputChanged(node: nodeID())) }
             freshness = found
-        case .image, .file:
+        case .image, .file, .omitted:
             break
         }
         return result

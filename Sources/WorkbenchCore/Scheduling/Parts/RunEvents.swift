@@ -37,10 +37,14 @@ struct RunEvents {
 
     func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, notes: ItemNotes) {
         guard items, let item = slot.item else { return }
+        let (files, upToDate) = (inGraphOrder(slot.files), inGraphOrder(slot.upToDate))
+        // Copies not made are recorded like files (the manifest keeps them) but reported apart.
+        let notMade = (files + upToDate).filter { $0.notMade != nil }
         pump?.yield(.itemFinished(ItemReport(
-            item: item, status: status, files: inGraphOrder(slot.files), upToDate: inGraphOrder(slot.upToDate),
+            item: item, status: status, files: notMade.isEmpty ? files : files.filter { $0.notMade == nil },
+            upToDate: notMade.isEmpty ? upToDate : upToDate.filter { $0.notMade == nil },
             bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
-            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes, notes: notes.notes)))
+            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes, notes: notes.notes, notMade: notMade)))
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled (or failed, for

@@ -66,7 +66,9 @@ let package = Package(
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),
-        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit"], swiftSettings: optimizedInDebug),
+        // SSIMULACRA2 in C (encode's quality target, `measure`), optimized in debug builds too.
+        .target(name: "CMetrics", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit", "CMetrics"], swiftSettings: optimizedInDebug),
         // Progressive JPEGs decoded at 1/2, 1/4, 1/8 keeping only the coefficients that scale needs (no dependencies).
         .target(name: "WorkbenchJPEG", swiftSettings: jpegSettings),
         .target(name: "WorkbenchVips", dependencies: ["CVips", "CVipsBridge", "WorkbenchCore", "WorkbenchKernels", "WorkbenchJPEG", "WorkbenchDirect",

@@ -31,7 +31,10 @@ import WorkbenchTestSupport
             onDirectPath += 1
             let name = report.item.name
             #expect(byName[name]?.status == .succeeded, "\(name)")
-            for width in [300, 120] {
+            // A photo narrower than 120 px makes only its 120 px copies, on both paths.
+            let notMade = Set(report.notMade.map(\.path))
+            #expect(Set(notMade.filter { $0.hasSuffix(".avif") }) == Set(byName[name]?.notMade.map(\.path).filter { $0.hasSuffix(".avif") } ?? []), "\(name)")
+            for width in [300, 120] where !notMade.contains("\(name)-\(width).avif") {
                 for format in ["avif", "webp", "jpeg"] {
                     bytes[format, default: 0] += try Data(contentsOf: harness.folder.appendingPathComponent("direct/\(name)-\(width).\(format)")).count
                 }
@@ -73,7 +76,7 @@ import WorkbenchTestSupport
         for report in direct where report.decodes.first?.contains("direct path: libjpeg") == true {
             #expect(report.status == .succeeded, "\(report.item.name): \(String(describing: report.failure))")
             onDirectPath += 1
-            for width in [300, 120] {
+            for width in [300, 120] where !report.notMade.contains(where: { $0.path.hasSuffix("-\(width).jxl") }) {
                 var pixels: [(values: [UInt8], width: Int, height: Int, bands: Int)] = []
                 for folder in ["direct", "vips"] {
                     let jxl = harness.folder.appendingPathComponent("\(folder)/\(report.item.name)-\(width).jxl")

@@ -181,7 +181,10 @@ import WorkbenchTestSupport
             let onDirectPath = report.decodes.first?.contains("direct path: libjpeg") == true
             if onDirectPath { tookTheDirectPath += 1 }
             #expect(onDirectPath == !["cmyk", "corrupt"].contains(name), "\(name): \(report.decodes)")
-            for file in ["\(name)-300.webp", "\(name)-300.jpeg", "\(name)-120.webp", "\(name)-120.jpeg"] {
+            // A photo narrower than 120 px makes only its 120 px copies (the 300 is the same), on both paths.
+            let notMade = Set(report.notMade.map(\.path))
+            #expect(notMade == Set(byName[name]?.notMade.map(\.path) ?? []), "\(name)")
+            for file in ["\(name)-300.webp", "\(name)-300.jpeg", "\(name)-120.webp", "\(name)-120.jpeg"] where !notMade.contains(file) {
                 let (ours, theirs) = (try Data(contentsOf: harness.folder.appendingPathComponent("direct/\(file)")),
                                       try Data(contentsOf: harness.folder.appendingPathComponent("vips/\(file)")))
                 // The profile each file carries: the same bytes (the file's sRGB one, or libvips'

@@ -1,0 +1,335 @@
+#include "CMetrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SSIMULACRA2, in the steps of the reference implementations:
+ *
+ *   sRGB → linear → XYB (libjxl's opsin absorbance, cube root, shifted positive);
+ *   at each of six scales (each half the last, averaged in linear light):
+ *     means and variances blurred by a Gaussian (sigma 1.5, 11 taps: edges mirrored across
+ *     columns, zeros past the top and bottom, as the PyPI package does);
+ *     an SSIM map without the luminance term, and the edge maps (what the distorted image
+ *     adds: ringing, blocking; what it loses: blur), each pooled as a mean and a 4-norm;
+ *   108 pooled numbers weighted, and the sum mapped to the score.
+ *
+ * Planes are floats; sums are doubles. */
+
+enum { scales = 6, radius = 5, taps = 2 * radius + 1 };
+
+static const double weight[108] = {
+    0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0, 0.0, 0.0004371155730107379, 0.0,
+    1.1041726426657346, 0.00066284834129271, 0.00015231632783718752, 0.0, 0.0016406437456599754, 0.0,
+    1.8422455520539298, 11.441172603757666, 0.0, 0.0007989109436015163, 0.000176816438078653, 0.0,
+    1.8787594979546387, 10.94906990605142, 0.0, 0.0007289346991508072, 0.9677937080626833, 0.0,
+    0.00014003424285435884, 0.9981766977854967, 0.00031949755934435053, 0.0004550992113792063, 0.0, 0.0,
+    0.0013648766163243398, 0.0, 0.0, 0.0, 0.0, 0.0, 7.466890328078848, 0.0, 17.445833984131262,
+    0.0006235601634041466, 0.0, 0.0, 6.683678146179332, 0.00037724407979611296, 1.027889937768264,
+    225.20515300849274, 0.0, 0.0, 19.213238186143016, 0.0011401524586618361, 0.001237755635509985,
+    176.39317598450694, 0.0, 0.0, 24.43300999870476, 0.28520802612117757, 0.0004485436923833408, 0.0, 0.0, 0.0,
+    34.77906344483772, 44.835625328877896, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0008680556573291698,
+    0.0, 0.0, 0.0, 0.0, 0.0, 0.0005313191874358747, 0.0, 0.00016533814161379112, 0.0, 0.0, 0.0, 0.0, 0.0,
+    0.0004179171803251336, 0.0017290828234722833, 0.0, 0.0020827005846636437, 0.0, 0.0,
+    8.826982764996862, 23.19243343998926, 0.0, 95.1080498811086, 0.9863978034400682, 0.9834382792465353,
+    0.0012286405048278493, 171.2667255897307, 0.9807858872435379, 0.0, 0.0, 0.0, 0.0005130064588990679, 0.0,
+    0.00010854057858411537,
+};
+
+/* One image at one scale: linear RGB (to make the next scale from) and XYB, plane by plane. */
+typedef struct {
+    int width, height;
+    float *linear[3];
+    float *xyb[3];
+} level;
+
+struct wb_ssim2_reference {
+    int width, height, count;
+    level levels[scales];
+    /* The original's blurred XYB and blurred squares, per scale and plane. */
+    float *mean[scales][3];
+    float *square[scales][3];
+};
+
+static float linear_of[256];
+static float kernel[taps];
+static int tables_ready;
+
+static void make_tables(void) {
+    if (__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE)) return;
+    for (int i = 0; i < 256; i++) {
+        double v = i / 255.0;
+        linear_of[i] = (float)(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4));
+    }
+    double sum = 0, w[taps];
+    for (int k = -radius; k <= radius; k++) sum += w[k + radius] = exp(-0.5 * k * k / (1.5 * 1.5));
+    for (int k = 0; k < taps; k++) kernel[k] = (float)(w[k] / sum);
+    /* Two threads may both fill the tables: they write the same values. */
+    __atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
+}
+
+static float *plane(int width, int height) { return malloc((size_t)width * height * sizeof(float)); }
+
+static void free_level(level *l) {
+    for (int c = 0; c < 3; c++) {
+        free(l->linear[c]);
+        free(l->xyb[c]);
+        l->linear[c] = l->xyb[c] = NULL;
+    }
+}
+
+static int alloc_level(level *l, int width, int height) {
+    l->width = width;
+    l->height = height;
+    for (int c = 0; c < 3; c++) {
+        l->linear[c] = plane(width, height);
+        l->xyb[c] = plane(width, height);
+        if (!l->linear[c] || !l->xyb[c]) return 0;
+    }
+    return 1;
+}
+
+/* libjxl's opsin absorbance: a mix of linear RGB with a bias, cube-rooted, then XYB made
+ * positive the way SSIMULACRA2 shifts it. */
+static void to_xyb(level *l) {
+    static const float m[9] = {0.30f, 0.622f, 0.078f, 0.23f, 0.692f, 0.078f,
+                               0.24342268924547819f, 0.20476744424496821f, 0.55180986651f};
+    const float bias = 0.0037930732552754493f;
+    const float root = cbrtf(bias);
+    size_t n = (size_t)l->width * l->height;
+    const float *r = l->linear[0], *g = l->linear[1], *b = l->linear[2];
+    float *x = l->xyb[0], *y = l->xyb[1], *z = l->xyb[2];
+    for (size_t i = 0; i < n; i++) {
+        float m0 = m[0] * r[i] + m[1] * g[i] + m[2] * b[i] + bias;
+        float m1 = m[3] * r[i] + m[4] * g[i] + m[5] * b[i] + bias;
+        float m2 = m[6] * r[i] + m[7] * g[i] + m[8] * b[i] + bias;
+        m0 = cbrtf(m0 > 0 ? m0 : 0) - root;
+        m1 = cbrtf(m1 > 0 ? m1 : 0) - root;
+        m2 = cbrtf(m2 > 0 ? m2 : 0) - root;
+        float xx = 0.5f * (m0 - m1), yy = 0.5f * (m0 + m1);
+        x[i] = xx * 14.0f + 0.42f;
+        y[i] = yy + 0.01f;
+        z[i] = (m2 - yy) + 0.55f;
+    }
+}
+
+static void from_pixels(level *l, const uint8_t *pixels, size_t stride, int bands) {
+    for (int y = 0; y < l->height; y++) {
+        const uint8_t *row = pixels + (size_t)y * stride;
+        float *r = l->linear[0] + (size_t)y * l->width, *g = l->linear[1] + (size_t)y * l->width, *b = l->linear[2] + (size_t)y * l->width;
+        if (bands == 1) {
+            for (int x = 0; x < l->width; x++) r[x] = g[x] = b[x] = linear_of[row[x]];
+        } else {
+            for (int x = 0; x < l->width; x++) {
+                r[x] = linear_of[row[x * bands]];
+                g[x] = linear_of[row[x * bands + 1]];
+                b[x] = linear_of[row[x * bands + 2]];
+            }
+        }
+    }
+}
+
+/* Half the size, each pixel the mean of the 2 × 2 it covers (of fewer at the right and bottom
+ * edges of an odd size). */
+static void halve(const level *from, level *to) {
+    for (int c = 0; c < 3; c++) {
+        const float *in = from->linear[c];
+        float *out = to->linear[c];
+        for (int y = 0; y < to->height; y++) {
+            int y0 = 2 * y, y1 = 2 * y + 1 < from->height ? 2 * y + 1 : 2 * y;
+            const float *a = in + (size_t)y0 * from->width, *b = in + (size_t)y1 * from->width;
+            float rows = y1 == y0 ? 1.0f : 2.0f;
+            for (int x = 0; x < to->width; x++) {
+                int x0 = 2 * x, x1 = 2 * x + 1 < from->width ? 2 * x + 1 : 2 * x;
+                float sum = a[x0] + (y1 != y0 ? b[x0] : 0);
+                float cols = 1.0f;
+                if (x1 != x0) { sum += a[x1] + (y1 != y0 ? b[x1] : 0); cols = 2.0f; }
+                out[(size_t)y * to->width + x] = sum / (rows * cols);
+            }
+        }
+    }
+}
+
+/* Mirrors an index into 0..<n (…, 1, 0 | 0, 1, …, n-1 | n-1, n-2, …), repeatedly if need be. */
+static int mirror(int i, int n) {
+    for (;;) {
+        if (i < 0) i = -i - 1;
+        else if (i >= n) i = 2 * n - i - 1;
+        else return i;
+    }
+}
+
+/* out = the Gaussian blur of in; `row` is scratch of width + 2 * radius floats. */
+static void blur(const float *in, float *out, int width, int height, float *row) {
+    /* Down the columns, zeros past the edges: whole rows at a time, so the loop vectorises. */
+    for (int y = 0; y < height; y++) {
+        float *o = out + (size_t)y * width;
+        memset(o, 0, (size_t)width * sizeof(float));
+        for (int k = -radius; k <= radius; k++) {
+            int s = y + k;
+            if (s < 0 || s >= height) continue;
+            const float *i = in + (size_t)s * width;
+            float w = kernel[k + radius];
+            for (int x = 0; x < width; x++) o[x] += w * i[x];
+        }
+    }
+    /* Along the rows, mirrored at the ends: tap by tap over the whole row, for the same reason. */
+    for (int y = 0; y < height; y++) {
+        float *o = out + (size_t)y * width;
+        for (int x = -radius; x < width + radius; x++) row[x + radius] = o[mirror(x, width)];
+        memset(o, 0, (size_t)width * sizeof(float));
+        for (int k = 0; k < taps; k++) {
+            const float *r = row + k;
+            float w = kernel[k];
+            for (int x = 0; x < width; x++) o[x] += w * r[x];
+        }
+    }
+}
+
+static void multiply(const float *a, const float *b, float *out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = a[i] * b[i];
+}
+
+void wb_ssim2_reference_free(wb_ssim2_reference *ref) {
+    if (!ref) return;
+    for (int s = 0; s < scales; s++) {
+        free_level(&ref->levels[s]);
+        for (int c = 0; c < 3; c++) {
+            free(ref->mean[s][c]);
+            free(ref->square[s][c]);
+        }
+    }
+    free(ref);
+}
+
+/* Makes the image's levels from its pixels: `count` of them (those at least 8 × 8). */
+static int build_levels(level *levels, int count, int width, int height, const uint8_t *pixels, size_t stride, int bands) {
+    for (int s = 0; s < count; s++) {
+        if (!alloc_level(&levels[s], width, height)) return 0;
+        if (s == 0) from_pixels(&levels[0], pixels, stride, bands);
+        else halve(&levels[s - 1], &levels[s]);
+        to_xyb(&levels[s]);
+        width = (width + 1) / 2;
+        height = (height + 1) / 2;
+    }
+    return 1;
+}
+
+static int count_scales(int width, int height) {
+    int count = 0;
+    while (count < scales && width >= 8 && height >= 8) {
+        count++;
+        width = (width + 1) / 2;
+        height = (height + 1) / 2;
+    }
+    return count;
+}
+
+wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int height, size_t stride, int bands) {
+    if (bands != 1 && bands != 3) return NULL;
+    int count = count_scales(width, height);
+    if (count == 0) return NULL;
+    make_tables();
+    wb_ssim2_reference *ref = calloc(1, sizeof *ref);
+    if (!ref) return NULL;
+    ref->width = width;
+    ref->height = height;
+    ref->count = count;
+    float *row = malloc((size_t)(width + 2 * radius) * sizeof(float));
+    float *product = plane(width, height);
+    int ok = row && product && build_levels(ref->levels, count, width, height, pixels, stride, bands);
+    for (int s = 0; ok && s < count; s++) {
+        level *l = &ref->levels[s];
+        size_t n = (size_t)l->width * l->height;
+        for (int c = 0; c < 3 && ok; c++) {
+            ref->mean[s][c] = plane(l->width, l->height);
+            ref->square[s][c] = plane(l->width, l->height);
+            if (!ref->mean[s][c] || !ref->square[s][c]) { ok = 0; break; }
+            blur(l->xyb[c], ref->mean[s][c], l->width, l->height, row);
+            multiply(l->xyb[c], l->xyb[c], product, n);
+            blur(product, ref->square[s][c], l->width, l->height, row);
+        }
+        /* Only XYB is read from here on. */
+        for (int c = 0; c < 3; c++) { free(l->linear[c]); l->linear[c] = NULL; }
+    }
+    free(row);
+    free(product);
+    if (!ok) { wb_ssim2_reference_free(ref); return NULL; }
+    return ref;
+}
+
+/* Adds one plane's pooled numbers: `out[0..1]` the SSIM map's mean and 4-norm; `out[2..5]` the
+ * artifact map's mean and 4-norm, then the detail-loss map's. */
+static void pool(const float *i1, const float *m1, const float *s11, const float *i2, const float *m2,
+                 const float *s22, const float *s12, size_t n, double out[6]) {
+    const float c2 = 0.0009f;
+    double sum[6] = {0};
+    for (size_t i = 0; i < n; i++) {
+        float mu1 = m1[i], mu2 = m2[i];
+        float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
+        float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
+        float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
+        float d = 1.0f - num_m * num_s / denom_s;
+        if (d < 0) d = 0;
+        sum[0] += d;
+        float d2 = d * d;
+        sum[1] += (double)d2 * d2;
+        float e = (1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f;
+        float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
+        sum[2] += artifact;
+        float a2 = artifact * artifact;
+        sum[3] += (double)a2 * a2;
+        sum[4] += lost;
+        float l2 = lost * lost;
+        sum[5] += (double)l2 * l2;
+    }
+    for (int k = 0; k < 6; k++) {
+        double mean = sum[k] / (double)n;
+        out[k] = (k & 1) ? pow(mean, 0.25) : mean;
+    }
+}
+
+double wb_ssim2_score(const wb_ssim2_reference *ref, const uint8_t *pixels, size_t stride, int bands) {
+    if (bands != 1 && bands != 3) return NAN;
+    level levels[scales];
+    memset(levels, 0, sizeof levels);
+    float *row = malloc((size_t)(ref->width + 2 * radius) * sizeof(float));
+    float *work[4] = {plane(ref->width, ref->height), plane(ref->width, ref->height), plane(ref->width, ref->height),
+                      plane(ref->width, ref->height)};
+    int ok = row && work[0] && work[1] && work[2] && work[3] &&
+             build_levels(levels, ref->count, ref->width, ref->height, pixels, stride, bands);
+    /* pooled[scale][plane][0..5], in the order the weights are listed: plane, scale, norm, map. */
+    double pooled[scales][3][6];
+    for (int s = 0; ok && s < ref->count; s++) {
+        const level *a = &ref->levels[s], *b = &levels[s];
+        size_t n = (size_t)b->width * b->height;
+        for (int c = 0; c < 3; c++) {
+            float *mu2 = work[0], *s22 = work[1], *s12 = work[2], *product = work[3];
+            blur(b->xyb[c], mu2, b->width, b->height, row);
+            multiply(b->xyb[c], b->xyb[c], product, n);
+            blur(product, s22, b->width, b->height, row);
+            multiply(a->xyb[c], b->xyb[c], product, n);
+            blur(product, s12, b->width, b->height, row);
+            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, n, pooled[s][c]);
+        }
+    }
+    for (int s = 0; s < scales; s++) free_level(&levels[s]);
+    for (int k = 0; k < 4; k++) free(work[k]);
+    free(row);
+    if (!ok) return NAN;
+
+    double sum = 0;
+    int i = 0;
+    for (int c = 0; c < 3; c++) {
+        for (int s = 0; s < ref->count; s++) {
+            for (int norm = 0; norm < 2; norm++) {
+                sum += weight[i++] * fabs(pooled[s][c][norm]);
+                sum += weight[i++] * fabs(pooled[s][c][2 + norm]);
+                sum += weight[i++] * fabs(pooled[s][c][4 + norm]);
+            }
+        }
+    }
+    sum *= 0.9562382616834844;
+    sum = 2.326765642916932 * sum - 0.020884521182843837 * sum * sum + 6.248496625763138e-05 * sum * sum * sum;
+    return sum > 0 ? 100.0 - 10.0 * pow(sum, 0.6276336467831387) : 100.0;
+}

@@ -8,8 +8,9 @@
  *
  *   sRGB → linear → XYB (libjxl's opsin absorbance, cube root, shifted positive);
  *   at each of six scales (each half the last, averaged in linear light):
- *     means and variances blurred by a Gaussian (sigma 1.5, 11 taps: edges mirrored across
- *     columns, zeros past the top and bottom, as the PyPI package does);
+ *     means and variances blurred by a Gaussian (sigma 1.5, 11 taps: zeros past the left and
+ *     right edges, rows mirrored at the top and bottom, as the PyPI package does: it pads
+ *     with zeros across what is, in its transposed planes, the image's width);
  *     an SSIM map without the luminance term, and the edge maps (what the distorted image
  *     adds: ringing, blocking; what it loses: blur), each pooled as a mean and a 4-norm;
  *   108 pooled numbers weighted, and the sum mapped to the score.
@@ -161,22 +162,23 @@ static int mirror(int i, int n) {
 
 /* out = the Gaussian blur of in; `row` is scratch of width + 2 * radius floats. */
 static void blur(const float *in, float *out, int width, int height, float *row) {
-    /* Down the columns, zeros past the edges: whole rows at a time, so the loop vectorises. */
+    /* Down the columns, mirrored at the top and bottom: whole rows at a time, so the loop
+     * vectorises. */
     for (int y = 0; y < height; y++) {
         float *o = out + (size_t)y * width;
         memset(o, 0, (size_t)width * sizeof(float));
         for (int k = -radius; k <= radius; k++) {
-            int s = y + k;
-            if (s < 0 || s >= height) continue;
-            const float *i = in + (size_t)s * width;
+            const float *i = in + (size_t)mirror(y + k, height) * width;
             float w = kernel[k + radius];
             for (int x = 0; x < width; x++) o[x] += w * i[x];
         }
     }
-    /* Along the rows, mirrored at the ends: tap by tap over the whole row, for the same reason. */
+    /* Along the rows, zeros past the ends: tap by tap over the whole row, for the same reason. */
     for (int y = 0; y < height; y++) {
         float *o = out + (size_t)y * width;
-        for (int x = -radius; x < width + radius; x++) row[x + radius] = o[mirror(x, width)];
+        memset(row, 0, (size_t)radius * sizeof(float));
+        memcpy(row + radius, o, (size_t)width * sizeof(float));
+        memset(row + radius + width, 0, (size_t)radius * sizeof(float));
         memset(o, 0, (size_t)width * sizeof(float));
         for (int k = 0; k < taps; k++) {
             const float *r = row + k;

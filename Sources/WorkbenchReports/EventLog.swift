@@ -56,6 +56,7 @@ public final class EventLog: Reporter {
                                          "bytes": report.bytesWritten, "seconds": report.duration, "warnings": report.warnings]
             if let failure = report.failure { object["error"] = ["node": failure.node, "message": failure.message] }
             if !report.upToDate.isEmpty { object["upToDate"] = report.upToDate.map(\.path) }
+            if !report.measurements.isEmpty { object["measurements"] = report.measurements.map(RunReport.measurement) }
             if !report.notMade.isEmpty { object["notMade"] = report.notMade.map { ["path": $0.path, "reason": $0.notMade ?? ""] } }
             return object
         case .runFinished(let s):

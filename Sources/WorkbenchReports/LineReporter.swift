@@ -47,6 +47,8 @@ public final class LineReporter: Reporter {
             failures.add(report)
             notes.add(report)
             Self.line(for: report, quiet: quiet, verbose: verbose).map(out.write)
+            // What its nodes measured (an encode's quality search): under its line.
+            if verbose { for m in report.measurements { out.write("          \(m.node): \(m.words)") } }
         case .runFinished(let summary):
             for report in summary.runNodes { Self.line(for: report, quiet: quiet).map(out.write) }
             // Named again at the end, where they cannot scroll away; one failure needs no repeat.

@@ -137,6 +137,14 @@ public final class RunReport: Reporter {
                                      "decodes": report.decodes, "notes": report.notes, "outputs": report.files.map { output($0, upToDate: false) } + report.upToDate.map { output($0, upToDate: true) }
                                          + report.notMade.map { ["path": $0.path, "notMade": $0.notMade ?? ""] }]
         if let failure = report.failure { object["error"] = ["node": failure.node, "op": context.ops[failure.node] ?? "", "message": failure.message] }
+        if !report.measurements.isEmpty { object["measurements"] = report.measurements.map(Self.measurement) }
+        return object
+    }
+
+    /// `{"node": …, "Q": 62, "ssimulacra2": 80.4, …}`: whole numbers as integers.
+    static func measurement(_ m: NodeMeasurement) -> [String: Any] {
+        var object: [String: Any] = ["node": m.node]
+        for v in m.values { object[v.name] = v.value.rounded() == v.value && abs(v.value) < 1e15 ? Int(v.value) as Any : v.value as Any }
         return object
     }
 

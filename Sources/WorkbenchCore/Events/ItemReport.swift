@@ -6,6 +6,37 @@ public struct ItemNotes: Sendable {
     public var decodes: [String] = []
     /// "node: text" for what a node decided that the report says once a run (`StageContext.note`).
     public var notes: [String] = []
+    /// What nodes measured of the item (`StageContext.recordMeasurement`).
+    public var measurements: [NodeMeasurement] = []
+}
+
+/// Numbers a node measured for an item: the quality an encode chose for a target and the score
+/// it reached, or `measure`'s score of two images. Reported per item (`--report`, `--verbose`).
+public struct NodeMeasurement: Sendable, Equatable {
+    public struct Value: Sendable, Equatable {
+        /// "Q", "ssimulacra2", "bytes", "encodes", …
+        public let name: String
+        public let value: Double
+
+        public init(_ name: String, _ value: Double) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public let node: String
+    public let values: [Value]
+    /// The same in words, as `--verbose` prints it.
+    public let words: String
+
+    public init(node: String, values: [Value], words: String) {
+        self.node = node
+        self.values = values
+        self.words = words
+    }
+
+    /// A value by name.
+    public subscript(name: String) -> Double? { values.first { $0.name == name }?.value }
 }
 
 /// How one item ended.
@@ -38,11 +69,15 @@ public struct ItemReport: Sendable {
     /// What nodes decided on the item's behalf that the run says once (a transparent image
     /// flattened onto a background for JPEG), as "node: text" (`StageContext.note`).
     public let notes: [String]
+    /// What its nodes measured (an encode's quality search, `measure`), in the order they did.
+    public let measurements: [NodeMeasurement]
 
     public init(item: Item, status: Status, files: [OutputFile], upToDate: [OutputFile] = [], bytesWritten: Int,
                 failure: (node: String, message: String)?, duration: Double, warnings: [String] = [],
-                identity: InputIdentity? = nil, decodes: [String] = [], notes: [String] = [], notMade: [OutputFile] = []) {
+                identity: InputIdentity? = nil, decodes: [String] = [], notes: [String] = [], notMade: [OutputFile] = [],
+                measurements: [NodeMeasurement] = []) {
         self.notMade = notMade
+        self.measurements = measurements
         self.decodes = decodes
         self.notes = notes
         self.item = item
@@ -63,7 +98,7 @@ public struct ItemReport: Sendable {
     func adding(warnings more: [String]) -> ItemReport {
         ItemReport(item: item, status: status, files: files, upToDate: upToDate, bytesWritten: bytesWritten,
                    failure: failure, duration: duration, warnings: warnings + more, identity: identity, decodes: decodes, notes: notes,
-                   notMade: notMade)
+                   notMade: notMade, measurements: measurements)
     }
 }
 

@@ -83,6 +83,14 @@ public struct StageContext: Sendable {
         shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].decodes.append("\(nodeID): \(words)") }
     }
 
+    /// Records numbers this node measured for the item (an encode's chosen quality and score),
+    /// with the words `--verbose` prints; the item's report lists them.
+    public func recordMeasurement(_ values: [NodeMeasurement.Value], words: String) {
+        shared.logger.debug("\(item.name): \(nodeID): \(words)")
+        let measurement = NodeMeasurement(node: nodeID, values: values, words: words)
+        shared.notes.entries.withLock { $0[item.index, default: ItemNotes()].measurements.append(measurement) }
+    }
+
     /// Records a decision the node made for this item that the run's report says once for all
     /// items alike (a transparent image flattened onto white for JPEG), not as a warning.
     public func note(_ text: String) {

@@ -124,6 +124,9 @@ extension EncodeStage {
                 return "\"\(given)\" for \(name) must be \(parameter.type.summary), not \(value)"
             }
         }
+        if let target = EncodeTarget(Parameters(values).target) {
+            return target.problem(format: name, quality: saverValues(values, format: name)[qualityName])
+        }
         return nil
     }
 }

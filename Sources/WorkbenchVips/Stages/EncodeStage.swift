@@ -11,6 +11,7 @@ struct EncodeStage: Stage {
     struct Parameters: OpParameters {
         var format: String?
         var metadata = ParameterValue.string("strip")
+        var target: ParameterValue?
 
         static let bindings: [ParameterBinding<Self>] = [
             // Every known format: one this libvips cannot write is refused by `check`, which says why.
@@ -18,6 +19,7 @@ struct EncodeStage: Stage {
             .value("metadata", \.metadata,
                    "What the file carries besides pixels: \"strip\" keeps only the ICC colour profile (no EXIF, GPS, serial numbers, embedded preview, XMP or IPTC), \"keep\" everything, or a list of \"icc\", \"exif\", \"xmp\", \"iptc\" to keep.",
                    type: .anyOf([.choice(["strip", "keep"]), .flags(MetadataKind.allCases.map(\.rawValue))])),
+            .value("target", \.target, EncodeTarget.summary, type: .options(EncodeTarget.fields)),
         ]
     }
 
@@ -44,6 +46,8 @@ struct EncodeStage: Stage {
                 // Exactly what libvips' own settings would write: nothing but a quality (and, for
                 // AVIF, an effort).
                 let own = Parameters(p)
+                // A quality search decodes and scores its candidates: libvips' savers and images.
+                guard EncodeTarget(own.target) == nil else { return nil }
                 let values = saverValues(p, format: own.format)
                 let allowed: Set = own.format == "avif" || own.format == "jxl" ? [qualityName, "effort"] : [qualityName]
                 guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
@@ -70,7 +74,8 @@ struct EncodeStage: Stage {
                 }
             }
             for (name, value) in EncodeDefaults.options(for: format.name) where options[name] == nil { options[name] = .int(value) }
-            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata), directForm: spec.directForm?(p))
+            return EncodeStage(format: format, options: options, keptMetadata: keptMetadata(own.metadata), directForm: spec.directForm?(p),
+                               target: EncodeTarget(own.target))
         }
     }
 
@@ -118,6 +123,10 @@ struct EncodeStage: Stage {
     /// What the plan saw of this encode (its quality, for the direct path): read once, where
     /// the planner read it.
     var directForm: DirectForm?
+    /// A quality to search for rather than a fixed Q (`EncodeStage+Target`).
+    var target: EncodeTarget?
+    /// Each output size's last answer, where the next search of this node starts.
+    let answers = QualityAnswers()
 
     /// For `explain`: which encoder writes the file, and with what, on each path; or why only
     /// libvips' saver does.
@@ -132,6 +141,9 @@ struct EncodeStage: Stage {
         let saver = format.saver.replacingOccurrences(of: "_buffer", with: "")
         let libvips = format.name == "avif" ? "libvips' heifsave (libheif, libaom) at Q \(number(Self.qualityName)), effort \(number("effort"))"
             : "libvips' \(saver) at Q \(number(Self.qualityName))"
+        if let target {
+            return ["\(format.displayName): by \(format.name == "avif" ? "libvips' heifsave (libheif, libaom)" : "libvips' \(saver)"), the quality searched for each output: \(target.description), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given"]
+        }
         // Whether the tree runs on the direct path is the decode's to say (its own note).
         switch directForm {
         case .avifEncode(let quality, let speed)?:
@@ -173,8 +185,8 @@ struct EncodeStage: Stage {
             options[name] = .string(try PresetFolder.resolve(file, in: context.baseDirectory))
         }
         // The encode computes the pixels of the whole pipeline above it: its progress is theirs.
-        let (data, warnings) = try image.encode(format, options: options, cancellation: context.cancellation,
-                                                progress: context.pixelProgress)
+        let (data, warnings) = try target.map { try encode(image, toward: $0, options: options, context: context) }
+            ?? image.encode(format, options: options, cancellation: context.cancellation, progress: context.pixelProgress)
         releaseHeapAfterLargeImage(image)
         // What the decoder worked around shows now, but belongs to the decode.
         for warning in warnings { context.warn(warning, node: image.origin?.node) }

@@ -44,7 +44,8 @@ struct RunEvents {
             item: item, status: status, files: notMade.isEmpty ? files : files.filter { $0.notMade == nil },
             upToDate: notMade.isEmpty ? upToDate : upToDate.filter { $0.notMade == nil },
             bytesWritten: slot.bytes, failure: slot.failure, duration: slot.started.map { time() - $0 } ?? 0,
-            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes, notes: notes.notes, notMade: notMade)))
+            warnings: notes.warnings, identity: slot.identity, decodes: notes.decodes, notes: notes.notes, notMade: notMade,
+            measurements: notes.measurements)))
     }
 
     /// After a stop: the items and nodes left in the window end as cancelled (or failed, for

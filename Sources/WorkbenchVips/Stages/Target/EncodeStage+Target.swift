@@ -1,0 +1,100 @@
+import CVips
+import Foundation
+import Synchronization
+import WorkbenchCore
+import WorkbenchKernels
+
+/// The last quality each output width of one encode node ended at: the next photo's search
+/// starts there (photos of one catalogue at one size tend to need similar settings).
+final class QualityAnswers: Sendable {
+    private let last = Mutex<[Int: Int]>([:])
+
+    func start(forWidth width: Int) -> Int? { last.withLock { $0[width] } }
+    func record(_ quality: Int, forWidth width: Int) { last.withLock { $0[width] = quality } }
+}
+
+/// An image's pixels as SSIMULACRA2 reads them (8-bit sRGB), prepared once to score candidates.
+struct PixelScorer {
+    let metric: SSIMULACRA2
+
+    /// `background`: for a format without alpha, what its saver flattens the image onto, so
+    /// the original is compared as the file will show it.
+    init(_ image: VipsImage, flattenedOnto background: VipsArgumentValue?) throws {
+        var image = image
+        if let background, image.hasAlpha { image = try VipsOperationCall.image("flatten", image, ["background": background]) }
+        let (bytes, width, height, bands) = try Self.pixels(image)
+        metric = try bytes.withUnsafeBytes { try SSIMULACRA2(original: .init(bytes: $0, width: width, height: height, bands: bands)) }
+    }
+
+    /// The score of an encoded file, decoded by libvips.
+    func score(of data: Data, origin: String) throws -> Double {
+        let (bytes, width, height, bands) = try Self.pixels(try VipsImage.decode(data, origin: origin))
+        return try bytes.withUnsafeBytes { try metric.score(.init(bytes: $0, width: width, height: height, bands: bands)) }
+    }
+
+    /// 8-bit sRGB, with its alpha if it has one.
+    static func pixels(_ image: VipsImage) throws -> (bytes: [UInt8], width: Int, height: Int, bands: Int) {
+        var rgb = image
+        if !rgb.isSRGB || rgb.colourBands != 3 { rgb = try rgb.colourspace(VIPS_INTERPRETATION_sRGB) }
+        if !rgb.isEightBit { rgb = try rgb.cast(VIPS_FORMAT_UCHAR) }
+        return (try rgb.memoryBytes(origin: image.origin?.node ?? "image"), rgb.width, rgb.height, rgb.bands)
+    }
+}
+
+/// `encode` with a `"target"`: the quality setting searched for each output (`QualitySearch`),
+/// each candidate encoded from the same pixels, decoded and scored against them; the file kept is
+/// the answer's, and nothing is written before it is chosen.
+extension EncodeStage {
+    func encode(_ image: VipsImage, toward target: EncodeTarget, options: [String: VipsArgumentValue],
+                context: StageContext) throws -> (data: Data, warnings: [String]) {
+        // Computed once: every candidate encodes the same pixels.
+        let (source, warnings) = try image.inMemory(cancellation: context.cancellation)
+        var scorer: PixelScorer?
+        if target.score != nil {
+            do {
+                scorer = try PixelScorer(source, flattenedOnto: format.keepsAlpha ? nil : options["background"])
+            } catch SSIMULACRA2.Refusal.tooSmall(let w, let h) {
+                // Nothing to score: the best the range allows.
+                var best = options
+                best[Self.qualityName] = .int(target.maxQ)
+                let (data, _) = try source.encode(format, options: best, cancellation: context.cancellation)
+                context.recordMeasurement([.init("Q", Double(target.maxQ)), .init("bytes", Double(data.count)), .init("encodes", 1)],
+                                          words: "Q \(target.maxQ): \(w)×\(h) is too small for SSIMULACRA2 (8×8 at least), so the target's highest quality")
+                return (data, warnings)
+            }
+        }
+        var made: [Int: Data] = [:]
+        let answer = try QualitySearch(target: target).run(start: answers.start(forWidth: source.width)) { quality in
+            var candidate = options
+            candidate[Self.qualityName] = .int(quality)
+            let (data, _) = try source.encode(format, options: candidate, cancellation: context.cancellation)
+            made[quality] = data
+            return QualitySearch.Trial(quality: quality, bytes: data.count,
+                                       score: try scorer?.score(of: data, origin: "\(context.nodeID) at Q \(quality)"))
+        }
+        answers.record(answer.chosen.quality, forWidth: source.width)
+        context.recordMeasurement(Self.values(of: answer), words: Self.words(for: answer, target: target))
+        guard let data = made[answer.chosen.quality] else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an encode at the chosen quality")
+        }
+        return (data, warnings)
+    }
+
+    static func values(of answer: QualitySearch.Answer) -> [NodeMeasurement.Value] {
+        var values: [NodeMeasurement.Value] = [.init("Q", Double(answer.chosen.quality))]
+        if let score = answer.chosen.score { values.append(.init("ssimulacra2", (score * 100).rounded() / 100)) }
+        values += [.init("bytes", Double(answer.chosen.bytes)), .init("encodes", Double(answer.trials.count)), .init("met", answer.met ? 1 : 0)]
+        return values
+    }
+
+    /// "Q 62: SSIMULACRA2 80.41, 12.3 KiB (4 encodes: Q 75 84.10, Q 66 81.23, …)".
+    static func words(for answer: QualitySearch.Answer, target: EncodeTarget) -> String {
+        func said(_ t: QualitySearch.Trial) -> String {
+            "Q \(t.quality) " + (t.score.map { String(format: "%.2f", $0) } ?? "\(t.bytes) bytes")
+        }
+        let chosen = answer.chosen
+        let score = chosen.score.map { String(format: "SSIMULACRA2 %.2f, ", $0) } ?? ""
+        let missed = answer.met ? "" : " — \(target.description) not reached between Q \(target.minQ) and \(target.maxQ)"
+        return "Q \(chosen.quality): \(score)\(chosen.bytes) bytes (\(answer.trials.count) encodes: \(answer.trials.map(said).joined(separator: ", ")))\(missed)"
+    }
+}

@@ -1,0 +1,64 @@
+import WorkbenchCore
+
+/// What `encode`'s `"target"` asks for: the smallest file that reaches a SSIMULACRA2 score, the
+/// best quality under a byte budget, or both (the smallest file reaching the score, unless it
+/// is over the budget: then the best under it). The search tries the format's quality setting
+/// between `minQ` and `maxQ`, at most `encodes` times an output (`QualitySearch`).
+struct EncodeTarget: Sendable, Equatable {
+    var score: Double?
+    var maxBytes: Int?
+    var minQ = 10
+    var maxQ = 100
+    var encodes = EncodeTarget.defaultEncodes
+
+    /// Chosen with `bench/quality-target.sh`: the search's answer rarely moves after this many.
+    static let defaultEncodes = 6
+
+    /// The formats whose quality setting is searched: those with libvips' `Q`.
+    /// Not JPEG XL: its candidates would have to be decoded, and libvips' JPEG XL loader stays
+    /// blocked as untrusted.
+    static let formats = ["jpeg", "webp", "avif", "heif"]
+
+    static let fields: [OptionField] = [
+        OptionField("ssimulacra2", .double(0...100)),
+        OptionField("maxBytes", .int(1...Int(Int32.max))),
+        OptionField("minQ", .int(1...100)),
+        OptionField("maxQ", .int(1...100)),
+        OptionField("encodes", .int(2...30)),
+    ]
+
+    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)). JPEG, WebP and AVIF."
+
+    /// The target a parameter value gives, or nil for none.
+    init?(_ value: ParameterValue?) {
+        guard let value, !value.pairs.isEmpty else { return nil }
+        for (name, v) in value.pairs {
+            switch (name, v) {
+            case ("ssimulacra2", .double(let d)): score = d
+            case ("ssimulacra2", .int(let i)): score = Double(i)
+            case ("maxBytes", .int(let i)): maxBytes = i
+            case ("minQ", .int(let i)): minQ = i
+            case ("maxQ", .int(let i)): maxQ = i
+            case ("encodes", .int(let i)): encodes = i
+            default: break
+            }
+        }
+    }
+
+    /// What is wrong with it for `format` (with the copy's own `Q`, if given), or nil.
+    func problem(format: String?, quality: ParameterValue?) -> String? {
+        if score == nil && maxBytes == nil { return "\"target\" needs \"ssimulacra2\", \"maxBytes\" or both, e.g. {\"ssimulacra2\": 80}" }
+        if minQ > maxQ { return "\"target\": \"minQ\" (\(minQ)) is above \"maxQ\" (\(maxQ))" }
+        if let format, !Self.formats.contains(format) {
+            let why = format == "jxl" ? "JPEG XL's candidates cannot be decoded to score them while libvips' JPEG XL loader stays blocked as untrusted" : "\(format) has no quality setting to search"
+            return "\"target\" is for JPEG, WebP and AVIF: \(why)"
+        }
+        if quality != nil { return "give \"Q\" or \"target\", not both: the target chooses Q (bound it with \"minQ\" and \"maxQ\")" }
+        return nil
+    }
+
+    /// "SSIMULACRA2 ≥ 80", "≤ 50000 bytes", both.
+    var description: String {
+        [score.map { "SSIMULACRA2 ≥ \(ParameterType.format($0))" }, maxBytes.map { "≤ \($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
+    }
+}

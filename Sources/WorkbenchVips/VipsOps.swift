@@ -12,14 +12,14 @@ public enum VipsOps {
     /// whose options are those of the savers loaded).
     private static let friendly: [OpDefinition] = ResizeStage.definitions + GeometryFilters.all + DetailFilters.all
         + WatermarkFilter.all + ToneKernelFilters.all + ColourKernelFilters.all + PositionKernelFilters.all + AreaKernelFilters.all
-        + [PictureStage.definition, PictureIndexStage.definition]
+        + [PictureStage.definition, PictureIndexStage.definition, MeasureStage.definition]
 
     /// The names of `all` that are not `vips.*`, known without starting libvips.
     static let builtInNames: Set<String> = [
         "decode", "encode", "sepia", "thumbnail", "resize", "crop", "rotate", "flip", "blur", "sharpen", "grayscale",
         "brightness", "contrast", "saturation", "gamma", "tint", "watermark", "composite",
         "invert", "levels", "curves", "posterize", "solarize", "channelMixer", "duotone", "threshold",
-        "vignette", "grain", "boxBlur", "pixelate", "median", "convolve", "picture", "pictures",
+        "vignette", "grain", "boxBlur", "pixelate", "median", "convolve", "picture", "pictures", "measure",
     ]
 
     private static let byName = Dictionary(([OpenStage.definition] + friendly).map { ($0.spec.name, $0) }, uniquingKeysWith: { $1 })

@@ -29,6 +29,9 @@ struct EncodeTarget: Sendable, Equatable {
 
     static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)). JPEG, WebP and AVIF."
 
+    /// No goal yet: set `score`, `maxBytes` or both.
+    init() {}
+
     /// The target a parameter value gives, or nil for none.
     init?(_ value: ParameterValue?) {
         guard let value, !value.pairs.isEmpty else { return nil }

@@ -67,7 +67,7 @@ let package = Package(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),
         // SSIMULACRA2 in C (encode's quality target, `measure`), optimized in debug builds too.
-        .target(name: "CMetrics", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        .target(name: "CMetrics", cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]),
         .target(name: "WorkbenchKernels", dependencies: ["WorkbenchKit", "CMetrics"], swiftSettings: optimizedInDebug),
         // Progressive JPEGs decoded at 1/2, 1/4, 1/8 keeping only the coefficients that scale needs (no dependencies).
         .target(name: "WorkbenchJPEG", swiftSettings: jpegSettings),

@@ -1,6 +1,7 @@
 #include "CMetrics.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,16 @@
  *     adds: ringing, blocking; what it loses: blur), each pooled as a mean and a 4-norm;
  *   108 pooled numbers weighted, and the sum mapped to the score.
  *
- * Planes are floats; sums are doubles. */
+ * Planes are floats; sums are doubles. The loops over planes are compiled twice, for AVX2 and
+ * for any x86-64, and picked when the library loads; both do the same operations in the same
+ * order (no fused multiply-adds, sums kept in eight fixed lanes), so a score does not depend on
+ * the processor. */
+
+#if defined(__x86_64__)
+#define WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define WIDE
+#endif
 
 enum { scales = 6, radius = 5, taps = 2 * radius + 1 };
 
@@ -44,7 +54,18 @@ typedef struct {
     float *xyb[3];
 } level;
 
+/* What scoring a candidate works in: its levels, four planes and a row. Kept by the reference
+ * between scores (fresh memory costs a page fault every 4 KiB: a sixth of a score's time). */
+typedef struct scratch {
+    level levels[scales];
+    float *work[4];
+    float *row;
+    struct scratch *next;
+} scratch;
+
 struct wb_ssim2_reference {
+    pthread_mutex_t lock;
+    scratch *spare;
     int width, height, count;
     level levels[scales];
     /* The original's blurred XYB and blurred squares, per scale and plane. */
@@ -90,13 +111,24 @@ static int alloc_level(level *l, int width, int height) {
     return 1;
 }
 
+/* The cube root of x ≥ 0 to float precision: a first guess from the exponent's bits, then
+ * Newton's steps (libm's cbrtf was half of the whole score's time). */
+static inline float cube_root(float x) {
+    if (x <= 0) return 0;
+    union { float f; uint32_t i; } u = {x};
+    u.i = u.i / 3 + 709921077u;
+    float y = u.f;
+    for (int k = 0; k < 2; k++) y = y - (y * y * y - x) / (3.0f * y * y);
+    return y;
+}
+
 /* libjxl's opsin absorbance: a mix of linear RGB with a bias, cube-rooted, then XYB made
  * positive the way SSIMULACRA2 shifts it. */
-static void to_xyb(level *l) {
+WIDE static void to_xyb(level *l) {
     static const float m[9] = {0.30f, 0.622f, 0.078f, 0.23f, 0.692f, 0.078f,
                                0.24342268924547819f, 0.20476744424496821f, 0.55180986651f};
     const float bias = 0.0037930732552754493f;
-    const float root = cbrtf(bias);
+    const float root = cube_root(bias);
     size_t n = (size_t)l->width * l->height;
     const float *r = l->linear[0], *g = l->linear[1], *b = l->linear[2];
     float *x = l->xyb[0], *y = l->xyb[1], *z = l->xyb[2];
@@ -104,9 +136,9 @@ static void to_xyb(level *l) {
         float m0 = m[0] * r[i] + m[1] * g[i] + m[2] * b[i] + bias;
         float m1 = m[3] * r[i] + m[4] * g[i] + m[5] * b[i] + bias;
         float m2 = m[6] * r[i] + m[7] * g[i] + m[8] * b[i] + bias;
-        m0 = cbrtf(m0 > 0 ? m0 : 0) - root;
-        m1 = cbrtf(m1 > 0 ? m1 : 0) - root;
-        m2 = cbrtf(m2 > 0 ? m2 : 0) - root;
+        m0 = cube_root(m0) - root;
+        m1 = cube_root(m1) - root;
+        m2 = cube_root(m2) - root;
         float xx = 0.5f * (m0 - m1), yy = 0.5f * (m0 + m1);
         x[i] = xx * 14.0f + 0.42f;
         y[i] = yy + 0.01f;
@@ -161,16 +193,19 @@ static int mirror(int i, int n) {
 }
 
 /* out = the Gaussian blur of in; `row` is scratch of width + 2 * radius floats. */
-static void blur(const float *in, float *out, int width, int height, float *row) {
+WIDE static void blur(const float *in, float *out, int width, int height, float *row) {
     /* Down the columns, mirrored at the top and bottom: whole rows at a time, so the loop
      * vectorises. */
     for (int y = 0; y < height; y++) {
         float *o = out + (size_t)y * width;
-        memset(o, 0, (size_t)width * sizeof(float));
-        for (int k = -radius; k <= radius; k++) {
-            const float *i = in + (size_t)mirror(y + k, height) * width;
-            float w = kernel[k + radius];
-            for (int x = 0; x < width; x++) o[x] += w * i[x];
+        /* The kernel is symmetric: rows k above and below share a weight. */
+        const float *centre = in + (size_t)y * width;
+        float w0 = kernel[radius];
+        for (int x = 0; x < width; x++) o[x] = w0 * centre[x];
+        for (int k = 1; k <= radius; k++) {
+            const float *up = in + (size_t)mirror(y - k, height) * width, *down = in + (size_t)mirror(y + k, height) * width;
+            float w = kernel[radius + k];
+            for (int x = 0; x < width; x++) o[x] += w * (up[x] + down[x]);
         }
     }
     /* Along the rows, zeros past the ends: tap by tap over the whole row, for the same reason. */
@@ -179,21 +214,36 @@ static void blur(const float *in, float *out, int width, int height, float *row)
         memset(row, 0, (size_t)radius * sizeof(float));
         memcpy(row + radius, o, (size_t)width * sizeof(float));
         memset(row + radius + width, 0, (size_t)radius * sizeof(float));
-        memset(o, 0, (size_t)width * sizeof(float));
-        for (int k = 0; k < taps; k++) {
-            const float *r = row + k;
-            float w = kernel[k];
-            for (int x = 0; x < width; x++) o[x] += w * r[x];
+        const float *centre = row + radius;
+        float w0 = kernel[radius];
+        for (int x = 0; x < width; x++) o[x] = w0 * centre[x];
+        for (int k = 1; k <= radius; k++) {
+            const float *left = row + radius - k, *right = row + radius + k;
+            float w = kernel[radius + k];
+            for (int x = 0; x < width; x++) o[x] += w * (left[x] + right[x]);
         }
     }
 }
 
-static void multiply(const float *a, const float *b, float *out, size_t n) {
+WIDE static void multiply(const float *a, const float *b, float *out, size_t n) {
     for (size_t i = 0; i < n; i++) out[i] = a[i] * b[i];
+}
+
+static void free_scratch(scratch *w) {
+    for (int s = 0; s < scales; s++) free_level(&w->levels[s]);
+    for (int k = 0; k < 4; k++) free(w->work[k]);
+    free(w->row);
+    free(w);
 }
 
 void wb_ssim2_reference_free(wb_ssim2_reference *ref) {
     if (!ref) return;
+    while (ref->spare) {
+        scratch *next = ref->spare->next;
+        free_scratch(ref->spare);
+        ref->spare = next;
+    }
+    pthread_mutex_destroy(&ref->lock);
     for (int s = 0; s < scales; s++) {
         free_level(&ref->levels[s]);
         for (int c = 0; c < 3; c++) {
@@ -207,7 +257,8 @@ void wb_ssim2_reference_free(wb_ssim2_reference *ref) {
 /* Makes the image's levels from its pixels: `count` of them (those at least 8 × 8). */
 static int build_levels(level *levels, int count, int width, int height, const uint8_t *pixels, size_t stride, int bands) {
     for (int s = 0; s < count; s++) {
-        if (!alloc_level(&levels[s], width, height)) return 0;
+        /* Levels kept from an earlier score are reused as they are. */
+        if (!levels[s].linear[0] && !alloc_level(&levels[s], width, height)) return 0;
         if (s == 0) from_pixels(&levels[0], pixels, stride, bands);
         else halve(&levels[s - 1], &levels[s]);
         to_xyb(&levels[s]);
@@ -234,6 +285,7 @@ wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int
     make_tables();
     wb_ssim2_reference *ref = calloc(1, sizeof *ref);
     if (!ref) return NULL;
+    pthread_mutex_init(&ref->lock, NULL);
     ref->width = width;
     ref->height = height;
     ref->count = count;
@@ -262,63 +314,90 @@ wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int
 
 /* Adds one plane's pooled numbers: `out[0..1]` the SSIM map's mean and 4-norm; `out[2..5]` the
  * artifact map's mean and 4-norm, then the detail-loss map's. */
-static void pool(const float *i1, const float *m1, const float *s11, const float *i2, const float *m2,
-                 const float *s22, const float *s12, size_t n, double out[6]) {
+WIDE static void pool(const float *i1, const float *m1, const float *s11, const float *i2, const float *m2,
+                      const float *s22, const float *s12, int width, int height, double out[6]) {
+    enum { lanes = 8 };
     const float c2 = 0.0009f;
     double sum[6] = {0};
-    for (size_t i = 0; i < n; i++) {
-        float mu1 = m1[i], mu2 = m2[i];
-        float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
-        float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
-        float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
-        float d = 1.0f - num_m * num_s / denom_s;
-        if (d < 0) d = 0;
-        sum[0] += d;
-        float d2 = d * d;
-        sum[1] += (double)d2 * d2;
-        float e = (1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f;
-        float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
-        sum[2] += artifact;
-        float a2 = artifact * artifact;
-        sum[3] += (double)a2 * a2;
-        sum[4] += lost;
-        float l2 = lost * lost;
-        sum[5] += (double)l2 * l2;
+    /* Float sums a row in eight lanes (x mod 8, so the loop vectorises), added up in doubles. */
+    for (int y = 0; y < height; y++) {
+        size_t at = (size_t)y * width;
+        float lane[6][lanes] = {{0}};
+        for (int x0 = 0; x0 < width; x0 += lanes) {
+            /* A row's last, partial group: its missing lanes read the row's first pixels and
+             * count nothing. */
+            for (int j = 0; j < lanes; j++) {
+                int x = x0 + j < width ? x0 + j : j % width;
+                float keep = x0 + j < width ? 1.0f : 0.0f;
+                size_t i = at + x;
+                float mu1 = m1[i], mu2 = m2[i];
+                float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
+                float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
+                float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
+                float d = 1.0f - num_m * num_s / denom_s;
+                d = (d < 0 ? 0 : d) * keep;
+                float d2 = d * d;
+                float e = ((1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f) * keep;
+                float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
+                float a2 = artifact * artifact, l2 = lost * lost;
+                lane[0][j] += d;
+                lane[1][j] += d2 * d2;
+                lane[2][j] += artifact;
+                lane[3][j] += a2 * a2;
+                lane[4][j] += lost;
+                lane[5][j] += l2 * l2;
+            }
+        }
+        for (int k = 0; k < 6; k++)
+            for (int j = 0; j < lanes; j++) sum[k] += lane[k][j];
     }
+    double n = (double)width * height;
     for (int k = 0; k < 6; k++) {
-        double mean = sum[k] / (double)n;
+        double mean = sum[k] / n;
         out[k] = (k & 1) ? pow(mean, 0.25) : mean;
     }
 }
 
-double wb_ssim2_score(const wb_ssim2_reference *ref, const uint8_t *pixels, size_t stride, int bands) {
+double wb_ssim2_score(const wb_ssim2_reference *reference, const uint8_t *pixels, size_t stride, int bands) {
     if (bands != 1 && bands != 3) return NAN;
-    level levels[scales];
-    memset(levels, 0, sizeof levels);
-    float *row = malloc((size_t)(ref->width + 2 * radius) * sizeof(float));
-    float *work[4] = {plane(ref->width, ref->height), plane(ref->width, ref->height), plane(ref->width, ref->height),
-                      plane(ref->width, ref->height)};
-    int ok = row && work[0] && work[1] && work[2] && work[3] &&
-             build_levels(levels, ref->count, ref->width, ref->height, pixels, stride, bands);
+    /* The reference is shared; only its list of spare scratch changes, under its lock. */
+    wb_ssim2_reference *ref = (wb_ssim2_reference *)reference;
+    pthread_mutex_lock(&ref->lock);
+    scratch *w = ref->spare;
+    if (w) ref->spare = w->next;
+    pthread_mutex_unlock(&ref->lock);
+    if (!w) {
+        w = calloc(1, sizeof *w);
+        if (!w) return NAN;
+        w->row = malloc((size_t)(ref->width + 2 * radius) * sizeof(float));
+        for (int k = 0; k < 4; k++) w->work[k] = plane(ref->width, ref->height);
+    }
+    int ok = w->row && w->work[0] && w->work[1] && w->work[2] && w->work[3] &&
+             build_levels(w->levels, ref->count, ref->width, ref->height, pixels, stride, bands);
     /* pooled[scale][plane][0..5], in the order the weights are listed: plane, scale, norm, map. */
     double pooled[scales][3][6];
     for (int s = 0; ok && s < ref->count; s++) {
-        const level *a = &ref->levels[s], *b = &levels[s];
+        const level *a = &ref->levels[s], *b = &w->levels[s];
         size_t n = (size_t)b->width * b->height;
         for (int c = 0; c < 3; c++) {
-            float *mu2 = work[0], *s22 = work[1], *s12 = work[2], *product = work[3];
-            blur(b->xyb[c], mu2, b->width, b->height, row);
+            float *mu2 = w->work[0], *s22 = w->work[1], *s12 = w->work[2], *product = w->work[3];
+            blur(b->xyb[c], mu2, b->width, b->height, w->row);
             multiply(b->xyb[c], b->xyb[c], product, n);
-            blur(product, s22, b->width, b->height, row);
+            blur(product, s22, b->width, b->height, w->row);
             multiply(a->xyb[c], b->xyb[c], product, n);
-            blur(product, s12, b->width, b->height, row);
-            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, n, pooled[s][c]);
+            blur(product, s12, b->width, b->height, w->row);
+            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, b->width, b->height, pooled[s][c]);
         }
     }
-    for (int s = 0; s < scales; s++) free_level(&levels[s]);
-    for (int k = 0; k < 4; k++) free(work[k]);
-    free(row);
-    if (!ok) return NAN;
+    if (ok) {
+        pthread_mutex_lock(&ref->lock);
+        w->next = ref->spare;
+        ref->spare = w;
+        pthread_mutex_unlock(&ref->lock);
+    } else {
+        free_scratch(w);
+        return NAN;
+    }
 
     double sum = 0;
     int i = 0;

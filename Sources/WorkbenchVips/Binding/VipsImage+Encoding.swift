@@ -30,7 +30,7 @@ struct EncodeFormat: Sendable {
 
     static func named(_ name: String) -> EncodeFormat? { known.first { $0.name == name } }
 
-    var displayName: String { name == "jxl" ? "JPEG XL" : name.uppercased() }
+    var displayName: String { name == "jxl" ? "JPEG XL" : name == "webp" ? "WebP" : name.uppercased() }
 
     /// Whether the format carries transparency (GIF as one transparent colour); libvips
     /// flattens alpha for the others when it saves.

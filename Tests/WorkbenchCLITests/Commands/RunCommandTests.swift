@@ -294,6 +294,32 @@ import WorkbenchVips
         }
     }
 
+    /// The quality-target example: each file its own quality, said per output with `--verbose`
+    /// and in the report, and by `explain` before the run.
+    @Test func theQualityTargetPresetSaysWhatEachFileGot() throws {
+        let preset = Fixtures.presets.appendingPathComponent("quality-target.json").path
+        let out = try Fixtures.temporaryDirectory("quality-target")
+        let report = out.appendingPathComponent("report.json")
+        let run = try CLIProcess.run(["run", preset, "--out", out.appendingPathComponent("files").path, "--verbose", "--report", report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let chosen = run.lines.filter { $0.contains("encoded-jpeg: Q ") || $0.contains("encoded-webp: Q ") }
+        #expect(chosen.count == Fixtures.samplePhotos.count * 2, "\(run.stdout)")
+        let items = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])?["items"] as? [[String: Any]])
+        var qualities = Set<Int>()
+        for item in items {
+            let measured = try #require(item["measurements"] as? [[String: Any]])
+            #expect(measured.count == 2)
+            for m in measured {
+                #expect((m["ssimulacra2"] as? Double ?? 0) >= 80 && m["met"] as? Int == 1, "\(m)")
+                qualities.insert(m["Q"] as? Int ?? 0)
+            }
+        }
+        // One Q does not fit every photo: that is the point.
+        #expect(qualities.count > 2, "\(qualities)")
+        let explain = try CLIProcess.run(["explain", preset])
+        #expect(explain.stdout.contains("the quality searched for each output: SSIMULACRA2 ≥ 80"), "\(explain.stdout)")
+    }
+
     @Test func aTreeIsMirroredUnderTheOutputRootOfThePresetsFolder() throws {
         let folder = try Fixtures.temporaryDirectory("mirror"), elsewhere = try Fixtures.temporaryDirectory("cwd")
         let photos = Fixtures.samplePhotos

@@ -23,6 +23,11 @@ struct PixelScorer {
         var image = image
         if let background, image.hasAlpha { image = try VipsOperationCall.image("flatten", image, ["background": background]) }
         let (bytes, width, height, bands) = try Self.pixels(image)
+        try self.init(bytes, width: width, height: height, bands: bands)
+    }
+
+    /// 8-bit sRGB pixels, grey or RGB, as the direct path holds them.
+    init(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws {
         metric = try bytes.withUnsafeBytes { try SSIMULACRA2(original: .init(bytes: $0, width: width, height: height, bands: bands)) }
     }
 
@@ -49,35 +54,58 @@ extension EncodeStage {
                 context: StageContext) throws -> (data: Data, warnings: [String]) {
         // Computed once: every candidate encodes the same pixels.
         let (source, warnings) = try image.inMemory(cancellation: context.cancellation)
+        let data = try search(toward: target, width: source.width, context: context, scorer: {
+            try PixelScorer(source, flattenedOnto: format.keepsAlpha ? nil : options["background"])
+        }, encoded: { quality in
+            var candidate = options
+            candidate[Self.qualityName] = .int(quality)
+            return try source.encode(format, options: candidate, cancellation: context.cancellation).data
+        })
+        return (data, warnings)
+    }
+
+    /// The same on the direct path: the candidates by libjpeg, libwebp or libavif from the RGB
+    /// pixels the plan decoded for this tree (`DirectForm.searched`).
+    func searchDirect(_ direct: DirectImage, toward target: EncodeTarget, avifSpeed: Int?, context: StageContext) throws -> Data {
+        guard case .interleaved(let pixels) = direct.pixels else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for a quality search (the plan decodes RGB for a tree with one)")
+        }
+        return try search(toward: target, width: direct.width, context: context, scorer: {
+            try PixelScorer(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands)
+        }, encoded: { quality in
+            try directEncoded(direct, quality: quality, avifSpeed: avifSpeed, context: context)
+        })
+    }
+
+    /// Runs the search with `encoded` making each candidate; records what it chose.
+    private func search(toward target: EncodeTarget, width: Int, context: StageContext, scorer makeScorer: () throws -> PixelScorer,
+                        encoded: (Int) throws -> Data) throws -> Data {
         var scorer: PixelScorer?
         if target.score != nil {
             do {
-                scorer = try PixelScorer(source, flattenedOnto: format.keepsAlpha ? nil : options["background"])
+                scorer = try makeScorer()
             } catch SSIMULACRA2.Refusal.tooSmall(let w, let h) {
                 // Nothing to score: the best the range allows.
-                var best = options
-                best[Self.qualityName] = .int(target.maxQ)
-                let (data, _) = try source.encode(format, options: best, cancellation: context.cancellation)
+                let data = try encoded(target.maxQ)
                 context.recordMeasurement([.init("Q", Double(target.maxQ)), .init("bytes", Double(data.count)), .init("encodes", 1)],
                                           words: "Q \(target.maxQ): \(w)×\(h) is too small for SSIMULACRA2 (8×8 at least), so the target's highest quality")
-                return (data, warnings)
+                return data
             }
         }
         var made: [Int: Data] = [:]
-        let answer = try QualitySearch(target: target).run(start: answers.start(forWidth: source.width)) { quality in
-            var candidate = options
-            candidate[Self.qualityName] = .int(quality)
-            let (data, _) = try source.encode(format, options: candidate, cancellation: context.cancellation)
+        let answer = try QualitySearch(target: target).run(start: answers.start(forWidth: width)) { quality in
+            if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
+            let data = try encoded(quality)
             made[quality] = data
             return QualitySearch.Trial(quality: quality, bytes: data.count,
                                        score: try scorer?.score(of: data, origin: "\(context.nodeID) at Q \(quality)"))
         }
-        answers.record(answer.chosen.quality, forWidth: source.width)
+        answers.record(answer.chosen.quality, forWidth: width)
         context.recordMeasurement(Self.values(of: answer), words: Self.words(for: answer, target: target))
         guard let data = made[answer.chosen.quality] else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an encode at the chosen quality")
         }
-        return (data, warnings)
+        return data
     }
 
     static func values(of answer: QualitySearch.Answer) -> [NodeMeasurement.Value] {

@@ -193,39 +193,50 @@ static int mirror(int i, int n) {
 }
 
 /* out = the Gaussian blur of in; `row` is scratch of width + 2 * radius floats. */
-WIDE static void blur(const float *in, float *out, int width, int height, float *row) {
-    /* Down the columns, mirrored at the top and bottom: whole rows at a time, so the loop
-     * vectorises. */
+WIDE static void blur(const float *restrict in, float *restrict out, int width, int height, float *restrict row) {
+    const float w0 = kernel[radius], w1 = kernel[radius + 1], w2 = kernel[radius + 2], w3 = kernel[radius + 3],
+                w4 = kernel[radius + 4], w5 = kernel[radius + 5];
+    /* Down the columns, rows mirrored at the top and bottom; the kernel is symmetric, so rows k
+     * above and below share a weight. Each output sample is summed in a register, tap by tap
+     * in one order, across the whole row (the loop vectorises). */
     for (int y = 0; y < height; y++) {
+        const float *c = in + (size_t)y * width;
+        const float *u1 = in + (size_t)mirror(y - 1, height) * width, *d1 = in + (size_t)mirror(y + 1, height) * width;
+        const float *u2 = in + (size_t)mirror(y - 2, height) * width, *d2 = in + (size_t)mirror(y + 2, height) * width;
+        const float *u3 = in + (size_t)mirror(y - 3, height) * width, *d3 = in + (size_t)mirror(y + 3, height) * width;
+        const float *u4 = in + (size_t)mirror(y - 4, height) * width, *d4 = in + (size_t)mirror(y + 4, height) * width;
+        const float *u5 = in + (size_t)mirror(y - 5, height) * width, *d5 = in + (size_t)mirror(y + 5, height) * width;
         float *o = out + (size_t)y * width;
-        /* The kernel is symmetric: rows k above and below share a weight. */
-        const float *centre = in + (size_t)y * width;
-        float w0 = kernel[radius];
-        for (int x = 0; x < width; x++) o[x] = w0 * centre[x];
-        for (int k = 1; k <= radius; k++) {
-            const float *up = in + (size_t)mirror(y - k, height) * width, *down = in + (size_t)mirror(y + k, height) * width;
-            float w = kernel[radius + k];
-            for (int x = 0; x < width; x++) o[x] += w * (up[x] + down[x]);
+        for (int x = 0; x < width; x++) {
+            float sum = w0 * c[x];
+            sum += w1 * (u1[x] + d1[x]);
+            sum += w2 * (u2[x] + d2[x]);
+            sum += w3 * (u3[x] + d3[x]);
+            sum += w4 * (u4[x] + d4[x]);
+            sum += w5 * (u5[x] + d5[x]);
+            o[x] = sum;
         }
     }
-    /* Along the rows, zeros past the ends: tap by tap over the whole row, for the same reason. */
+    /* Along the rows, zeros past the ends. */
     for (int y = 0; y < height; y++) {
         float *o = out + (size_t)y * width;
         memset(row, 0, (size_t)radius * sizeof(float));
         memcpy(row + radius, o, (size_t)width * sizeof(float));
         memset(row + radius + width, 0, (size_t)radius * sizeof(float));
-        const float *centre = row + radius;
-        float w0 = kernel[radius];
-        for (int x = 0; x < width; x++) o[x] = w0 * centre[x];
-        for (int k = 1; k <= radius; k++) {
-            const float *left = row + radius - k, *right = row + radius + k;
-            float w = kernel[radius + k];
-            for (int x = 0; x < width; x++) o[x] += w * (left[x] + right[x]);
+        const float *r = row + radius;
+        for (int x = 0; x < width; x++) {
+            float sum = w0 * r[x];
+            sum += w1 * (r[x - 1] + r[x + 1]);
+            sum += w2 * (r[x - 2] + r[x + 2]);
+            sum += w3 * (r[x - 3] + r[x + 3]);
+            sum += w4 * (r[x - 4] + r[x + 4]);
+            sum += w5 * (r[x - 5] + r[x + 5]);
+            o[x] = sum;
         }
     }
 }
 
-WIDE static void multiply(const float *a, const float *b, float *out, size_t n) {
+WIDE static void multiply(const float *restrict a, const float *restrict b, float *restrict out, size_t n) {
     for (size_t i = 0; i < n; i++) out[i] = a[i] * b[i];
 }
 
@@ -314,32 +325,33 @@ wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int
 
 /* Adds one plane's pooled numbers: `out[0..1]` the SSIM map's mean and 4-norm; `out[2..5]` the
  * artifact map's mean and 4-norm, then the detail-loss map's. */
-WIDE static void pool(const float *i1, const float *m1, const float *s11, const float *i2, const float *m2,
-                      const float *s22, const float *s12, int width, int height, double out[6]) {
+WIDE static void pool(const float *restrict i1, const float *restrict m1, const float *restrict s11, const float *restrict i2,
+                      const float *restrict m2, const float *restrict s22, const float *restrict s12, int width, int height,
+                      float *restrict d_row, float *restrict e_row, double out[6]) {
     enum { lanes = 8 };
     const float c2 = 0.0009f;
     double sum[6] = {0};
-    /* Float sums a row in eight lanes (x mod 8, so the loop vectorises), added up in doubles. */
     for (int y = 0; y < height; y++) {
         size_t at = (size_t)y * width;
+        /* The two maps of a row, pixel by pixel (the loop vectorises)… */
+        for (int x = 0; x < width; x++) {
+            size_t i = at + x;
+            float mu1 = m1[i], mu2 = m2[i];
+            float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
+            float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
+            float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
+            float d = 1.0f - num_m * num_s / denom_s;
+            d_row[x] = d < 0 ? 0 : d;
+            e_row[x] = (1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f;
+        }
+        /* …then summed in eight lanes (x mod 8) in floats, and the lanes in doubles. */
         float lane[6][lanes] = {{0}};
-        for (int x0 = 0; x0 < width; x0 += lanes) {
-            /* A row's last, partial group: its missing lanes read the row's first pixels and
-             * count nothing. */
+        int whole = width - width % lanes;
+        for (int x0 = 0; x0 < whole; x0 += lanes) {
             for (int j = 0; j < lanes; j++) {
-                int x = x0 + j < width ? x0 + j : j % width;
-                float keep = x0 + j < width ? 1.0f : 0.0f;
-                size_t i = at + x;
-                float mu1 = m1[i], mu2 = m2[i];
-                float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
-                float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
-                float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
-                float d = 1.0f - num_m * num_s / denom_s;
-                d = (d < 0 ? 0 : d) * keep;
-                float d2 = d * d;
-                float e = ((1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f) * keep;
+                float d = d_row[x0 + j], e = e_row[x0 + j];
                 float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
-                float a2 = artifact * artifact, l2 = lost * lost;
+                float d2 = d * d, a2 = artifact * artifact, l2 = lost * lost;
                 lane[0][j] += d;
                 lane[1][j] += d2 * d2;
                 lane[2][j] += artifact;
@@ -347,6 +359,18 @@ WIDE static void pool(const float *i1, const float *m1, const float *s11, const 
                 lane[4][j] += lost;
                 lane[5][j] += l2 * l2;
             }
+        }
+        for (int x = whole; x < width; x++) {
+            int j = x - whole;
+            float d = d_row[x], e = e_row[x];
+            float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
+            float d2 = d * d, a2 = artifact * artifact, l2 = lost * lost;
+            lane[0][j] += d;
+            lane[1][j] += d2 * d2;
+            lane[2][j] += artifact;
+            lane[3][j] += a2 * a2;
+            lane[4][j] += lost;
+            lane[5][j] += l2 * l2;
         }
         for (int k = 0; k < 6; k++)
             for (int j = 0; j < lanes; j++) sum[k] += lane[k][j];
@@ -369,7 +393,8 @@ double wb_ssim2_score(const wb_ssim2_reference *reference, const uint8_t *pixels
     if (!w) {
         w = calloc(1, sizeof *w);
         if (!w) return NAN;
-        w->row = malloc((size_t)(ref->width + 2 * radius) * sizeof(float));
+        /* The blur's padded row, then the pooling's two rows. */
+        w->row = malloc((size_t)(3 * ref->width + 2 * radius) * sizeof(float));
         for (int k = 0; k < 4; k++) w->work[k] = plane(ref->width, ref->height);
     }
     int ok = w->row && w->work[0] && w->work[1] && w->work[2] && w->work[3] &&
@@ -386,7 +411,8 @@ double wb_ssim2_score(const wb_ssim2_reference *reference, const uint8_t *pixels
             blur(product, s22, b->width, b->height, w->row);
             multiply(a->xyb[c], b->xyb[c], product, n);
             blur(product, s12, b->width, b->height, w->row);
-            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, b->width, b->height, pooled[s][c]);
+            float *d_row = w->row + ref->width + 2 * radius, *e_row = d_row + ref->width;
+            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, b->width, b->height, d_row, e_row, pooled[s][c]);
         }
     }
     if (ok) {

@@ -71,23 +71,16 @@ PY
 run "$WORK/budget.json" budget
 run "$ROOT/bench/quality-target.json" target
 
-# Our SSIMULACRA2's speed: the same run with and without a `measure` of each JPEG (decode,
-# prepare and score one pair), CPU medians, against the PyPI package scoring one pair.
-"$PY" - "$ROOT/bench/quality-target.json" "$WORK/plain.json" "$WORK/measured.json" <<'PY'
-import json, sys
-preset = json.load(open(sys.argv[1]))
-# Both on libvips' path (a measure reads the resize a second time, which the direct path would not).
-plain = [dict(n, engine="libvips") if n["op"] == "decode" else n for n in preset["graph"] if n["id"] not in ("encoded", "save")]
-plain += [{"id": "encoded", "op": "encode", "format": "jpeg", "Q": 75}, {"id": "save", "op": "write", "path": "{name}.jpeg"}]
-json.dump(dict(preset, graph=plain), open(sys.argv[2], "w"))
-measured = plain[:-1] + [{"id": "scored", "op": "measure", "against": "@resized"}, plain[-1]]
-json.dump(dict(preset, graph=measured), open(sys.argv[3], "w"))
-PY
-for r in $(seq "$RUNS"); do
-  measure "$WORK/plain.json" plain >> "$WORK/plain.times"
-  measure "$WORK/measured.json" measured >> "$WORK/measured.times"
-done
+# Our SSIMULACRA2's speed alone (bench/ssimulacra2-speed.c, built with the toolchain's clang as
+# SwiftPM builds it): the first photo's thumbnail against its JPEG at Q 60, as the PyPI package
+# is timed (peer speed). Decoding is not counted on our side; the package's PNG loading is.
+needs "libvips-dev" pkg-config
+CLANG=$(command -v clang || echo cc)
+"$CLANG" -O2 -ffp-contract=off "$ROOT/bench/ssimulacra2-speed.c" "$ROOT/Sources/CMetrics/ssimulacra2.c" -I "$ROOT/Sources/CMetrics/include" \
+  $(pkg-config --cflags --libs vips) -lm -lpthread -o "$WORK/ssim2-speed"
 PYPI=$(peer speed "$WORK")
+first=$(ls "$WORK/ref" | head -1)
+read -r PREPARE FIRST AGAIN _ < <("$WORK/ssim2-speed" "$WORK/ref/$first" "$WORK/speed.jpg.png")
 
 for fmt in jpeg webp; do
   peer score "$WORK" "$WORK/fixed" "$fmt" > "$WORK/fixed.$fmt"
@@ -123,7 +116,9 @@ for fmt in jpeg webp; do
   printf '%-6s %8d %12d %12d %14s %14s\n' "$fmt" "$over" "$fb" "$bb" "$fm" "$bm"
 done
 
-pc=$(col "$WORK/plain.times" 2 | median); mc=$(col "$WORK/measured.times" 2 | median)
-ours=$(echo "scale=4; ($mc - $pc) / $COUNT" | bc)
-printf '\nSSIMULACRA2 at 960 px: ours (measure: decode, prepare, score) %.1f ms a pair (CPU, medians), the PyPI package %.0f ms: %.0f× faster\n' \
-  "$(echo "$ours * 1000" | bc)" "$(echo "$PYPI * 1000" | bc)" "$(echo "scale=1; $PYPI / $ours" | bc)"
+pairs=$(echo "$PREPARE + $FIRST" | bc)
+printf '\nSSIMULACRA2 at 960 px (PyPI package: %.0f ms a pair, loading included):\n' "$(echo "$PYPI * 1000" | bc)"
+printf '  ours, one pair from nothing (prepare %.1f ms + score %.1f ms): %.1f ms, %.0f× faster\n' "$PREPARE" "$FIRST" "$pairs" \
+  "$(echo "scale=1; $PYPI * 1000 / $pairs" | bc)"
+printf '  ours, each further candidate against a prepared original (a search): %.1f ms, %.0f× faster\n' "$AGAIN" \
+  "$(echo "scale=1; $PYPI * 1000 / $AGAIN" | bc)"

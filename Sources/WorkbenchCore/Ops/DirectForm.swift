@@ -15,9 +15,6 @@ public enum DirectForm: Sendable, Equatable {
     /// Encodes to JPEG XL at a quality and effort (libvips' scales) by libvips' saver, from the
     /// direct path's RGB pixels.
     case jxlEncode(quality: Int, effort: Int)
-    /// Encodes as the wrapped form does, at a quality searched for each image (`encode`'s
-    /// `target`), from RGB pixels: each candidate is decoded and scored against them.
-    indirect case searched(DirectForm)
 
     /// libvips' jpegsave rule, the one place it is written: 4:2:0 chroma below quality 90,
     /// 4:4:4 from 90. The planner reads it here, and the direct path's encoder tells libjpeg.
@@ -30,7 +27,7 @@ public enum DirectForm: Sendable, Equatable {
         case .fit: return nil
         case .jpegEncode(let quality): return Self.jpegSubsamples(quality: quality)
         case .webpEncode, .avifEncode: return true
-        case .jxlEncode, .searched: return false
+        case .jxlEncode: return false
         }
     }
 }

@@ -24,39 +24,33 @@ extension EncodeStage {
     /// JPEG, libjpeg and the EXIF block libvips writes for stripped metadata, so the file is what
     /// the libvips path would write; for WebP, libwebp with the same EXIF block and profile.
     func encodeDirect(_ direct: DirectImage, context: StageContext) throws -> Payload {
-        let data: Data
+        let quality: Int
+        var avif: AVIFCodec.Settings?
         switch directForm {
-        case .jpegEncode(let q)?, .webpEncode(let q)?: data = try directEncoded(direct, quality: q, context: context)
+        case .jpegEncode(let q)?, .webpEncode(let q)?: quality = q
         case .jxlEncode(let q, let effort)?:
             return try encodeJXL(direct, quality: q, effort: effort, context: context)
-        case .avifEncode(let q, let speed)?: data = try directEncoded(direct, quality: q, avifSpeed: speed, context: context)
-        case .searched(let form)?:
-            guard let target else { throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "a target to search for") }
-            var speed: Int?
-            if case .avifEncode(_, let s) = form { speed = s }
-            data = try searchDirect(direct, toward: target, avifSpeed: speed, context: context)
+        case .avifEncode(let q, let speed)?:
+            quality = q
+            // One thread: the pool's workers already encode one photo each.
+            avif = AVIFCodec.Settings(quality: q, speed: speed, threads: 1, encoder: .aom)
         default: throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP, AVIF and JPEG XL at a quality alone)")
         }
-        return .bytes(Bytes(data, origin: context.item.source,
-                            image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))
-    }
-
-    /// The direct path's pixels encoded by libjpeg, libwebp or libavif at `quality`.
-    func directEncoded(_ direct: DirectImage, quality: Int, avifSpeed: Int? = nil, context: StageContext) throws -> Data {
-        // One thread: the pool's workers already encode one photo each.
-        let avif = AVIFCodec.Settings(quality: quality, speed: avifSpeed ?? AVIFDefaults.settings.speed, threads: 1, encoder: .aom)
+        let data: Data
         // The EXIF block libvips writes for stripped metadata, in a JPEG's APP1 or a WebP's EXIF chunk.
         let exif = ExifBlock.stripped(width: direct.width, height: direct.height)
         switch (format.name, direct.pixels) {
-        case ("avif", .interleaved(let image)): return try AVIFCodec.encode(image, avif, icc: direct.profile, exif: exif)
-        case ("avif", .planes(let image)): return try AVIFCodec.encode(image, avif, icc: direct.profile, exif: exif)
-        case ("webp", .interleaved(let image)): return try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
-        case ("webp", .planes(let image)): return try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
-        case ("jpeg", .interleaved(let image)): return try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
-        case ("jpeg", .planes(let image)): return try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
+        case ("avif", .interleaved(let image)): data = try AVIFCodec.encode(image, avif ?? AVIFDefaults.settings, icc: direct.profile, exif: exif)
+        case ("avif", .planes(let image)): data = try AVIFCodec.encode(image, avif ?? AVIFDefaults.settings, icc: direct.profile, exif: exif)
+        case ("webp", .interleaved(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
+        case ("webp", .planes(let image)): data = try WebPCodec.encode(image, quality: quality, icc: direct.profile, exif: exif)
+        case ("jpeg", .interleaved(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
+        case ("jpeg", .planes(let image)): data = try JPEGCodec.encode(image, quality: quality, exif: exif, icc: direct.profile)
         default:
             // The planner gives the direct path's pixels only to encodes with a direct form.
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an image libvips made (the direct path writes JPEG, WebP, AVIF and JPEG XL)")
         }
+        return .bytes(Bytes(data, origin: context.item.source,
+                            image: EncodedImage(width: direct.width, height: direct.height, format: format.name)))
     }
 }

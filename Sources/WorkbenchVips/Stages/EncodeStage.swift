@@ -46,19 +46,13 @@ struct EncodeStage: Stage {
                 // Exactly what libvips' own settings would write: nothing but a quality (and, for
                 // AVIF, an effort).
                 let own = Parameters(p)
+                // A quality searched for is scored against libvips' resample, as users compare
+                // (the direct path's resampler parts from it by up to 4 points on some photos).
+                guard EncodeTarget(own.target) == nil else { return nil }
                 let values = saverValues(p, format: own.format)
                 let allowed: Set = own.format == "avif" || own.format == "jxl" ? [qualityName, "effort"] : [qualityName]
                 guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
                 func int(_ name: String) -> Int? { if case .int(let value)? = values[name] { value } else { nil } }
-                // A quality searched for: the same encoders, from RGB pixels the search scores.
-                if EncodeTarget(own.target) != nil {
-                    switch own.format {
-                    case "jpeg": return .searched(.jpegEncode(quality: defaultQuality))
-                    case "webp": return .searched(.webpEncode(quality: defaultQuality))
-                    case "avif": return .searched(AVIFDefaults.form(quality: nil, effort: int("effort")))
-                    default: return nil
-                    }
-                }
                 switch own.format {
                 case "jpeg": return .jpegEncode(quality: int(qualityName) ?? defaultQuality)
                 case "webp": return .webpEncode(quality: int(qualityName) ?? defaultQuality)
@@ -67,7 +61,9 @@ struct EncodeStage: Stage {
                 default: return nil
                 }
             },
-            heldBytes: { p, pixels in heldBytes(format: Parameters(p).format, pixels: pixels) },
+            heldBytes: { p, pixels in
+                heldBytes(format: Parameters(p).format, pixels: pixels) + (EncodeTarget(Parameters(p).target) != nil ? EncodeTarget.heldBytes(pixels: pixels) : 0)
+            },
             check: check)
         return OpDefinition(spec) { p in
             let own = Parameters(p)
@@ -149,9 +145,8 @@ struct EncodeStage: Stage {
         let libvips = format.name == "avif" ? "libvips' heifsave (libheif, libaom) at Q \(number(Self.qualityName)), effort \(number("effort"))"
             : "libvips' \(saver) at Q \(number(Self.qualityName))"
         if let target {
-            let direct = format.name == "jpeg" ? "libjpeg" : format.name == "webp" ? "libwebp" : "libavif (libaom)"
             let vips = format.name == "avif" ? "libvips' heifsave (libheif, libaom)" : "libvips' \(saver)"
-            return ["\(format.displayName): the quality searched for each output: \(target.description), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given; by \(direct) from RGB pixels when its tree runs on the direct path, else by \(vips)"]
+            return ["\(format.displayName): by \(vips), the quality searched for each output: \(target.description), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given (libvips' resample: not the direct path, whose resampler parts from it by up to 4 points on some photos)"]
         }
         // Whether the tree runs on the direct path is the decode's to say (its own note).
         switch directForm {

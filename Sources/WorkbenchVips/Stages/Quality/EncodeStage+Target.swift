@@ -26,7 +26,7 @@ struct PixelScorer {
         try self.init(bytes, width: width, height: height, bands: bands)
     }
 
-    /// 8-bit sRGB pixels, grey or RGB, as the direct path holds them.
+    /// 8-bit sRGB pixels, grey or RGB (with alpha or not).
     init(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws {
         metric = try bytes.withUnsafeBytes { try SSIMULACRA2(original: .init(bytes: $0, width: width, height: height, bands: bands)) }
     }
@@ -62,19 +62,6 @@ extension EncodeStage {
             return try source.encode(format, options: candidate, cancellation: context.cancellation).data
         })
         return (data, warnings)
-    }
-
-    /// The same on the direct path: the candidates by libjpeg, libwebp or libavif from the RGB
-    /// pixels the plan decoded for this tree (`DirectForm.searched`).
-    func searchDirect(_ direct: DirectImage, toward target: EncodeTarget, avifSpeed: Int?, context: StageContext) throws -> Data {
-        guard case .interleaved(let pixels) = direct.pixels else {
-            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for a quality search (the plan decodes RGB for a tree with one)")
-        }
-        return try search(toward: target, width: direct.width, context: context, scorer: {
-            try PixelScorer(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands)
-        }, encoded: { quality in
-            try directEncoded(direct, quality: quality, avifSpeed: avifSpeed, context: context)
-        })
     }
 
     /// Runs the search with `encoded` making each candidate; records what it chose.

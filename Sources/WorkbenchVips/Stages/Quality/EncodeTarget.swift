@@ -14,6 +14,12 @@ struct EncodeTarget: Sendable, Equatable {
     /// Chosen with `bench/quality-target.sh`: the search's answer rarely moves after this many.
     static let defaultEncodes = 6
 
+    /// What a search holds besides the saver, for the run's memory check: the pixels in memory
+    /// and a decoded candidate (8-bit, about 4 bytes a pixel each, and their copies for the
+    /// metric), and SSIMULACRA2's float planes over six scales — the original's XYB, means and
+    /// squares, the candidate's levels and four working planes — about 100 bytes a pixel.
+    static func heldBytes(pixels: Int) -> Int { 112 * pixels }
+
     /// The formats whose quality setting is searched: those with libvips' `Q`.
     /// Not JPEG XL: its candidates would have to be decoded, and libvips' JPEG XL loader stays
     /// blocked as untrusted.

@@ -19,6 +19,9 @@ final class ItemBoard: Sendable {
         var outputs: [String]
         var error: String?
         var seconds: Double?
+        /// What its encodes chose for a quality target (`--verbose`'s words, short): "encoded-jpeg
+        /// Q 74 (80.1)".
+        var measured: String? = nil
     }
 
     struct Queue: Codable, Sendable, Equatable {
@@ -203,6 +206,7 @@ final class ItemBoard: Sendable {
                 }
                 if report.status != .cancelled {
                     row.outputs = (report.files + report.upToDate).map(\.path)
+                    row.measured = Self.measured(report.measurements)
                     row.error = report.failure.map { "\($0.node): \($0.message)" }
                 }
                 s.snapshot.bytesWritten += report.bytesWritten
@@ -268,5 +272,17 @@ extension ItemBoard.State {
         snapshot.upToDate = upToDate
         let busy = self.busy + (busySince.map { Date().timeIntervalSince($0) } ?? 0)
         snapshot.itemsPerSecond = busy > 0 ? Double(done) / busy : 0
+    }
+}
+
+extension ItemBoard {
+    /// The qualities an item's encodes chose (and their scores), for its card: nil when none
+    /// searched one.
+    static func measured(_ measurements: [NodeMeasurement]) -> String? {
+        let chosen = measurements.compactMap { m -> String? in
+            guard let q = m["Q"] else { return nil }
+            return "\(m.node) Q \(Int(q))" + (m["ssimulacra2"].map { String(format: " (%.1f)", $0) } ?? "")
+        }
+        return chosen.isEmpty ? nil : chosen.joined(separator: ", ")
     }
 }

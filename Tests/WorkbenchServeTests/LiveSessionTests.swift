@@ -66,6 +66,27 @@ import WorkbenchVips
         #expect(session.pool?.runCount == 0)
     }
 
+    /// An encode with a quality target: each card says the quality its photo got, and its score.
+    @Test func aCardSaysTheQualityATargetChose() async throws {
+        let folder = try Fixtures.temporaryDirectory("session-target")
+        let path = try Fixtures.writePreset(Self.preset.replacingOccurrences(of: #""Q": 80"#, with: #""target": {"ssimulacra2": 75}"#), in: folder)
+        let session = LiveSession(settings: .init(
+            presetPath: path, inputs: Fixtures.samplePhotos.prefix(2).map(\.path), out: nil, workingDirectory: folder.path,
+            registry: { OpRegistry(CoreOps.all, providers: [VipsOps.provider]) }, versions: { _ in [:] },
+            concurrentItems: 1, offScreenGrace: 5, previewSize: 128))
+        try await session.start()
+        await session.setViewport(visible: [0, 1], near: [])
+        let board = await Self.tick(session) { $0.rows.allSatisfy { $0.state == .done } }
+        for row in board.rows {
+            let measured = try #require(row.measured, "\(row)")
+            // "jpeg Q 62 (75.3)": a quality, and a score at or above the target.
+            let parts = measured.split(separator: " ")
+            #expect(parts.count == 4 && parts[0] == "jpeg" && parts[1] == "Q" && Int(parts[2]) != nil, "\(measured)")
+            #expect(Double(parts[3].dropFirst().dropLast()).map { $0 >= 75 } == true, "\(measured)")
+        }
+        await session.finish()
+    }
+
     /// A copy's value of its `foreach` variable is saved into the list: a value the list already
     /// holds would write a preset that does not validate, so the page refuses it and says why.
     @Test func aValueSaveCouldNotWriteIsRefusedInTheValidatorsWords() async throws {

@@ -42,7 +42,8 @@ function draw(row) {
   const state = el.querySelector(".state");
   state.className = "state " + row.state;
   state.textContent = ItemState.label(row.state);
-  el.querySelector(".meta").textContent = (row.detail || "") + (row.seconds != null && !row.detail ? row.seconds.toFixed(2) + " s" : "");
+  el.querySelector(".meta").textContent = (row.detail || "") + (row.seconds != null && !row.detail ? row.seconds.toFixed(2) + " s" : "")
+    + (row.measured && !row.detail ? " · " + row.measured : "");
   el.querySelector(".error").textContent = row.error || "";
   const input = el.querySelector(".in");
   if (!input.firstChild) {

@@ -38,7 +38,7 @@ struct EncodeStage: Stage {
 
     private static func makeDefinition() -> OpDefinition {
         let spec = OpSpec(
-            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF, JPEG XL). One encode repeated over formats gives each format its own options in a block named by it: \"avif\": {\"Q\": 60, \"effort\": 4}. JPEG has no transparency: an image with alpha is flattened onto \"background\", white unless given (libvips' own default is black), and the run's report notes it once. AVIF defaults to Q 51 and effort 3 (not libvips' 50 and 4): about libvips' bytes and quality in a third of its CPU, measured with SSIMULACRA2; a JPEG's AVIF goes straight from its planes to libavif on the direct path.",
+            name: "encode", summary: "Evaluates the image and encodes it (JPEG, PNG, WebP, TIFF, GIF, HEIF, AVIF, JPEG XL). One encode repeated over formats gives each format its own options in a block named by it: \"avif\": {\"Q\": 60, \"effort\": 4}. JPEG has no transparency: an image with alpha is flattened onto \"background\", white unless given (libvips' own default is black), and the run's report notes it once. AVIF defaults to Q 51 and effort 3 (not libvips' 50 and 4): about libvips' bytes and quality in a third of its CPU, measured with SSIMULACRA2; a JPEG's AVIF goes straight from its planes to libavif on the direct path. \"target\": {\"ssimulacra2\": 80} searches each output's quality for a score or a byte budget instead of a fixed Q.",
             input: .image, output: .bytes, defaultQueue: "cpu", execution: .cpu,
             parameters: Parameters.specs + saverOptions(of: EncodeFormat.loaded) + formatBlocks(of: EncodeFormat.loaded),
             readsSequentially: true,

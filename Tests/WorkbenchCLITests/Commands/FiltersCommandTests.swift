@@ -7,7 +7,7 @@ import WorkbenchTestSupport
     @Test func listsEveryGroupAndTheLibvipsOperations() throws {
         let result = try CLIProcess.run(["filters"])
         #expect(result.status == 0, "\(result.stderr)")
-        for heading in ["Built-in stages (7):", "Filters (", "libvips operations ("] {
+        for heading in ["Built-in stages (8):", "Filters (", "libvips operations ("] {
             #expect(result.lines.contains { $0.hasPrefix(heading) }, "\(heading)")
         }
         #expect(result.lines.contains { $0.hasPrefix("  vips.gaussblur ") && $0.contains("image → image") })

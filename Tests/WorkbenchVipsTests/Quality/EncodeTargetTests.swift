@@ -64,6 +64,8 @@ import WorkbenchTestSupport
         for report in both {
             let m = try #require(report.measurements.first)
             #expect(m["met"] == 0 && (m["bytes"] ?? .infinity) <= 15000 && m.words.contains("not reached"), "\(m.words)")
+            // Said on the item's line as a warning, not only under --verbose.
+            #expect(report.warnings.contains { $0.hasPrefix("encoded-jpeg: SSIMULACRA2 ≥ 90, ≤ 15000 bytes not reached between Q 10 and 100: kept Q ") }, "\(report.warnings)")
         }
     }
 

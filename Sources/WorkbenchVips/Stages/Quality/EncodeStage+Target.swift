@@ -89,6 +89,11 @@ extension EncodeStage {
         }
         answers.record(answer.chosen.quality, forWidth: width)
         context.recordMeasurement(Self.values(of: answer), words: Self.words(for: answer, target: target))
+        if !answer.met {
+            // Said on the item's line too, not only with --verbose: the file is not what was asked.
+            let score = answer.chosen.score.map { String(format: ", SSIMULACRA2 %.2f", $0) } ?? ""
+            context.warn("\(target.description) not reached between Q \(target.minQ) and \(target.maxQ): kept Q \(answer.chosen.quality)\(score), \(answer.chosen.bytes) bytes")
+        }
         guard let data = made[answer.chosen.quality] else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an encode at the chosen quality")
         }

@@ -137,14 +137,64 @@ enum Controls {
                 if repeated, Set(group.copies.map { $0.parameters[spec.name]?.jsonText ?? "" }).count > 1 { return [] }
                 return [control(first, target: group.id, copy: nil)]
             }
-            // An op with many options (encode knows every format's) shows those the preset sets.
-            let shown = controls.count <= 12 ? controls : controls.filter { control in
+            // An op with many options (encode knows every format's) shows those the preset sets;
+            // a block's fields (below) show only when the block is set, so always.
+            let shown = (controls.count <= 12 ? controls : controls.filter { control in
                 guard let spec = first.op.parameters.first(where: { $0.name == control.name }) else { return false }
                 return control.changed || spec.defaultValue == nil || first.parameters[spec.name].map { $0 != spec.defaultValue } ?? false
-            }
+            }) + (sameBlocks(group.copies) ? blockFields(first, target: group.id, draft: draft) : [])
             guard !shown.isEmpty else { return nil }
             return NodeControls(node: group.id, op: first.op.name, copies: repeated ? group.copies.map(\.id) : [], controls: shown)
         }
+    }
+
+    /// A slider for each number the node's blocks of options hold (`"target": {"ssimulacra2":
+    /// 80}`, `"avif": {"Q": 55}`), named `block.field`: a change sets the whole block, with that
+    /// field changed (`blockChange`).
+    static func blockFields(_ node: NodeSpec, target: String, draft: [PresetOverride]) -> [NodeControls.Control] {
+        node.op.parameters.flatMap { spec -> [NodeControls.Control] in
+            guard case .options(let fields) = spec.type, let written = node.parameters[spec.name] else { return [] }
+            let unsaved = draft.last { $0.node == target && $0.key == spec.name }
+            let values = unsaved.flatMap { blockValues($0.value) } ?? Dictionary(written.pairs.map { ($0.name, $0.value.jsonText) }, uniquingKeysWith: { $1 })
+            return written.pairs.compactMap { pair -> NodeControls.Control? in
+                guard let field = fields.first(where: { $0.name == pair.name }), field.type.control == .slider,
+                      let range = field.type.bounds, let value = values[pair.name] else { return nil }
+                let slider = NodeControls.Slider.over(range, integer: field.type.name == "integer", factor: false, default: nil, current: Double(value))
+                return NodeControls.Control(name: "\(spec.name).\(pair.name)", type: field.type.name, control: .slider,
+                                            min: range.lowerBound, max: range.upperBound, choices: nil,
+                                            summary: "\"\(pair.name)\" in \"\(spec.name)\": " + spec.summary, value: value,
+                                            changed: unsaved != nil, slider: slider)
+            }
+        }
+    }
+
+    /// Whether every copy holds the same blocks (a block written per copy is the editor's).
+    private static func sameBlocks(_ copies: [NodeSpec]) -> Bool {
+        let blocks = copies[0].op.parameters.filter { if case .options = $0.type { return true } else { return false } }.map(\.name)
+        return blocks.allSatisfy { name in Set(copies.map { $0.parameters[name]?.jsonText ?? "" }).count == 1 }
+    }
+
+    /// A block's fields as JSON texts, from its JSON object text.
+    static func blockValues(_ json: String) -> [String: String]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
+        return object.compactMapValues { value in
+            (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// A change to one field of a block (`target.ssimulacra2` = 85) as the change to the whole
+    /// block the loader and Save take: the block as the draft or the file has it, that field set.
+    static func blockChange(_ preset: Preset, node: String, key: String, json: String, draft: [PresetOverride]) -> (key: String, json: String)? {
+        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let spec = preset.nodes.first(where: { $0.id == node || $0.copy?.declaredID == node }),
+              let written = spec.parameters[parts[0]] else { return nil }
+        var order = written.pairs.map(\.name)
+        var values = draft.last { $0.node == node && $0.key == parts[0] }.flatMap { blockValues($0.value) }
+            ?? Dictionary(written.pairs.map { ($0.name, $0.value.jsonText) }, uniquingKeysWith: { $1 })
+        if values[parts[1]] == nil { order.append(parts[1]) }
+        values[parts[1]] = json
+        let members = order.compactMap { name in values[name].map { "\(ParameterValue.string(name).jsonText): \($0)" } }
+        return (parts[0], "{" + members.joined(separator: ", ") + "}")
     }
 
     /// The tunable nodes grouped by the node they were written as, in the graph's order.

@@ -30,6 +30,9 @@ extension LiveSession {
             }
             return "\"\(node)\" has no parameter \"\(key)\" the page can set."
         }
+        // One field of a block of options: the change is to the whole block.
+        var (key, json) = (key, json)
+        if key.contains("."), let change = Controls.blockChange(preset, node: node, key: key, json: json, draft: draft) { (key, json) = change }
         guard let override = PresetOverride("\(node).\(key)=\(json)") else { return "Not a value: \(json)" }
         let candidate = draft.filter { !($0.node == node && $0.key == key) } + [override]
         let tuned: Preset

@@ -66,8 +66,9 @@ import WorkbenchVips
         #expect(session.pool?.runCount == 0)
     }
 
-    /// An encode with a quality target: each card says the quality its photo got, and its score.
-    @Test func aCardSaysTheQualityATargetChose() async throws {
+    /// An encode with a quality target: each card says the quality its photo got, and its score;
+    /// the target has a slider of its own.
+    @Test func aCardSaysTheQualityATargetChoseAndTheTargetIsTunedLive() async throws {
         let folder = try Fixtures.temporaryDirectory("session-target")
         let path = try Fixtures.writePreset(Self.preset.replacingOccurrences(of: #""Q": 80"#, with: #""target": {"ssimulacra2": 75}"#), in: folder)
         let session = LiveSession(settings: .init(
@@ -77,6 +78,24 @@ import WorkbenchVips
         try await session.start()
         await session.setViewport(visible: [0, 1], near: [])
         let board = await Self.tick(session) { $0.rows.allSatisfy { $0.state == .done } }
+        // The target is tuned live: a slider for its score, a change refused out of range,
+        // one saved into the block and the cards made again to it.
+        let controls = await session.controls()
+        #expect(controls.contains(#""name": "target.ssimulacra2", "type": "number", "control": "slider", "min": 0.0, "max": 100.0"#), "\(controls)")
+        #expect(controls.contains(#""value": 75.0,"#), "\(controls)")
+        let refused = await session.setParameter(node: "jpeg", key: "target.ssimulacra2", json: "180")
+        #expect(refused?.contains("target.ssimulacra2") == true, "\(refused ?? "accepted")")
+        #expect(await session.setParameter(node: "jpeg", key: "target.ssimulacra2", json: "85") == nil)
+        #expect(await session.controls().contains(#""value": 85, "changed": true"#))
+        #expect(await session.save() == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""target": {"ssimulacra2": 85}"#))
+        let again = await Self.tick(session) { board in
+            board.rows.allSatisfy { row in row.state == .done && row.measured.flatMap { Double($0.split(separator: " ").last?.dropFirst().dropLast() ?? "") }.map { $0 >= 85 } == true }
+        }
+        for row in again.rows {
+            let measured = try #require(row.measured, "\(row)")
+            #expect(Double(measured.split(separator: " ").last?.dropFirst().dropLast() ?? "").map { $0 >= 85 } == true, "\(measured)")
+        }
         for row in board.rows {
             let measured = try #require(row.measured, "\(row)")
             // "jpeg Q 62 (75.3)": a quality, and a score at or above the target.

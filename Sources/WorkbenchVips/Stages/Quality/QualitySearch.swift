@@ -84,9 +84,17 @@ struct QualitySearch {
         var low: Trial?, high: Trial?
         var next = start
         var spent = 0
+        var previous: Trial?
         while spent < budget {
             let t = try trial(next)
             spent += 1
+            defer { previous = t }
+            // Two trials on one side: the slope between them says how far the goal is.
+            let slope = previous.flatMap { p -> Double? in
+                guard stepsByScore, p.quality != t.quality, (value(p) >= goal) == (value(t) >= goal) else { return nil }
+                let s = (value(t) - value(p)) / Double(t.quality - p.quality)
+                return s > 0.05 ? s : nil
+            }
             if value(t) >= goal {
                 if high.map({ t.quality < $0.quality }) ?? true { high = t }
             } else if low.map({ t.quality > $0.quality }) ?? true {
@@ -98,10 +106,10 @@ struct QualitySearch {
                 next = interpolated(l, h, goal: goal, value: value)
             case let (nil, h?):
                 if h.quality == range.lowerBound { return (high, low) }
-                next = max(range.lowerBound, h.quality - step(from: h, byScore: stepsByScore))
+                next = max(range.lowerBound, h.quality - step(from: h, byScore: stepsByScore, slope: slope))
             case let (l?, nil):
                 if l.quality == range.upperBound { return (high, low) }
-                next = min(range.upperBound, l.quality + step(from: l, byScore: stepsByScore))
+                next = min(range.upperBound, l.quality + step(from: l, byScore: stepsByScore, slope: slope))
             case (nil, nil):
                 return (high, low)
             }
@@ -118,11 +126,15 @@ struct QualitySearch {
         return Int(guess.rounded(.up)).clamped(to: (low.quality + 1)...(high.quality - 1))
     }
 
-    /// How far to go from a lone trial: by the score's distance from the goal at about a point
-    /// of SSIMULACRA2 a quality step (a fifth of the range for a byte budget), at least 2.
-    private func step(from t: Trial, byScore: Bool) -> Int {
-        if byScore, let score = target.score, let s = t.score { return max(2, Int(abs(s - score).rounded(.up))) }
-        return max(2, (target.maxQ - target.minQ) / 5)
+    /// How far to go from trials on one side of the goal: past the goal by half a point, so the
+    /// next trial most likely brackets it, at the slope two trials measured or else about a
+    /// point of SSIMULACRA2 a quality step (a fifth of the range for a byte budget); at least 1
+    /// with a measured slope, else 2.
+    private func step(from t: Trial, byScore: Bool, slope: Double?) -> Int {
+        guard byScore, let score = target.score, let s = t.score else { return max(2, (target.maxQ - target.minQ) / 5) }
+        let distance = abs(s - score) + 0.5
+        guard let slope else { return max(2, Int(distance.rounded(.up))) }
+        return max(1, Int((distance / slope).rounded(.up)))
     }
 }
 

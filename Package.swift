@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
 // WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies) and
-// WorkbenchDirect (→ CJPEGCodec, CLcms, CDeflate, CResample, CWebPCodec, WorkbenchCore). C sits in small targets (CVips, CCurl, CLcms, CDeflate, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample, CWebPCodec), each
+// WorkbenchDirect (→ CJPEGCodec, CLcms, CDeflate, CResample, CWebPCodec, WorkbenchCore); WorkbenchKernels → CMetrics. C sits in
+// small targets (CVips, CCurl, CLcms, CDeflate, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample, CWebPCodec, CMetrics), each
 // with one thin Swift layer above it.
 // The decoder counts a block's nonzero coefficients for every symbol of a refinement scan: with
 // the POPCNT instruction (every x86-64 processor since 2008) rather than the baseline's

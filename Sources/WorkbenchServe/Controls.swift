@@ -176,8 +176,11 @@ enum Controls {
 
     /// A block's fields as JSON texts, from its JSON object text.
     static func blockValues(_ json: String) -> [String: String]? {
+        // The draft's own JSON, which the loader has already parsed: nil only for a value the
+        // page never stored, and then the file's block is shown.
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
         return object.compactMapValues { value in
+            // A number or a string from that object: it always serialises; a field that would not is left out.
             (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])).map { String(decoding: $0, as: UTF8.self) }
         }
     }

@@ -49,6 +49,15 @@ extension VipsImage {
         return Array(UnsafeRawBufferPointer(start: memory, count: size))
     }
 
+    /// Every pixel as 8-bit sRGB (with its alpha, if it has one), computed and copied out: what
+    /// SSIMULACRA2 reads.
+    func srgbBytes(origin: String) throws(VipsError) -> (bytes: [UInt8], width: Int, height: Int, bands: Int) {
+        var rgb = self
+        if !rgb.isSRGB || rgb.colourBands != 3 { rgb = try rgb.colourspace(VIPS_INTERPRETATION_sRGB) }
+        if !rgb.isEightBit { rgb = try rgb.cast(VIPS_FORMAT_UCHAR) }
+        return (try rgb.memoryBytes(origin: origin), rgb.width, rgb.height, rgb.bands)
+    }
+
     /// The direct path's 8-bit RGB (or grey) pixels as a libvips image, with their ICC profile:
     /// for a saver only libvips has (JPEG XL).
     static func copying(_ pixels: [UInt8], width: Int, height: Int, bands: Int, icc: [UInt8]?) -> VipsImage? {

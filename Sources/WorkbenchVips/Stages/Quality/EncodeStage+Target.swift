@@ -1,4 +1,3 @@
-import CVips
 import Foundation
 import Synchronization
 import WorkbenchCore
@@ -39,10 +38,7 @@ struct PixelScorer {
 
     /// 8-bit sRGB, with its alpha if it has one.
     static func pixels(_ image: VipsImage) throws -> (bytes: [UInt8], width: Int, height: Int, bands: Int) {
-        var rgb = image
-        if !rgb.isSRGB || rgb.colourBands != 3 { rgb = try rgb.colourspace(VIPS_INTERPRETATION_sRGB) }
-        if !rgb.isEightBit { rgb = try rgb.cast(VIPS_FORMAT_UCHAR) }
-        return (try rgb.memoryBytes(origin: image.origin?.node ?? "image"), rgb.width, rgb.height, rgb.bands)
+        try image.srgbBytes(origin: image.origin?.node ?? "image")
     }
 }
 

@@ -9,6 +9,8 @@
 #              python3 -m venv /tmp/w && /tmp/w/bin/pip install pyvips pillow opencv-python-headless numpy
 #              Peers whose package is missing are skipped, and said so.
 # Set X10=1 to run the same photos ten times over (symlinks) and see whether memory stays flat.
+# Set BEFORE=/path/to/an/older/workbench to add it as a row (before/after a change), and PEERS=0
+# to leave out the peers (the floor and workbench's rows only).
 #
 # Tools: decode floor = `djpeg -scale 1/8` on every photo, two at a time (libjpeg-turbo-progs);
 # workbench = bench/workload-w.json (libvips' headroom, the default), workbench_fast = the same with
@@ -47,6 +49,7 @@ awk 'BEGIN { print "3 3"; print "0.393 0.769 0.189"; print "0.349 0.686 0.168"; 
 
 floor() { find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 -n1 -P2 sh -c 'djpeg -scale 1/8 "$1" >/dev/null' sh; }
 workbench() { rm -rf "$WORK/workbench"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/workbench" --quiet >/dev/null; }
+before() { rm -rf "$WORK/before"; "$BEFORE" run "$ROOT/bench/workload-w.json" "$PHOTOS" --out "$WORK/before" --quiet >/dev/null; }
 workbench_fast() { rm -rf "$WORK/workbench_fast"; "$WORKBENCH" run "$ROOT/bench/workload-w.json" "$PHOTOS" --set thumb.fastShrink=true --out "$WORK/workbench_fast" --quiet >/dev/null; }
 pyvips() { rm -rf "$WORK/pyvips"; "$PY" "$ROOT/bench/workload-w-pyvips.py" "$PHOTOS" "$WORK/pyvips"; }
 opencv() { rm -rf "$WORK/opencv"; "$PY" "$ROOT/bench/workload-w-opencv.py" "$PHOTOS" "$WORK/opencv"; }
@@ -65,17 +68,19 @@ vipscli() {
 libvipsc() { rm -rf "$WORK/c"; mkdir -p "$WORK/c"; find -L "$PHOTOS" -maxdepth 1 -iname '*.jp*g' -print0 | xargs -0 "$WORK/workload-w-c" "$WORK/c"; }
 
 TOOLS=(floor workbench workbench_fast)
+[ -n "${BEFORE:-}" ] && TOOLS+=(before)
+if [ "${PEERS:-1}" = 0 ]; then PY=/nonexistent-python; fi
 if "$PY" -c 'import cv2, numpy' 2>/dev/null; then TOOLS+=(opencv opencv_lanczos); else echo "opencv-python-headless not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import PIL' 2>/dev/null; then TOOLS+=(pillow); else echo "Pillow not found for $PY: skipped" >&2; fi
 if "$PY" -c 'import pyvips' 2>/dev/null; then TOOLS+=(pyvips); else echo "pyvips not found for $PY: skipped" >&2; fi
-TOOLS+=(vipscli)
-if command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/workload-w-c" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
+[ "${PEERS:-1}" = 0 ] || TOOLS+=(vipscli)
+if [ "${PEERS:-1}" != 0 ] && command -v gcc >/dev/null && gcc -O2 "$ROOT/bench/workload-w.c" -o "$WORK/workload-w-c" $(pkg-config --cflags --libs vips) -lpthread 2>/dev/null; then
   TOOLS+=(libvipsc)
 else
   echo "gcc or libvips-dev missing: the libvips C row is skipped" >&2
 fi
-export -f floor workbench workbench_fast pyvips opencv opencv_lanczos pillow vipscli libvipsc
-export PHOTOS WORK WORKBENCH ROOT PY
+export -f floor workbench workbench_fast before pyvips opencv opencv_lanczos pillow vipscli libvipsc
+export PHOTOS WORK WORKBENCH BEFORE ROOT PY
 
 measure() { # tool -> "wall cpu rss_kib"
   /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" bash -c "$1" >/dev/null 2>"$WORK/err" || { cat "$WORK/err" >&2; exit 1; }

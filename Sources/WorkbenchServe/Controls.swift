@@ -155,7 +155,7 @@ enum Controls {
         node.op.parameters.flatMap { spec -> [NodeControls.Control] in
             guard case .options(let fields) = spec.type, let written = node.parameters[spec.name] else { return [] }
             let unsaved = draft.last { $0.node == target && $0.key == spec.name }
-            let values = unsaved.flatMap { blockValues($0.value) } ?? Dictionary(written.pairs.map { ($0.name, $0.value.jsonText) }, uniquingKeysWith: { $1 })
+            let values = current(written, unsaved: unsaved)
             return written.pairs.compactMap { pair -> NodeControls.Control? in
                 guard let field = fields.first(where: { $0.name == pair.name }), field.type.control == .slider,
                       let range = field.type.bounds, let value = values[pair.name] else { return nil }
@@ -172,6 +172,11 @@ enum Controls {
     private static func sameBlocks(_ copies: [NodeSpec]) -> Bool {
         let blocks = copies[0].op.parameters.filter { if case .options = $0.type { return true } else { return false } }.map(\.name)
         return blocks.allSatisfy { name in Set(copies.map { $0.parameters[name]?.jsonText ?? "" }).count == 1 }
+    }
+
+    /// A block's fields as JSON texts: the page's unsaved block if there is one, else the file's.
+    private static func current(_ written: ParameterValue, unsaved: PresetOverride?) -> [String: String] {
+        unsaved.flatMap { blockValues($0.value) } ?? Dictionary(written.pairs.map { ($0.name, $0.value.jsonText) }, uniquingKeysWith: { $1 })
     }
 
     /// A block's fields as JSON texts, from its JSON object text.
@@ -192,8 +197,7 @@ enum Controls {
         guard parts.count == 2, let spec = preset.nodes.first(where: { $0.id == node || $0.copy?.declaredID == node }),
               let written = spec.parameters[parts[0]] else { return nil }
         var order = written.pairs.map(\.name)
-        var values = draft.last { $0.node == node && $0.key == parts[0] }.flatMap { blockValues($0.value) }
-            ?? Dictionary(written.pairs.map { ($0.name, $0.value.jsonText) }, uniquingKeysWith: { $1 })
+        var values = current(written, unsaved: draft.last { $0.node == node && $0.key == parts[0] })
         if values[parts[1]] == nil { order.append(parts[1]) }
         values[parts[1]] = json
         let members = order.compactMap { name in values[name].map { "\(ParameterValue.string(name).jsonText): \($0)" } }

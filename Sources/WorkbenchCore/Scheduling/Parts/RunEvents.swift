@@ -38,8 +38,10 @@ struct RunEvents {
     func itemFinished(_ slot: borrowing ItemWindow.Slot, as status: ItemReport.Status, time: @autoclosure () -> Double, notes: ItemNotes) {
         guard items, let item = slot.item else { return }
         let (files, upToDate) = (inGraphOrder(slot.files), inGraphOrder(slot.upToDate))
-        // Copies not made are recorded like files (the manifest keeps them) but reported apart.
-        let notMade = (files + upToDate).filter { $0.notMade != nil }
+        // Copies not made are recorded like files (the manifest keeps them) but reported apart;
+        // looked for without building anything, as nearly every item has none.
+        let anyNotMade = files.contains { $0.notMade != nil } || upToDate.contains { $0.notMade != nil }
+        let notMade = anyNotMade ? (files + upToDate).filter { $0.notMade != nil } : []
         pump?.yield(.itemFinished(ItemReport(
             item: item, status: status, files: notMade.isEmpty ? files : files.filter { $0.notMade == nil },
             upToDate: notMade.isEmpty ? upToDate : upToDate.filter { $0.notMade == nil },

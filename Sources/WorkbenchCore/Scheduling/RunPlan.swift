@@ -91,6 +91,9 @@ struct RunPlan: Sendable {
     let runNodes: [Int]
     /// Nodes that write a file, with their stages: their paths are claimed before they run.
     let writes: [(node: Int, stage: any ClaimsOutput)]
+    /// Some fit may leave a copy out (`NodePlan.smallerCopies`): only then does the scheduler
+    /// look for one, so the runs that cannot pay nothing for it.
+    let omitsRepeats: Bool
 
     init(preset: Preset, cores: Int) {
         queues = preset.queues
@@ -149,5 +152,6 @@ struct RunPlan: Sendable {
         itemNodes = nodes.indices.filter { nodes[$0].scope == .item }
         runNodes = nodes.indices.filter { nodes[$0].scope == .run }
         writes = nodes.indices.compactMap { n in (nodes[n].stage as? any ClaimsOutput).map { (n, $0) } }
+        omitsRepeats = specs.contains { !$0.plan.smallerCopies.isEmpty }
     }
 }

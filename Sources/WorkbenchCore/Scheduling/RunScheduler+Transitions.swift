@@ -6,7 +6,7 @@ extension RunScheduler {
     func makeReady(_ id: Int) {
         instances[id].becomeReady(version: ready.nextVersion(), at: ready.recentNow)
         // A copy left out (`Payload.omitted`) is passed on without running; `write` records it.
-        if let reason = payloads[id].omitted, !(plan.nodes[node(of: id)].stage is RecordsOmission) {
+        if plan.omitsRepeats, let reason = payloads[id].omitted, !(plan.nodes[node(of: id)].stage is RecordsOmission) {
             succeed(id, with: .omitted(reason))
             return
         }
@@ -88,7 +88,7 @@ extension RunScheduler {
         payloads[id] = Payloads()
         if plan.traits[n].isRun { runScope.succeeded(n, with: payload) }
         if kept.cache != nil { kept.keep(payload, node: n, item: item(of: id)) }
-        let repeated = repeatReason(n, payload)
+        let repeated = plan.omitsRepeats ? repeatReason(n, payload) : nil
         if plan.traits[n].deliversDownstream { deliverDownstream(payload, from: id, omittedBeyondCascade: repeated) }
         finishNode(id, as: .succeeded, message: repeated, payload: fanIns.feeds(n) ? payload : nil)
     }

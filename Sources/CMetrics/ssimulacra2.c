@@ -54,11 +54,11 @@ typedef struct {
     float *xyb[3];
 } level;
 
-/* What scoring a candidate works in: its levels, four planes and a row. Kept by the reference
- * between scores (fresh memory costs a page fault every 4 KiB: a sixth of a score's time). */
+/* What scoring a candidate works in: its levels, the rings of its products' rows and a few
+ * rows. Kept by the reference between scores (fresh memory costs a page fault every 4 KiB). */
 typedef struct scratch {
     level levels[scales];
-    float *work[4];
+    float *ring;
     float *row;
     struct scratch *next;
 } scratch;
@@ -90,12 +90,58 @@ static void make_tables(void) {
     __atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
 }
 
-static float *plane(int width, int height) { return malloc((size_t)width * height * sizeof(float)); }
+/* Planes given back are kept for the next reference or scratch, up to `kept_limit` bytes: a
+ * search makes and drops some 60 MB of planes at 960 × 640, and fresh memory costs a page fault
+ * every 4 KiB (a fifth of a search's time). A kept plane serves a request of between half its
+ * size and its size. Each plane carries its size in front of it. */
+enum { kept_slots = 512, header = 32 };
+static const size_t kept_limit = (size_t)160 << 20;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static float *kept[kept_slots];
+static int kept_count;
+static size_t kept_bytes;
+
+static size_t size_of(const float *p) { return *(const size_t *)((const char *)p - header); }
+
+static float *plane(int width, int height) {
+    size_t bytes = (size_t)width * height * sizeof(float);
+    float *found = NULL;
+    pthread_mutex_lock(&kept_lock);
+    int best = -1;
+    for (int i = 0; i < kept_count; i++) {
+        size_t size = size_of(kept[i]);
+        if (size >= bytes && size / 2 <= bytes && (best < 0 || size < size_of(kept[best]))) best = i;
+    }
+    if (best >= 0) {
+        found = kept[best];
+        kept_bytes -= size_of(found);
+        kept[best] = kept[--kept_count];
+    }
+    pthread_mutex_unlock(&kept_lock);
+    if (found) return found;
+    char *block = malloc(header + bytes);
+    if (!block) return NULL;
+    *(size_t *)block = bytes;
+    return (float *)(block + header);
+}
+
+static void give_back(float *p) {
+    if (!p) return;
+    size_t size = size_of(p);
+    pthread_mutex_lock(&kept_lock);
+    int keep = kept_count < kept_slots && kept_bytes + size <= kept_limit;
+    if (keep) {
+        kept[kept_count++] = p;
+        kept_bytes += size;
+    }
+    pthread_mutex_unlock(&kept_lock);
+    if (!keep) free((char *)p - header);
+}
 
 static void free_level(level *l) {
     for (int c = 0; c < 3; c++) {
-        free(l->linear[c]);
-        free(l->xyb[c]);
+        give_back(l->linear[c]);
+        give_back(l->xyb[c]);
         l->linear[c] = l->xyb[c] = NULL;
     }
 }
@@ -163,21 +209,33 @@ static void from_pixels(level *l, const uint8_t *pixels, size_t stride, int band
 }
 
 /* Half the size, each pixel the mean of the 2 × 2 it covers (of fewer at the right and bottom
- * edges of an odd size). */
-static void halve(const level *from, level *to) {
+ * edges of an odd size). Whole 2 × 2 blocks take the loop that vectorises; the sums are in the
+ * same order either way. */
+WIDE static void halve(const level *from, level *to) {
     for (int c = 0; c < 3; c++) {
         const float *in = from->linear[c];
         float *out = to->linear[c];
         for (int y = 0; y < to->height; y++) {
             int y0 = 2 * y, y1 = 2 * y + 1 < from->height ? 2 * y + 1 : 2 * y;
             const float *a = in + (size_t)y0 * from->width, *b = in + (size_t)y1 * from->width;
-            float rows = y1 == y0 ? 1.0f : 2.0f;
-            for (int x = 0; x < to->width; x++) {
-                int x0 = 2 * x, x1 = 2 * x + 1 < from->width ? 2 * x + 1 : 2 * x;
-                float sum = a[x0] + (y1 != y0 ? b[x0] : 0);
-                float cols = 1.0f;
-                if (x1 != x0) { sum += a[x1] + (y1 != y0 ? b[x1] : 0); cols = 2.0f; }
-                out[(size_t)y * to->width + x] = sum / (rows * cols);
+            float *o = out + (size_t)y * to->width;
+            int pairs = from->width / 2; /* whole columns pairs */
+            if (y1 != y0) {
+                for (int x = 0; x < pairs; x++) {
+                    float sum = a[2 * x] + b[2 * x];
+                    sum += a[2 * x + 1] + b[2 * x + 1];
+                    o[x] = sum / 4.0f;
+                }
+            } else {
+                for (int x = 0; x < pairs; x++) {
+                    float sum = a[2 * x];
+                    sum += a[2 * x + 1];
+                    o[x] = sum / 2.0f;
+                }
+            }
+            if (pairs < to->width) { /* the odd last column */
+                float sum = a[2 * pairs] + (y1 != y0 ? b[2 * pairs] : 0);
+                o[pairs] = sum / (y1 != y0 ? 2.0f : 1.0f);
             }
         }
     }
@@ -242,7 +300,7 @@ WIDE static void multiply(const float *restrict a, const float *restrict b, floa
 
 static void free_scratch(scratch *w) {
     for (int s = 0; s < scales; s++) free_level(&w->levels[s]);
-    for (int k = 0; k < 4; k++) free(w->work[k]);
+    free(w->ring);
     free(w->row);
     free(w);
 }
@@ -258,8 +316,8 @@ void wb_ssim2_reference_free(wb_ssim2_reference *ref) {
     for (int s = 0; s < scales; s++) {
         free_level(&ref->levels[s]);
         for (int c = 0; c < 3; c++) {
-            free(ref->mean[s][c]);
-            free(ref->square[s][c]);
+            give_back(ref->mean[s][c]);
+            give_back(ref->square[s][c]);
         }
     }
     free(ref);
@@ -315,54 +373,37 @@ wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int
             blur(product, ref->square[s][c], l->width, l->height, row);
         }
         /* Only XYB is read from here on. */
-        for (int c = 0; c < 3; c++) { free(l->linear[c]); l->linear[c] = NULL; }
+        for (int c = 0; c < 3; c++) { give_back(l->linear[c]); l->linear[c] = NULL; }
     }
     free(row);
-    free(product);
+    give_back(product);
     if (!ok) { wb_ssim2_reference_free(ref); return NULL; }
     return ref;
 }
 
-/* Adds one plane's pooled numbers: `out[0..1]` the SSIM map's mean and 4-norm; `out[2..5]` the
- * artifact map's mean and 4-norm, then the detail-loss map's. */
-WIDE static void pool(const float *restrict i1, const float *restrict m1, const float *restrict s11, const float *restrict i2,
-                      const float *restrict m2, const float *restrict s22, const float *restrict s12, int width, int height,
-                      float *restrict d_row, float *restrict e_row, double out[6]) {
+/* Adds one row's numbers to `sum`: the SSIM map's values and their 4th powers, then the
+ * artifact map's, then the detail-loss map's. `d_row` and `e_row` are scratch of a row each. */
+WIDE static void pool_row(const float *restrict i1, const float *restrict m1, const float *restrict s11, const float *restrict i2,
+                          const float *restrict m2, const float *restrict s22, const float *restrict s12, int width,
+                          float *restrict d_row, float *restrict e_row, double sum[6]) {
     enum { lanes = 8 };
     const float c2 = 0.0009f;
-    double sum[6] = {0};
-    for (int y = 0; y < height; y++) {
-        size_t at = (size_t)y * width;
-        /* The two maps of a row, pixel by pixel (the loop vectorises)… */
-        for (int x = 0; x < width; x++) {
-            size_t i = at + x;
-            float mu1 = m1[i], mu2 = m2[i];
-            float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
-            float num_s = 2.0f * (s12[i] - mu1 * mu2) + c2;
-            float denom_s = (s11[i] - mu1 * mu1) + (s22[i] - mu2 * mu2) + c2;
-            float d = 1.0f - num_m * num_s / denom_s;
-            d_row[x] = d < 0 ? 0 : d;
-            e_row[x] = (1.0f + fabsf(i2[i] - mu2)) / (1.0f + fabsf(i1[i] - mu1)) - 1.0f;
-        }
-        /* …then summed in eight lanes (x mod 8) in floats, and the lanes in doubles. */
-        float lane[6][lanes] = {{0}};
-        int whole = width - width % lanes;
-        for (int x0 = 0; x0 < whole; x0 += lanes) {
-            for (int j = 0; j < lanes; j++) {
-                float d = d_row[x0 + j], e = e_row[x0 + j];
-                float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
-                float d2 = d * d, a2 = artifact * artifact, l2 = lost * lost;
-                lane[0][j] += d;
-                lane[1][j] += d2 * d2;
-                lane[2][j] += artifact;
-                lane[3][j] += a2 * a2;
-                lane[4][j] += lost;
-                lane[5][j] += l2 * l2;
-            }
-        }
-        for (int x = whole; x < width; x++) {
-            int j = x - whole;
-            float d = d_row[x], e = e_row[x];
+    /* The two maps of a row, pixel by pixel (the loop vectorises)… */
+    for (int x = 0; x < width; x++) {
+        float mu1 = m1[x], mu2 = m2[x];
+        float num_m = 1.0f - (mu1 - mu2) * (mu1 - mu2);
+        float num_s = 2.0f * (s12[x] - mu1 * mu2) + c2;
+        float denom_s = (s11[x] - mu1 * mu1) + (s22[x] - mu2 * mu2) + c2;
+        float d = 1.0f - num_m * num_s / denom_s;
+        d_row[x] = d < 0 ? 0 : d;
+        e_row[x] = (1.0f + fabsf(i2[x] - mu2)) / (1.0f + fabsf(i1[x] - mu1)) - 1.0f;
+    }
+    /* …then summed in eight lanes (x mod 8) in floats, and the lanes in doubles. */
+    float lane[6][lanes] = {{0}};
+    int whole = width - width % lanes;
+    for (int x0 = 0; x0 < whole; x0 += lanes) {
+        for (int j = 0; j < lanes; j++) {
+            float d = d_row[x0 + j], e = e_row[x0 + j];
             float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
             float d2 = d * d, a2 = artifact * artifact, l2 = lost * lost;
             lane[0][j] += d;
@@ -372,13 +413,91 @@ WIDE static void pool(const float *restrict i1, const float *restrict m1, const 
             lane[4][j] += lost;
             lane[5][j] += l2 * l2;
         }
-        for (int k = 0; k < 6; k++)
-            for (int j = 0; j < lanes; j++) sum[k] += lane[k][j];
     }
-    double n = (double)width * height;
-    for (int k = 0; k < 6; k++) {
-        double mean = sum[k] / n;
-        out[k] = (k & 1) ? pow(mean, 0.25) : mean;
+    for (int x = whole; x < width; x++) {
+        int j = x - whole;
+        float d = d_row[x], e = e_row[x];
+        float artifact = e > 0 ? e : 0, lost = e < 0 ? -e : 0;
+        float d2 = d * d, a2 = artifact * artifact, l2 = lost * lost;
+        lane[0][j] += d;
+        lane[1][j] += d2 * d2;
+        lane[2][j] += artifact;
+        lane[3][j] += a2 * a2;
+        lane[4][j] += lost;
+        lane[5][j] += l2 * l2;
+    }
+    for (int k = 0; k < 6; k++)
+        for (int j = 0; j < lanes; j++) sum[k] += lane[k][j];
+}
+
+enum { ring_rows = 16 }; /* a power of two above the blur's 11 rows */
+
+/* One row of a plane blurred down its column, rows mirrored (as `blur`, in the same order):
+ * `at(k)` is the input row k. Then along the row, zeros past the ends, into `out`. `padded` is
+ * scratch of width + 2 * radius floats. */
+#define BLUR_ROW(at, y, height, width, padded, out)                                                                     \
+    do {                                                                                                               \
+        const float *c_ = at(y), *u1_ = at(mirror(y - 1, height)), *d1_ = at(mirror(y + 1, height));                  \
+        const float *u2_ = at(mirror(y - 2, height)), *d2_ = at(mirror(y + 2, height));                                \
+        const float *u3_ = at(mirror(y - 3, height)), *d3_ = at(mirror(y + 3, height));                                \
+        const float *u4_ = at(mirror(y - 4, height)), *d4_ = at(mirror(y + 4, height));                                \
+        const float *u5_ = at(mirror(y - 5, height)), *d5_ = at(mirror(y + 5, height));                                \
+        float *v_ = (padded) + radius;                                                                                 \
+        for (int x = 0; x < (width); x++) {                                                                            \
+            float sum = w0 * c_[x];                                                                                    \
+            sum += w1 * (u1_[x] + d1_[x]);                                                                             \
+            sum += w2 * (u2_[x] + d2_[x]);                                                                             \
+            sum += w3 * (u3_[x] + d3_[x]);                                                                             \
+            sum += w4 * (u4_[x] + d4_[x]);                                                                             \
+            sum += w5 * (u5_[x] + d5_[x]);                                                                             \
+            v_[x] = sum;                                                                                               \
+        }                                                                                                              \
+        for (int x = 0; x < (width); x++) {                                                                            \
+            float sum = w0 * v_[x];                                                                                    \
+            sum += w1 * (v_[x - 1] + v_[x + 1]);                                                                       \
+            sum += w2 * (v_[x - 2] + v_[x + 2]);                                                                       \
+            sum += w3 * (v_[x - 3] + v_[x + 3]);                                                                       \
+            sum += w4 * (v_[x - 4] + v_[x + 4]);                                                                       \
+            sum += w5 * (v_[x - 5] + v_[x + 5]);                                                                       \
+            (out)[x] = sum;                                                                                            \
+        }                                                                                                              \
+    } while (0)
+
+/* One plane of a candidate against the original's, pooled into `sum`, a row at a time: the
+ * candidate's blurred plane, square and product with the original are made row by row from
+ * rings of the last rows, so what is read stays in the cache (three blurred planes written
+ * out and read back made a score wait on memory). The same operations in the same order as
+ * blurring whole planes. `ring` holds 2 × ring_rows rows; `rows` 3 padded rows and 5 rows. */
+WIDE static void score_plane(const float *restrict i1, const float *restrict m1, const float *restrict s11,
+                             const float *restrict i2, int width, int height, float *restrict ring, float *restrict rows, double sum[6]) {
+    const float w0 = kernel[radius], w1 = kernel[radius + 1], w2 = kernel[radius + 2], w3 = kernel[radius + 3],
+                w4 = kernel[radius + 4], w5 = kernel[radius + 5];
+    size_t padded = (size_t)width + 2 * radius;
+    float *pad = rows, *mu2 = rows + 3 * padded, *s22 = mu2 + width, *s12 = s22 + width, *d_row = s12 + width, *e_row = d_row + width;
+    memset(pad, 0, 3 * padded * sizeof(float));
+    float *squares = ring, *products = ring + (size_t)ring_rows * width;
+    int made = 0; /* rows whose square and product are in the rings */
+    for (int y = 0; y < height; y++) {
+        int needed = y + radius < height ? y + radius : height - 1;
+        for (; made <= needed; made++) {
+            const float *a = i1 + (size_t)made * width, *b = i2 + (size_t)made * width;
+            float *sq = squares + (size_t)(made & (ring_rows - 1)) * width, *pr = products + (size_t)(made & (ring_rows - 1)) * width;
+            for (int x = 0; x < width; x++) {
+                sq[x] = b[x] * b[x];
+                pr[x] = a[x] * b[x];
+            }
+        }
+#define PLANE(k) (i2 + (size_t)(k) * width)
+#define SQUARE(k) (squares + (size_t)((k) & (ring_rows - 1)) * width)
+#define PRODUCT(k) (products + (size_t)((k) & (ring_rows - 1)) * width)
+        BLUR_ROW(PLANE, y, height, width, pad, mu2);
+        BLUR_ROW(SQUARE, y, height, width, pad + padded, s22);
+        BLUR_ROW(PRODUCT, y, height, width, pad + 2 * padded, s12);
+#undef PLANE
+#undef SQUARE
+#undef PRODUCT
+        size_t at = (size_t)y * width;
+        pool_row(i1 + at, m1 + at, s11 + at, i2 + at, mu2, s22, s12, width, d_row, e_row, sum);
     }
 }
 
@@ -393,26 +512,22 @@ double wb_ssim2_score(const wb_ssim2_reference *reference, const uint8_t *pixels
     if (!w) {
         w = calloc(1, sizeof *w);
         if (!w) return NAN;
-        /* The blur's padded row, then the pooling's two rows. */
-        w->row = malloc((size_t)(3 * ref->width + 2 * radius) * sizeof(float));
-        for (int k = 0; k < 4; k++) w->work[k] = plane(ref->width, ref->height);
+        w->ring = malloc((size_t)2 * ring_rows * ref->width * sizeof(float));
+        w->row = malloc(((size_t)3 * (ref->width + 2 * radius) + (size_t)5 * ref->width) * sizeof(float));
     }
-    int ok = w->row && w->work[0] && w->work[1] && w->work[2] && w->work[3] &&
-             build_levels(w->levels, ref->count, ref->width, ref->height, pixels, stride, bands);
+    int ok = w->ring && w->row && build_levels(w->levels, ref->count, ref->width, ref->height, pixels, stride, bands);
     /* pooled[scale][plane][0..5], in the order the weights are listed: plane, scale, norm, map. */
     double pooled[scales][3][6];
     for (int s = 0; ok && s < ref->count; s++) {
         const level *a = &ref->levels[s], *b = &w->levels[s];
-        size_t n = (size_t)b->width * b->height;
+        double n = (double)b->width * b->height;
         for (int c = 0; c < 3; c++) {
-            float *mu2 = w->work[0], *s22 = w->work[1], *s12 = w->work[2], *product = w->work[3];
-            blur(b->xyb[c], mu2, b->width, b->height, w->row);
-            multiply(b->xyb[c], b->xyb[c], product, n);
-            blur(product, s22, b->width, b->height, w->row);
-            multiply(a->xyb[c], b->xyb[c], product, n);
-            blur(product, s12, b->width, b->height, w->row);
-            float *d_row = w->row + ref->width + 2 * radius, *e_row = d_row + ref->width;
-            pool(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], mu2, s22, s12, b->width, b->height, d_row, e_row, pooled[s][c]);
+            double sum[6] = {0};
+            score_plane(a->xyb[c], ref->mean[s][c], ref->square[s][c], b->xyb[c], b->width, b->height, w->ring, w->row, sum);
+            for (int k = 0; k < 6; k++) {
+                double mean = sum[k] / n;
+                pooled[s][c][k] = (k & 1) ? pow(mean, 0.25) : mean;
+            }
         }
     }
     if (ok) {

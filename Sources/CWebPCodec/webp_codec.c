@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <webp/decode.h>
 #include <webp/encode.h>
 #include <webp/mux.h>
 
@@ -124,3 +125,19 @@ int wb_webp_encode_pixels(const uint8_t *pixels, int width, int height, int band
 }
 
 void wb_webp_free(uint8_t *data) { WebPFree(data); }
+
+int wb_webp_features(const uint8_t *data, size_t size, int *width, int *height, int *alpha) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures(data, size, &features) != VP8_STATUS_OK || features.has_animation) return -1;
+    *width = features.width;
+    *height = features.height;
+    *alpha = features.has_alpha;
+    return 0;
+}
+
+int wb_webp_decode(const uint8_t *data, size_t size, int alpha, uint8_t *pixels, size_t capacity, int width) {
+    int stride = width * (alpha ? 4 : 3);
+    uint8_t *done = alpha ? WebPDecodeRGBAInto(data, size, pixels, capacity, stride)
+                          : WebPDecodeRGBInto(data, size, pixels, capacity, stride);
+    return done ? 0 : -1;
+}

@@ -25,6 +25,13 @@ int wb_webp_encode_pixels(const uint8_t *pixels, int width, int height, int band
                           int quality, int method, const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
                           uint8_t **out, size_t *size, char *error, size_t error_size);
 
+/// A WebP's size and whether it has alpha. Returns 0, or -1 when it is not a WebP libwebp reads.
+int wb_webp_features(const uint8_t *data, size_t size, int *width, int *height, int *alpha);
+
+/// Decodes a still WebP into `pixels` (`capacity` bytes, rows packed): RGBA when `alpha`, else
+/// RGB, non-premultiplied, as libvips' webpload decodes it. Returns 0, or -1.
+int wb_webp_decode(const uint8_t *data, size_t size, int alpha, uint8_t *pixels, size_t capacity, int width);
+
 /// Frees what an encode returned.
 void wb_webp_free(uint8_t *data);
 

@@ -31,4 +31,22 @@ public enum WebPCodec {
         }
         return try call.taken(status, free: { data, _ in wb_webp_free(data) }, failure: DirectError.webpFailed)
     }
+
+    /// A still WebP's pixels as libvips decodes them: RGB, or RGBA when the file has alpha (the
+    /// one place `PixelImage` holds four bands). Nil for what libwebp cannot decode here (an
+    /// animation, damage): decode that with libvips.
+    public static func decode(_ data: Data) -> PixelImage? {
+        data.withUnsafeBytes { raw -> PixelImage? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
+            guard wb_webp_features(base, raw.count, &width, &height, &alpha) == 0, width > 0, height > 0 else { return nil }
+            let bands = alpha != 0 ? 4 : 3
+            var status: Int32 = -1
+            let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * bands) { buffer, initialized in
+                status = wb_webp_decode(base, raw.count, alpha, buffer.baseAddress, buffer.count, width)
+                initialized = status == 0 ? buffer.count : 0
+            }
+            return status == 0 ? PixelImage(width: Int(width), height: Int(height), bands: bands, pixels: pixels) : nil
+        }
+    }
 }

@@ -3,7 +3,7 @@
 public struct PixelImage: Sendable {
     public let width: Int
     public let height: Int
-    /// 3 (RGB) or 1 (grey).
+    /// 3 (RGB) or 1 (grey); 4 (RGBA) only as `WebPCodec.decode` gives it.
     public let bands: Int
     public var pixels: [UInt8]
 

@@ -3,7 +3,9 @@ import Testing
 @testable import WorkbenchVips
 
 /// The search alone, on made-up encoders whose score and size grow with the quality: it finds
-/// the boundary exactly within its budget, from any start, for each goal and both.
+/// the boundary exactly within its budget (tolerance 0), from any start, for each goal and both;
+/// with a tolerance it stops at the first trial within it; it steps by a slope it is given, and
+/// does not draw lines across a jump in the score.
 @Suite struct QualitySearchTests {
     /// A score rising 0.7 a quality step from 20 at Q 10, and a size rising 3% a step.
     static func encoder(_ quality: Int) -> QualitySearch.Trial {
@@ -14,6 +16,7 @@ import Testing
     func findsTheLowestQualityThatReachesTheScore(start: Int?) {
         var target = EncodeTarget()
         target.score = 64
+        target.tolerance = 0
         let answer = QualitySearch(target: target).run(start: start) { Self.encoder($0) }
         // 20 + 0.7 × (q − 10) ≥ 64 first at q = 73.
         #expect(answer.chosen.quality == 73 && answer.met, "\(answer.trials.map(\.quality))")
@@ -31,6 +34,7 @@ import Testing
     @Test func bothGoalsTakeTheScoreUnlessItIsOverBudget() {
         var target = EncodeTarget()
         target.score = 64
+        target.tolerance = 0
         target.maxBytes = 1_000_000
         #expect(QualitySearch(target: target).run(start: nil) { Self.encoder($0) }.chosen.quality == 73)
         target.maxBytes = 60_000
@@ -44,5 +48,35 @@ import Testing
         target.maxQ = 90
         let answer = QualitySearch(target: target).run(start: nil) { Self.encoder($0) }
         #expect(answer.chosen.quality == 90 && !answer.met)
+    }
+
+    /// Within the tolerance the first trial there is kept; with the encoder's slope known, the
+    /// second trial lands there from a start ten steps away.
+    @Test(arguments: [40, 62, 84])
+    func aTrialWithinTheToleranceEndsTheSearch(start: Int) {
+        var target = EncodeTarget()
+        target.score = 64
+        target.tolerance = 1.5
+        let answer = QualitySearch(target: target).run(start: start, slope: 0.7) { Self.encoder($0) }
+        let score = answer.chosen.score ?? 0
+        #expect(answer.met && score >= 64 && score <= 65.5, "\(answer.trials.map(\.quality))")
+        #expect(answer.trials.count <= 2, "\(answer.trials.map(\.quality))")
+    }
+
+    /// libvips' JPEG at Q 90 stops subsampling chroma: the score leaps there. Q 89 reaches the
+    /// target; lines drawn across the leap would keep guessing too low, then settle on Q 90.
+    @Test(arguments: [nil, 90, 95, 70])
+    func aJumpInTheScoreIsNotInterpolatedAcross(start: Int?) {
+        func jumpy(_ quality: Int) -> QualitySearch.Trial {
+            let smooth = 40 + 0.45 * Double(quality - 40)
+            return QualitySearch.Trial(quality: quality, bytes: quality * 1000, score: smooth + (quality >= 90 ? 9 : 0))
+        }
+        var target = EncodeTarget()
+        target.score = 62
+        target.tolerance = 0
+        // 40 + 0.45 × (q − 40) ≥ 62 first at q = 89.
+        let answer = QualitySearch(target: target, jump: 90).run(start: start, slope: 0.6) { jumpy($0) }
+        #expect(answer.chosen.quality == 89 && answer.met, "\(answer.trials.map(\.quality))")
+        #expect(answer.trials.count <= target.encodes)
     }
 }

@@ -1,15 +1,36 @@
 import Foundation
 import Synchronization
 import WorkbenchCore
+import WorkbenchDirect
 import WorkbenchKernels
 
-/// The last quality each output width of one encode node ended at: the next photo's search
-/// starts there (photos of one catalogue at one size tend to need similar settings).
+/// Where the last searches of each output width of one encode node ended, and the slope they
+/// measured: the next photo's search starts at the median of the last five answers and steps
+/// by the slope (photos of one catalogue at one size tend to need similar settings; the median
+/// keeps one odd photo from moving the start, and photos finish out of order on the workers).
 final class QualityAnswers: Sendable {
-    private let last = Mutex<[Int: Int]>([:])
+    struct Start { var quality: Int; var slope: Double? }
+    private struct History { var qualities: [Int] = []; var slope: Double? }
+    private let table = Mutex<[Int: History]>([:])
+    static let remembered = 5
 
-    func start(forWidth width: Int) -> Int? { last.withLock { $0[width] } }
-    func record(_ quality: Int, forWidth width: Int) { last.withLock { $0[width] = quality } }
+    func start(forWidth width: Int) -> Start? {
+        table.withLock { table in
+            guard let history = table[width], !history.qualities.isEmpty else { return nil }
+            let sorted = history.qualities.sorted()
+            return Start(quality: sorted[(sorted.count - 1) / 2], slope: history.slope)
+        }
+    }
+
+    /// The slope is kept as a running mean of what searches measure: one photo's is noisy.
+    func record(_ answer: QualitySearch.Answer, forWidth width: Int) {
+        table.withLock { table in
+            var history = table[width] ?? History()
+            history.qualities = Array((history.qualities + [answer.chosen.quality]).suffix(Self.remembered))
+            if let measured = answer.slope { history.slope = history.slope.map { ($0 + measured) / 2 } ?? measured }
+            table[width] = history
+        }
+    }
 }
 
 /// An image's pixels as SSIMULACRA2 reads them (8-bit sRGB), prepared once to score candidates.
@@ -30,10 +51,28 @@ struct PixelScorer {
         metric = try bytes.withUnsafeBytes { try SSIMULACRA2(original: .init(bytes: $0, width: width, height: height, bands: bands)) }
     }
 
-    /// The score of an encoded file, decoded by libvips.
-    func score(of data: Data, origin: String) throws -> Double {
+    /// The score of an encoded file. JPEG and WebP are decoded by libjpeg and libwebp straight
+    /// to the pixels libvips would give (a third of a candidate's cost, through libvips); other
+    /// formats, and files those cannot take, by libvips.
+    func score(of data: Data, format: String? = nil, origin: String) throws -> Double {
+        if let image = Self.decodedDirectly(data, format: format) {
+            return try image.pixels.withUnsafeBytes { try metric.score(.init(bytes: $0, width: image.width, height: image.height, bands: image.bands)) }
+        }
         let (bytes, width, height, bands) = try Self.pixels(try VipsImage.decode(data, origin: origin))
         return try bytes.withUnsafeBytes { try metric.score(.init(bytes: $0, width: width, height: height, bands: bands)) }
+    }
+
+    /// Grey or YCbCr JPEGs (libvips' loader also reads them with libjpeg's defaults, to RGB) and
+    /// still WebPs; nil for the rest, CMYK JPEGs among them.
+    private static func decodedDirectly(_ data: Data, format: String?) -> PixelImage? {
+        switch format {
+        case "jpeg":
+            guard let header = JPEGCodec.header(data), header.colourSpace == 1 || header.colourSpace == 3 else { return nil }
+            // A warning from libjpeg: let libvips decode it and say what is wrong.
+            return try? JPEGCodec.decode(data, header: header, shrink: 1)
+        case "webp": return WebPCodec.decode(data)
+        default: return nil
+        }
     }
 
     /// 8-bit sRGB, with its alpha if it has one.
@@ -76,14 +115,17 @@ extension EncodeStage {
             }
         }
         var made: [Int: Data] = [:]
-        let answer = try QualitySearch(target: target).run(start: answers.start(forWidth: width)) { quality in
+        let last = answers.start(forWidth: width)
+        // libvips' JPEG saver turns chroma subsampling off at Q 90 unless a mode is given.
+        let jump = format.name == "jpeg" && options["subsample_mode"] == nil && options["subsample-mode"] == nil ? 90 : nil
+        let answer = try QualitySearch(target: target, jump: jump).run(start: last?.quality, slope: last?.slope) { quality in
             if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
             let data = try encoded(quality)
             made[quality] = data
             return QualitySearch.Trial(quality: quality, bytes: data.count,
-                                       score: try scorer?.score(of: data, origin: "\(context.nodeID) at Q \(quality)"))
+                                       score: try scorer?.score(of: data, format: format.name, origin: "\(context.nodeID) at Q \(quality)"))
         }
-        answers.record(answer.chosen.quality, forWidth: width)
+        answers.record(answer, forWidth: width)
         context.recordMeasurement(Self.values(of: answer), words: Self.words(for: answer, target: target))
         if !answer.met {
             // Said on the item's line too, not only with --verbose: the file is not what was asked.

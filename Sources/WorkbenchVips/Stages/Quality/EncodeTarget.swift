@@ -10,9 +10,15 @@ struct EncodeTarget: Sendable, Equatable {
     var minQ = 10
     var maxQ = 100
     var encodes = EncodeTarget.defaultEncodes
+    /// Score points above the target that end the search at once: a candidate scoring within
+    /// them is kept without trying lower qualities. 0 asks for the lowest quality that meets it.
+    var tolerance = EncodeTarget.defaultTolerance
 
     /// Chosen with `bench/quality-target.sh`: the search's answer rarely moves after this many.
     static let defaultEncodes = 6
+    /// Chosen with `bench/quality-target.sh`: about a third fewer encodes than 0, for files
+    /// about 2% larger.
+    static let defaultTolerance = 1.5
 
     /// What a search holds besides the saver, for the run's memory check: the pixels in memory
     /// and a decoded candidate (8-bit, about 4 bytes a pixel each, and their copies for the
@@ -31,9 +37,10 @@ struct EncodeTarget: Sendable, Equatable {
         OptionField("minQ", .int(1...100)),
         OptionField("maxQ", .int(1...100)),
         OptionField("encodes", .int(2...30)),
+        OptionField("tolerance", .double(0...20)),
     ]
 
-    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)). JPEG, WebP and AVIF."
+    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)), \"tolerance\" the points above the score at which a try is kept at once (default \(ParameterType.format(defaultTolerance)); 0 finds the lowest quality that meets it). JPEG, WebP and AVIF."
 
     /// No goal yet: set `score`, `maxBytes` or both.
     init() {}
@@ -49,6 +56,8 @@ struct EncodeTarget: Sendable, Equatable {
             case ("minQ", .int(let i)): minQ = i
             case ("maxQ", .int(let i)): maxQ = i
             case ("encodes", .int(let i)): encodes = i
+            case ("tolerance", .double(let d)): tolerance = d
+            case ("tolerance", .int(let i)): tolerance = Double(i)
             default: break
             }
         }

@@ -5,8 +5,9 @@
 /// Both a score and a file's size grow with the quality, so each goal is a boundary between the
 /// qualities that meet it and those that do not. The search starts where the last output of the
 /// same node and size ended (photos of one catalogue need similar settings), steps by the slope
-/// it has seen, then narrows the bracket by interpolating between its ends — in a few encodes,
-/// where plain bisection over 10…100 takes seven.
+/// the last searches measured, then narrows the bracket by interpolating between its ends; a
+/// trial scoring within the target's tolerance above the goal ends it at once. In two or three
+/// encodes, where plain bisection over 10…100 takes seven.
 struct QualitySearch {
     /// One encode: its quality setting, its size, and its score when the goal has one.
     struct Trial: Equatable {
@@ -21,9 +22,34 @@ struct QualitySearch {
         let trials: [Trial]
         /// False when no quality in the range meets the target: `chosen` is then the closest.
         let met: Bool
+
+        /// Score points a quality step, measured between this search's trials: where the next
+        /// search of the same output starts stepping from. Jumps of more than 4 a step (JPEG's
+        /// chroma subsampling ending at Q 90) are not slopes.
+        var slope: Double? {
+            let scored = trials.compactMap { t in t.score.map { (q: t.quality, s: $0) } }.sorted { $0.q < $1.q }
+            let slopes = zip(scored, scored.dropFirst()).map { ($1.s - $0.s) / Double($1.q - $0.q) }.filter { $0 > 0.05 && $0 < 4 }
+            guard !slopes.isEmpty else { return nil }
+            return slopes.sorted()[slopes.count / 2]
+        }
     }
 
     let target: EncodeTarget
+    /// A quality at which the score may leap, not follow the slope: libvips' JPEG saver stops
+    /// subsampling chroma at Q 90 unless told otherwise (up to 9 points more on a colourful
+    /// photo). Slopes are not measured across it, nor lines drawn over it.
+    var jump: Int?
+
+    init(target: EncodeTarget, jump: Int? = nil) {
+        self.target = target
+        self.jump = jump
+    }
+
+    /// Whether `a` and `b` lie on opposite sides of the jump.
+    private func apart(_ a: Int, _ b: Int) -> Bool {
+        guard let jump else { return false }
+        return (a < jump) != (b < jump)
+    }
 
     /// Where a search with no earlier answer starts, by the score asked for: libjpeg's quality
     /// scale against SSIMULACRA2 on a 480 px photo (Q 30 → 46, 60 → 68, 80 → 81, 95 → 93).
@@ -36,7 +62,9 @@ struct QualitySearch {
         return 98
     }
 
-    func run(start: Int?, evaluate: (Int) throws -> Trial) rethrows -> Answer {
+    /// `start`: the quality to try first (else a guess from the score); `slope`: score points a
+    /// quality step, as earlier searches measured it (else about one).
+    func run(start: Int?, slope: Double? = nil, evaluate: (Int) throws -> Trial) rethrows -> Answer {
         var trials: [Trial] = []
         func trial(_ quality: Int) throws -> Trial {
             if let made = trials.first(where: { $0.quality == quality }) { return made }
@@ -50,7 +78,8 @@ struct QualitySearch {
         var met = true
         if let score = target.score {
             let guess = (start ?? Self.firstGuess(for: score)).clamped(to: range)
-            let found = try boundary(in: range, from: guess, budget: target.encodes, trial: trial, goal: score, stepsByScore: true) { $0.score ?? 0 }
+            let found = try boundary(in: range, from: guess, budget: target.encodes, trial: trial, goal: score,
+                                     within: target.tolerance, slope: slope) { $0.score ?? 0 }
             // Reached: the lowest quality that reaches it. Not reached: the highest tried.
             chosen = found.lowestMeeting ?? found.highestFailing
             met = found.lowestMeeting != nil
@@ -62,7 +91,7 @@ struct QualitySearch {
             let left = max(2, target.encodes - trials.count)
             // The budget's boundary: the highest quality whose file fits ("meets" = too big).
             let found = try boundary(in: within, from: guess.clamped(to: within), budget: left, trial: trial,
-                                     goal: Double(maxBytes) + 1, stepsByScore: false) { Double($0.bytes) }
+                                     goal: Double(maxBytes) + 1, within: nil, slope: nil) { Double($0.bytes) }
             if let fits = found.highestFailing {
                 chosen = fits
                 met = met && target.score.map { (fits.score ?? 0) >= $0 } ?? true
@@ -78,38 +107,51 @@ struct QualitySearch {
 
     /// The qualities around the boundary where `value` reaches `goal` as the quality rises: the
     /// lowest tried that reaches it, and the highest tried that does not, once they are
-    /// neighbours, the range's end is reached, or the budget is spent.
+    /// neighbours, the range's end is reached, the budget is spent, or (with `within`, for a
+    /// score) a trial reaches the goal by no more than `within`.
+    ///
+    /// `slope` (value a quality step) steers the steps: they aim at the middle of the accepted
+    /// band, so the next trial most likely lands in it. With none, a score steps by about a
+    /// point a quality step and a byte budget by a fifth of the range.
     private func boundary(in range: ClosedRange<Int>, from start: Int, budget: Int, trial: (Int) throws -> Trial,
-                          goal: Double, stepsByScore: Bool, value: (Trial) -> Double) rethrows -> (lowestMeeting: Trial?, highestFailing: Trial?) {
+                          goal: Double, within: Double?, slope prior: Double?, value: (Trial) -> Double) rethrows -> (lowestMeeting: Trial?, highestFailing: Trial?) {
+        let aim = goal + (within ?? 0) / 2
         var low: Trial?, high: Trial?
         var next = start
         var spent = 0
+        var slope = prior
         var previous: Trial?
         while spent < budget {
             let t = try trial(next)
             spent += 1
             defer { previous = t }
             // Two trials on one side: the slope between them says how far the goal is.
-            let slope = previous.flatMap { p -> Double? in
-                guard stepsByScore, p.quality != t.quality, (value(p) >= goal) == (value(t) >= goal) else { return nil }
+            if within != nil, let p = previous, p.quality != t.quality, !apart(p.quality, t.quality), (value(p) >= goal) == (value(t) >= goal) {
                 let s = (value(t) - value(p)) / Double(t.quality - p.quality)
-                return s > 0.05 ? s : nil
+                if s > 0.05 { slope = s }
             }
             if value(t) >= goal {
                 if high.map({ t.quality < $0.quality }) ?? true { high = t }
+                if let within, value(t) <= goal + within { return (t, low) }
             } else if low.map({ t.quality > $0.quality }) ?? true {
                 low = t
             }
             switch (low, high) {
             case let (l?, h?):
                 if h.quality - l.quality <= 1 { return (high, low) }
-                next = interpolated(l, h, goal: goal, value: value)
+                if within != nil, let jump, apart(l.quality, h.quality) {
+                    // Below the jump the slope holds; just above it is the lowest the upper part has.
+                    next = l.quality == jump - 1 ? jump
+                        : (l.quality + step(aim - value(l), slope: slope ?? 1, range: range)).clamped(to: (l.quality + 1)...(jump - 1))
+                } else {
+                    next = interpolated(l, h, aim: min(aim, value(h)), value: value)
+                }
             case let (nil, h?):
                 if h.quality == range.lowerBound { return (high, low) }
-                next = max(range.lowerBound, h.quality - step(from: h, byScore: stepsByScore, slope: slope))
+                next = max(range.lowerBound, h.quality - step(value(h) - aim, slope: within == nil ? nil : slope ?? 1, range: range))
             case let (l?, nil):
                 if l.quality == range.upperBound { return (high, low) }
-                next = min(range.upperBound, l.quality + step(from: l, byScore: stepsByScore, slope: slope))
+                next = min(range.upperBound, l.quality + step(aim - value(l), slope: within == nil ? nil : slope ?? 1, range: range))
             case (nil, nil):
                 return (high, low)
             }
@@ -117,24 +159,20 @@ struct QualitySearch {
         return (high, low)
     }
 
-    /// Between the bracket's ends, where a straight line through their values crosses the goal,
+    /// Between the bracket's ends, where a straight line through their values crosses `aim`,
     /// kept a step inside each end so the bracket always shrinks.
-    private func interpolated(_ low: Trial, _ high: Trial, goal: Double, value: (Trial) -> Double) -> Int {
+    private func interpolated(_ low: Trial, _ high: Trial, aim: Double, value: (Trial) -> Double) -> Int {
         let (a, b) = (value(low), value(high))
         guard b > a else { return (low.quality + high.quality + 1) / 2 }
-        let guess = Double(low.quality) + (goal - a) / (b - a) * Double(high.quality - low.quality)
+        let guess = Double(low.quality) + (aim - a) / (b - a) * Double(high.quality - low.quality)
         return Int(guess.rounded(.up)).clamped(to: (low.quality + 1)...(high.quality - 1))
     }
 
-    /// How far to go from trials on one side of the goal: past the goal by half a point, so the
-    /// next trial most likely brackets it, at the slope two trials measured or else about a
-    /// point of SSIMULACRA2 a quality step (a fifth of the range for a byte budget); at least 1
-    /// with a measured slope, else 2.
-    private func step(from t: Trial, byScore: Bool, slope: Double?) -> Int {
-        guard byScore, let score = target.score, let s = t.score else { return max(2, (target.maxQ - target.minQ) / 5) }
-        let distance = abs(s - score) + 0.5
-        guard let slope else { return max(2, Int(distance.rounded(.up))) }
-        return max(1, Int((distance / slope).rounded(.up)))
+    /// Quality steps to cover `distance` (value) at `slope`, at least one; a fifth of the range
+    /// without a slope (a byte budget: sizes grow too unevenly with quality to step by).
+    private func step(_ distance: Double, slope: Double?, range: ClosedRange<Int>) -> Int {
+        guard let slope else { return max(2, (range.upperBound - range.lowerBound) / 5) }
+        return max(1, Int((abs(distance) / slope).rounded()))
     }
 }
 

@@ -91,17 +91,19 @@ static void make_tables(void) {
 }
 
 /* Planes given back are kept for the next reference or scratch, up to `kept_limit` bytes: a
- * search makes and drops some 60 MB of planes at 960 × 640, and fresh memory costs a page fault
- * every 4 KiB (a fifth of a search's time). A kept plane serves a request of between half its
- * size and its size. Each plane carries its size in front of it. */
+ * search makes and drops some 50 MB of planes at 960 × 640, and fresh memory costs a page fault
+ * every 4 KiB (a fifth of a search's time). A request takes the smallest kept plane that holds
+ * it; over the limit, the longest kept go back to malloc (photos of a batch differ in height, so
+ * old sizes give way to new ones). Each plane carries its size in front of it. */
 enum { kept_slots = 512, header = 32 };
-static const size_t kept_limit = (size_t)160 << 20;
+static const size_t kept_limit = (size_t)320 << 20;
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
-static float *kept[kept_slots];
+static float *kept[kept_slots]; /* oldest first */
 static int kept_count;
 static size_t kept_bytes;
 
 static size_t size_of(const float *p) { return *(const size_t *)((const char *)p - header); }
+static void release(float *p) { free((char *)p - header); }
 
 static float *plane(int width, int height) {
     size_t bytes = (size_t)width * height * sizeof(float);
@@ -110,12 +112,13 @@ static float *plane(int width, int height) {
     int best = -1;
     for (int i = 0; i < kept_count; i++) {
         size_t size = size_of(kept[i]);
-        if (size >= bytes && size / 2 <= bytes && (best < 0 || size < size_of(kept[best]))) best = i;
+        if (size >= bytes && (best < 0 || size < size_of(kept[best]))) best = i;
     }
     if (best >= 0) {
         found = kept[best];
         kept_bytes -= size_of(found);
-        kept[best] = kept[--kept_count];
+        memmove(&kept[best], &kept[best + 1], (size_t)(kept_count - best - 1) * sizeof *kept);
+        kept_count--;
     }
     pthread_mutex_unlock(&kept_lock);
     if (found) return found;
@@ -128,14 +131,20 @@ static float *plane(int width, int height) {
 static void give_back(float *p) {
     if (!p) return;
     size_t size = size_of(p);
+    if (size > kept_limit) { release(p); return; }
+    float *evicted[kept_slots];
+    int evicting = 0;
     pthread_mutex_lock(&kept_lock);
-    int keep = kept_count < kept_slots && kept_bytes + size <= kept_limit;
-    if (keep) {
-        kept[kept_count++] = p;
-        kept_bytes += size;
+    while (kept_count > 0 && (kept_count == kept_slots || kept_bytes + size > kept_limit)) {
+        evicted[evicting++] = kept[0];
+        kept_bytes -= size_of(kept[0]);
+        memmove(&kept[0], &kept[1], (size_t)(kept_count - 1) * sizeof *kept);
+        kept_count--;
     }
+    kept[kept_count++] = p;
+    kept_bytes += size;
     pthread_mutex_unlock(&kept_lock);
-    if (!keep) free((char *)p - header);
+    for (int i = 0; i < evicting; i++) release(evicted[i]);
 }
 
 static void free_level(level *l) {
@@ -250,54 +259,6 @@ static int mirror(int i, int n) {
     }
 }
 
-/* out = the Gaussian blur of in; `row` is scratch of width + 2 * radius floats. */
-WIDE static void blur(const float *restrict in, float *restrict out, int width, int height, float *restrict row) {
-    const float w0 = kernel[radius], w1 = kernel[radius + 1], w2 = kernel[radius + 2], w3 = kernel[radius + 3],
-                w4 = kernel[radius + 4], w5 = kernel[radius + 5];
-    /* Down the columns, rows mirrored at the top and bottom; the kernel is symmetric, so rows k
-     * above and below share a weight. Each output sample is summed in a register, tap by tap
-     * in one order, across the whole row (the loop vectorises). */
-    for (int y = 0; y < height; y++) {
-        const float *c = in + (size_t)y * width;
-        const float *u1 = in + (size_t)mirror(y - 1, height) * width, *d1 = in + (size_t)mirror(y + 1, height) * width;
-        const float *u2 = in + (size_t)mirror(y - 2, height) * width, *d2 = in + (size_t)mirror(y + 2, height) * width;
-        const float *u3 = in + (size_t)mirror(y - 3, height) * width, *d3 = in + (size_t)mirror(y + 3, height) * width;
-        const float *u4 = in + (size_t)mirror(y - 4, height) * width, *d4 = in + (size_t)mirror(y + 4, height) * width;
-        const float *u5 = in + (size_t)mirror(y - 5, height) * width, *d5 = in + (size_t)mirror(y + 5, height) * width;
-        float *o = out + (size_t)y * width;
-        for (int x = 0; x < width; x++) {
-            float sum = w0 * c[x];
-            sum += w1 * (u1[x] + d1[x]);
-            sum += w2 * (u2[x] + d2[x]);
-            sum += w3 * (u3[x] + d3[x]);
-            sum += w4 * (u4[x] + d4[x]);
-            sum += w5 * (u5[x] + d5[x]);
-            o[x] = sum;
-        }
-    }
-    /* Along the rows, zeros past the ends. */
-    for (int y = 0; y < height; y++) {
-        float *o = out + (size_t)y * width;
-        memset(row, 0, (size_t)radius * sizeof(float));
-        memcpy(row + radius, o, (size_t)width * sizeof(float));
-        memset(row + radius + width, 0, (size_t)radius * sizeof(float));
-        const float *r = row + radius;
-        for (int x = 0; x < width; x++) {
-            float sum = w0 * r[x];
-            sum += w1 * (r[x - 1] + r[x + 1]);
-            sum += w2 * (r[x - 2] + r[x + 2]);
-            sum += w3 * (r[x - 3] + r[x + 3]);
-            sum += w4 * (r[x - 4] + r[x + 4]);
-            sum += w5 * (r[x - 5] + r[x + 5]);
-            o[x] = sum;
-        }
-    }
-}
-
-WIDE static void multiply(const float *restrict a, const float *restrict b, float *restrict out, size_t n) {
-    for (size_t i = 0; i < n; i++) out[i] = a[i] * b[i];
-}
-
 static void free_scratch(scratch *w) {
     for (int s = 0; s < scales; s++) free_level(&w->levels[s]);
     free(w->ring);
@@ -345,40 +306,6 @@ static int count_scales(int width, int height) {
         height = (height + 1) / 2;
     }
     return count;
-}
-
-wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int height, size_t stride, int bands) {
-    if (bands != 1 && bands != 3) return NULL;
-    int count = count_scales(width, height);
-    if (count == 0) return NULL;
-    make_tables();
-    wb_ssim2_reference *ref = calloc(1, sizeof *ref);
-    if (!ref) return NULL;
-    pthread_mutex_init(&ref->lock, NULL);
-    ref->width = width;
-    ref->height = height;
-    ref->count = count;
-    float *row = malloc((size_t)(width + 2 * radius) * sizeof(float));
-    float *product = plane(width, height);
-    int ok = row && product && build_levels(ref->levels, count, width, height, pixels, stride, bands);
-    for (int s = 0; ok && s < count; s++) {
-        level *l = &ref->levels[s];
-        size_t n = (size_t)l->width * l->height;
-        for (int c = 0; c < 3 && ok; c++) {
-            ref->mean[s][c] = plane(l->width, l->height);
-            ref->square[s][c] = plane(l->width, l->height);
-            if (!ref->mean[s][c] || !ref->square[s][c]) { ok = 0; break; }
-            blur(l->xyb[c], ref->mean[s][c], l->width, l->height, row);
-            multiply(l->xyb[c], l->xyb[c], product, n);
-            blur(product, ref->square[s][c], l->width, l->height, row);
-        }
-        /* Only XYB is read from here on. */
-        for (int c = 0; c < 3; c++) { give_back(l->linear[c]); l->linear[c] = NULL; }
-    }
-    free(row);
-    give_back(product);
-    if (!ok) { wb_ssim2_reference_free(ref); return NULL; }
-    return ref;
 }
 
 /* Adds one row's numbers to `sum`: the SSIM map's values and their 4th powers, then the
@@ -463,6 +390,31 @@ enum { ring_rows = 16 }; /* a power of two above the blur's 11 rows */
         }                                                                                                              \
     } while (0)
 
+/* The original's plane blurred, and its square blurred, a row at a time from a ring of the
+ * squares' last rows (as `score_plane`). `ring` holds ring_rows rows; `rows` 2 padded rows. */
+WIDE static void blur_plane_and_square(const float *restrict in, float *restrict mean, float *restrict square,
+                                       int width, int height, float *restrict ring, float *restrict rows) {
+    const float w0 = kernel[radius], w1 = kernel[radius + 1], w2 = kernel[radius + 2], w3 = kernel[radius + 3],
+                w4 = kernel[radius + 4], w5 = kernel[radius + 5];
+    size_t padded = (size_t)width + 2 * radius;
+    memset(rows, 0, 2 * padded * sizeof(float));
+    int made = 0;
+    for (int y = 0; y < height; y++) {
+        int needed = y + radius < height ? y + radius : height - 1;
+        for (; made <= needed; made++) {
+            const float *a = in + (size_t)made * width;
+            float *sq = ring + (size_t)(made & (ring_rows - 1)) * width;
+            for (int x = 0; x < width; x++) sq[x] = a[x] * a[x];
+        }
+#define PLANE(k) (in + (size_t)(k) * width)
+#define SQUARE(k) (ring + (size_t)((k) & (ring_rows - 1)) * width)
+        BLUR_ROW(PLANE, y, height, width, rows, mean + (size_t)y * width);
+        BLUR_ROW(SQUARE, y, height, width, rows + padded, square + (size_t)y * width);
+#undef PLANE
+#undef SQUARE
+    }
+}
+
 /* One plane of a candidate against the original's, pooled into `sum`, a row at a time: the
  * candidate's blurred plane, square and product with the original are made row by row from
  * rings of the last rows, so what is read stays in the cache (three blurred planes written
@@ -499,6 +451,37 @@ WIDE static void score_plane(const float *restrict i1, const float *restrict m1,
         size_t at = (size_t)y * width;
         pool_row(i1 + at, m1 + at, s11 + at, i2 + at, mu2, s22, s12, width, d_row, e_row, sum);
     }
+}
+
+wb_ssim2_reference *wb_ssim2_reference_new(const uint8_t *pixels, int width, int height, size_t stride, int bands) {
+    if (bands != 1 && bands != 3) return NULL;
+    int count = count_scales(width, height);
+    if (count == 0) return NULL;
+    make_tables();
+    wb_ssim2_reference *ref = calloc(1, sizeof *ref);
+    if (!ref) return NULL;
+    pthread_mutex_init(&ref->lock, NULL);
+    ref->width = width;
+    ref->height = height;
+    ref->count = count;
+    float *ring = malloc((size_t)ring_rows * width * sizeof(float));
+    float *rows = malloc((size_t)2 * (width + 2 * radius) * sizeof(float));
+    int ok = ring && rows && build_levels(ref->levels, count, width, height, pixels, stride, bands);
+    for (int s = 0; ok && s < count; s++) {
+        level *l = &ref->levels[s];
+        for (int c = 0; c < 3 && ok; c++) {
+            ref->mean[s][c] = plane(l->width, l->height);
+            ref->square[s][c] = plane(l->width, l->height);
+            if (!ref->mean[s][c] || !ref->square[s][c]) { ok = 0; break; }
+            blur_plane_and_square(l->xyb[c], ref->mean[s][c], ref->square[s][c], l->width, l->height, ring, rows);
+        }
+        /* Only XYB is read from here on. */
+        for (int c = 0; c < 3; c++) { give_back(l->linear[c]); l->linear[c] = NULL; }
+    }
+    free(ring);
+    free(rows);
+    if (!ok) { wb_ssim2_reference_free(ref); return NULL; }
+    return ref;
 }
 
 double wb_ssim2_score(const wb_ssim2_reference *reference, const uint8_t *pixels, size_t stride, int bands) {

@@ -175,7 +175,8 @@ struct EncodeStage: Stage {
         if case .direct(let direct)? = StageImage(inputs.first) {
             return try encodeDirect(direct, context: context)
         }
-        let image = try widenedForSixteenBitPNG(try inputs.image(context).keepingMetadata(keptMetadata))
+        let pixels = try inputs.image(context)
+        let image = try widenedForSixteenBitPNG(try pixels.keepingMetadata(keptMetadata))
         var options = self.options
         // libvips flattens alpha for a format without it onto its `background`, black unless
         // given: a product shot on a transparent ground came out on black. White, as a shop page
@@ -189,7 +190,7 @@ struct EncodeStage: Stage {
             options[name] = .string(try PresetFolder.resolve(file, in: context.baseDirectory))
         }
         // The encode computes the pixels of the whole pipeline above it: its progress is theirs.
-        let (data, warnings) = try target.map { try encode(image, toward: $0, options: options, context: context) }
+        let (data, warnings) = try target.map { try encode(image, pixelsOf: pixels, toward: $0, options: options, context: context) }
             ?? image.encode(format, options: options, cancellation: context.cancellation, progress: context.pixelProgress)
         releaseHeapAfterLargeImage(image)
         // What the decoder worked around shows now, but belongs to the decode.

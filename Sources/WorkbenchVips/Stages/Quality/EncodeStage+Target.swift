@@ -34,7 +34,7 @@ final class QualityAnswers: Sendable {
 }
 
 /// An image's pixels as SSIMULACRA2 reads them (8-bit sRGB), prepared once to score candidates.
-struct PixelScorer {
+struct PixelScorer: Sendable {
     let metric: SSIMULACRA2
 
     /// `background`: for a format without alpha, what its saver flattens the image onto, so
@@ -85,12 +85,18 @@ struct PixelScorer {
 /// each candidate encoded from the same pixels, decoded and scored against them; the file kept is
 /// the answer's, and nothing is written before it is chosen.
 extension EncodeStage {
-    func encode(_ image: VipsImage, toward target: EncodeTarget, options: [String: VipsArgumentValue],
+    /// `pixels`: the image before this node's metadata changes, the same object for every encode
+    /// of it, so they share one prepared original.
+    func encode(_ image: VipsImage, pixelsOf pixels: VipsImage, toward target: EncodeTarget, options: [String: VipsArgumentValue],
                 context: StageContext) throws -> (data: Data, warnings: [String]) {
         // Computed once: every candidate encodes the same pixels.
         let (source, warnings) = try image.inMemory(cancellation: context.cancellation)
+        // A format without alpha is scored as its saver flattens the image.
+        let background = format.keepsAlpha || !source.hasAlpha ? nil : options["background"]
         let data = try search(toward: target, width: source.width, context: context, scorer: {
-            try PixelScorer(source, flattenedOnto: format.keepsAlpha ? nil : options["background"])
+            try PreparedOriginals.shared.slot(for: pixels, background: background).scorer {
+                try PixelScorer(source, flattenedOnto: background)
+            }
         }, encoded: { quality in
             var candidate = options
             candidate[Self.qualityName] = .int(quality)

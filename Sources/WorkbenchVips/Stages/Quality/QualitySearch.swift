@@ -149,9 +149,14 @@ struct QualitySearch {
             case let (nil, h?):
                 if h.quality == range.lowerBound { return (high, low) }
                 next = max(range.lowerBound, h.quality - step(value(h) - aim, slope: within == nil ? nil : slope ?? 1, range: range))
+                // A step from above the jump stops at it: the slope says nothing of what is below.
+                if let jump, h.quality > jump, next < jump { next = jump }
             case let (l?, nil):
                 if l.quality == range.upperBound { return (high, low) }
                 next = min(range.upperBound, l.quality + step(aim - value(l), slope: within == nil ? nil : slope ?? 1, range: range))
+                // A step from below the jump stops short of it, as the quality below may be
+                // enough; from just below it, the next is the jump's own.
+                if let jump, l.quality < jump, next >= jump { next = l.quality == jump - 1 ? jump : jump - 1 }
             case (nil, nil):
                 return (high, low)
             }

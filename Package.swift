@@ -3,8 +3,9 @@ import PackageDescription
 
 // Dependency direction: WorkbenchCLI → {WorkbenchServe, WorkbenchPlugins} → {WorkbenchVips, WorkbenchNet,
 // WorkbenchKernels, WorkbenchReports} → WorkbenchCore; WorkbenchVips also → WorkbenchJPEG (no dependencies) and
-// WorkbenchDirect (→ CJPEGCodec, CLcms, CDeflate, CResample, CWebPCodec, WorkbenchCore); WorkbenchKernels → CMetrics. C sits in
-// small targets (CVips, CCurl, CLcms, CDeflate, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample, CWebPCodec, CMetrics), each
+// WorkbenchDirect (→ CJPEGCodec, CLcms, CDeflate, CResample, CWebPCodec, CAVIFCodec, CJXLCodec, WorkbenchCore); WorkbenchKernels →
+// CMetrics. C sits in small targets (CVips, CCurl, CLcms, CDeflate, CVipsBridge, CKernel, CHelperProcess, CJPEGCodec, CResample,
+// CWebPCodec, CAVIFCodec, CJXLCodec, CMetrics), each
 // with one thin Swift layer above it.
 // The decoder counts a block's nonzero coefficients for every symbol of a refinement scan: with
 // the POPCNT instruction (every x86-64 processor since 2008) rather than the baseline's
@@ -59,11 +60,14 @@ let package = Package(
         // libavif (with libaom) for AVIF from the direct path's planes or pixels, opened on the
         // first AVIF (dlopen): its headers at build time, its library only when used.
         .target(name: "CAVIFCodec", linkerSettings: [.linkedLibrary("dl")]),
+        // libjxl's decoder (libvips-dev brings libjxl-dev), to read back a quality search's
+        // JPEG XL candidates.
+        .target(name: "CJXLCodec", linkerSettings: [.linkedLibrary("jxl")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         // Small images without libvips: JPEG → resample → JPEG on our own buffers (issue 36).
-        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CDeflate", "CResample", "CWebPCodec", "CAVIFCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
+        .target(name: "WorkbenchDirect", dependencies: ["CJPEGCodec", "CLcms", "CDeflate", "CResample", "CWebPCodec", "CAVIFCodec", "CJXLCodec", "WorkbenchCore"], swiftSettings: optimizedInDebug),
         .target(
             name: "WorkbenchCore",
             dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: optimizedInDebug),

@@ -76,7 +76,8 @@ run "$ROOT/bench/quality-target.json" target
 # is timed (peer speed). Decoding is not counted on our side; the package's PNG loading is.
 needs "libvips-dev" pkg-config
 CLANG=$(command -v clang || echo cc)
-"$CLANG" -O2 -ffp-contract=off "$ROOT/bench/ssimulacra2-speed.c" "$ROOT/Sources/CMetrics/ssimulacra2.c" -I "$ROOT/Sources/CMetrics/include" \
+"$CLANG" -O2 -ffp-contract=off "$ROOT/bench/ssimulacra2-speed.c" "$ROOT/Sources/CMetrics/ssimulacra2.c" "$ROOT/Sources/CMetrics/levels.c" \
+  -I "$ROOT/Sources/CMetrics/include" -I "$ROOT/Sources/CMetrics" \
   $(pkg-config --cflags --libs vips) -lm -lpthread -o "$WORK/ssim2-speed"
 PYPI=$(peer speed "$WORK")
 first=$(ls "$WORK/ref" | head -1)

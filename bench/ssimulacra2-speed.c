@@ -1,7 +1,7 @@
 /* bench/quality-target.sh's timing of our SSIMULACRA2 alone: two images of one size (any format
  * libvips reads), the original prepared once and the other scored ten times; prints
  * "prepare_ms score_ms score" (medians of 10; decoding not counted).
- * Built by the script: cc -O2 -ffp-contract=off this Sources/CMetrics/ssimulacra2.c $(pkg-config vips). */
+ * Built by the script: cc -O2 -ffp-contract=off this Sources/CMetrics/{ssimulacra2,levels}.c $(pkg-config vips). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

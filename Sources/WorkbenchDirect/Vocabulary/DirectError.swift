@@ -8,6 +8,8 @@ public enum DirectError: Error, Sendable, CustomStringConvertible {
     case webpFailed(String)
     /// libavif (or the AV1 encoder it runs) refused or failed.
     case avifFailed(String)
+    /// libjxl could not decode a JPEG XL, with why.
+    case jxlFailed(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum DirectError: Error, Sendable, CustomStringConvertible {
         case .damaged(let message): return "damaged data (libjpeg: \(message))"
         case .webpFailed(let message): return "libwebp: \(message)"
         case .avifFailed(let message): return message
+        case .jxlFailed(let message): return "libjxl: \(message)"
         }
     }
 }

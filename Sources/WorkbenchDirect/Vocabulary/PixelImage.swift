@@ -3,7 +3,7 @@
 public struct PixelImage: Sendable {
     public let width: Int
     public let height: Int
-    /// 3 (RGB) or 1 (grey); 4 (RGBA) only as `WebPCodec.decode` gives it.
+    /// 3 (RGB) or 1 (grey); with alpha (2, 4) only as `WebPCodec.decode` and `JXLCodec` give it.
     public let bands: Int
     public var pixels: [UInt8]
 

@@ -65,8 +65,11 @@ public final class SSIMULACRA2: Sendable {
     /// The backgrounds an image with alpha is scored on (libjxl's tool: 0.1 and 0.9 grey).
     static let backgrounds: [UInt8] = [26, 230]
 
+    /// The smallest width and height scored: six scales need 8 × 8 at the first.
+    public static let smallestSide = 8
+
     public init(original: Pixels) throws(Refusal) {
-        guard original.width >= 8, original.height >= 8 else { throw .tooSmall(width: original.width, height: original.height) }
+        guard original.width >= Self.smallestSide, original.height >= Self.smallestSide else { throw .tooSmall(width: original.width, height: original.height) }
         if let refusal = original.refusal { throw refusal }
         (width, height, hasAlpha) = (original.width, original.height, original.bands == 2 || original.bands == 4)
         var made: [OpaquePointer] = []

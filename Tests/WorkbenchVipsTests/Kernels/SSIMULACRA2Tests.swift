@@ -31,16 +31,18 @@ import WorkbenchTestSupport
         let pairs = try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(pairs.count >= 100)
 
-        let python = Process(), output = Pipe()
+        let python = Process(), output = Pipe(), errors = Pipe()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", Fixtures.supportFile("ssimulacra2_scores.py").path, list.path]
         python.standardOutput = output
+        python.standardError = errors
         let exited = try python.runSignallingExit()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        Process.closeReadEnds(output)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        Process.closeReadEnds(output, errors)
         exited.wait()
         guard python.terminationStatus == 0 else {
-            throw TestFailure("the reference did not run: python3 -m pip install ssimulacra2")
+            throw TestFailure("the reference did not run (python3 -m pip install ssimulacra2), status \(python.terminationStatus): \(said.suffix(600))")
         }
         let reference = printed.split(separator: "\n").compactMap { Double($0) }
         try #require(reference.count == pairs.count)

@@ -38,10 +38,14 @@ struct PixelScorer: Sendable {
     let metric: SSIMULACRA2
 
     /// `background`: for a format without alpha, what its saver flattens the image onto, so
-    /// the original is compared as the file will show it.
-    init(_ image: VipsImage, flattenedOnto background: VipsArgumentValue?) throws {
+    /// the original is compared as the file will show it. `inSRGB`: for candidates that read back
+    /// in sRGB whatever their profile (JPEG XL), an image with another profile is converted first.
+    init(_ image: VipsImage, flattenedOnto background: VipsArgumentValue?, inSRGB: Bool = false) throws {
         var image = image
         if let background, image.hasAlpha { image = try VipsOperationCall.image("flatten", image, ["background": background]) }
+        if inSRGB, let profile = image.iccProfile, !ColourProfile.describesSRGB(profile) {
+            image = try VipsOperationCall.image("icc_transform", image, ["output_profile": .string("srgb"), "embedded": .bool(true)])
+        }
         let (bytes, width, height, bands) = try Self.pixels(image)
         try self.init(bytes, width: width, height: height, bands: bands)
     }
@@ -52,9 +56,14 @@ struct PixelScorer: Sendable {
     }
 
     /// The score of an encoded file. JPEG and WebP are decoded by libjpeg and libwebp straight
-    /// to the pixels libvips would give (a third of a candidate's cost, through libvips); other
-    /// formats, and files those cannot take, by libvips.
+    /// to the pixels libvips would give (a third of a candidate's cost, through libvips); JPEG XL
+    /// by libjxl, in sRGB; other formats, and files those cannot take, by libvips.
     func score(of data: Data, format: String? = nil, origin: String) throws -> Double {
+        if format == "jxl" {
+            let image: PixelImage
+            do { image = try JXLCodec.decodeSRGB(data) } catch { throw VipsError.decodeFailed(origin: origin, message: "\(error)") }
+            return try image.pixels.withUnsafeBytes { try metric.score(.init(bytes: $0, width: image.width, height: image.height, bands: image.bands)) }
+        }
         if let image = Self.decodedDirectly(data, format: format) {
             return try image.pixels.withUnsafeBytes { try metric.score(.init(bytes: $0, width: image.width, height: image.height, bands: image.bands)) }
         }
@@ -93,9 +102,10 @@ extension EncodeStage {
         let (source, warnings) = try image.inMemory(cancellation: context.cancellation)
         // A format without alpha is scored as its saver flattens the image.
         let background = format.keepsAlpha || !source.hasAlpha ? nil : options["background"]
-        let data = try search(toward: target, width: source.width, context: context, scorer: {
-            try PreparedOriginals.shared.slot(for: pixels, background: background).scorer {
-                try PixelScorer(source, flattenedOnto: background)
+        let inSRGB = format.name == "jxl"
+        let data = try search(toward: target, width: source.width, height: source.height, context: context, scorer: {
+            try PreparedOriginals.shared.slot(for: pixels, background: background, inSRGB: inSRGB).scorer {
+                try PixelScorer(source, flattenedOnto: background, inSRGB: inSRGB)
             }
         }, encoded: { quality in
             var candidate = options
@@ -105,21 +115,19 @@ extension EncodeStage {
         return (data, warnings)
     }
 
-    /// Runs the search with `encoded` making each candidate; records what it chose.
-    private func search(toward target: EncodeTarget, width: Int, context: StageContext, scorer makeScorer: () throws -> PixelScorer,
+    /// Runs the search with `encoded` making each candidate; records what it chose. The original
+    /// is prepared after the first candidate is made: another encode of the same image may be
+    /// preparing it meanwhile (`PreparedOriginals`), and this one need not wait idle for it.
+    private func search(toward target: EncodeTarget, width: Int, height: Int, context: StageContext, scorer makeScorer: () throws -> PixelScorer,
                         encoded: (Int) throws -> Data) throws -> Data {
-        var scorer: PixelScorer?
-        if target.score != nil {
-            do {
-                scorer = try makeScorer()
-            } catch SSIMULACRA2.Refusal.tooSmall(let w, let h) {
-                // Nothing to score: the best the range allows.
-                let data = try encoded(target.maxQ)
-                context.recordMeasurement([.init("Q", Double(target.maxQ)), .init("bytes", Double(data.count)), .init("encodes", 1)],
-                                          words: "Q \(target.maxQ): \(w)×\(h) is too small for SSIMULACRA2 (8×8 at least), so the target's highest quality")
-                return data
-            }
+        if target.score != nil, min(width, height) < SSIMULACRA2.smallestSide {
+            // Nothing to score: the best the range allows.
+            let data = try encoded(target.maxQ)
+            context.recordMeasurement([.init("Q", Double(target.maxQ)), .init("bytes", Double(data.count)), .init("encodes", 1)],
+                                      words: "Q \(target.maxQ): \(width)×\(height) is too small for SSIMULACRA2 (\(SSIMULACRA2.smallestSide)×\(SSIMULACRA2.smallestSide) at least), so the target's highest quality")
+            return data
         }
+        var scorer: PixelScorer?
         var made: [Int: Data] = [:]
         let last = answers.start(forWidth: width)
         // libvips' JPEG saver turns chroma subsampling off at Q 90 unless a mode is given.
@@ -128,6 +136,7 @@ extension EncodeStage {
             if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
             let data = try encoded(quality)
             made[quality] = data
+            if target.score != nil, scorer == nil { scorer = try makeScorer() }
             return QualitySearch.Trial(quality: quality, bytes: data.count,
                                        score: try scorer?.score(of: data, format: format.name, origin: "\(context.nodeID) at Q \(quality)"))
         }
@@ -159,6 +168,6 @@ extension EncodeStage {
         let chosen = answer.chosen
         let score = chosen.score.map { String(format: "SSIMULACRA2 %.2f, ", $0) } ?? ""
         let missed = answer.met ? "" : " — \(target.description) not reached between Q \(target.minQ) and \(target.maxQ)"
-        return "Q \(chosen.quality): \(score)\(chosen.bytes) bytes (\(answer.trials.count) encodes: \(answer.trials.map(said).joined(separator: ", ")))\(missed)"
+        return "Q \(chosen.quality): \(score)\(chosen.bytes) bytes (\(answer.trials.count) \(answer.trials.count == 1 ? "encode" : "encodes"): \(answer.trials.map(said).joined(separator: ", ")))\(missed)"
     }
 }

@@ -26,10 +26,9 @@ struct EncodeTarget: Sendable, Equatable {
     /// squares, the candidate's levels and four working planes — about 100 bytes a pixel.
     static func heldBytes(pixels: Int) -> Int { 112 * pixels }
 
-    /// The formats whose quality setting is searched: those with libvips' `Q`.
-    /// Not JPEG XL: its candidates would have to be decoded, and libvips' JPEG XL loader stays
-    /// blocked as untrusted.
-    static let formats = ["jpeg", "webp", "avif", "heif"]
+    /// The formats whose quality setting is searched: those with libvips' `Q`. JPEG XL's
+    /// candidates are read back by libjxl (libvips' JPEG XL loader stays blocked as untrusted).
+    static let formats = ["jpeg", "webp", "avif", "heif", "jxl"]
 
     static let fields: [OptionField] = [
         OptionField("ssimulacra2", .double(0...100)),
@@ -40,7 +39,7 @@ struct EncodeTarget: Sendable, Equatable {
         OptionField("tolerance", .double(0...20)),
     ]
 
-    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)), \"tolerance\" the points above the score at which a try is kept at once (default \(ParameterType.format(defaultTolerance)); 0 finds the lowest quality that meets it). JPEG, WebP and AVIF."
+    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)), \"tolerance\" the points above the score at which a try is kept at once (default \(ParameterType.format(defaultTolerance)); 0 finds the lowest quality that meets it). JPEG, WebP, AVIF and JPEG XL."
 
     /// No goal yet: set `score`, `maxBytes` or both.
     init() {}
@@ -68,8 +67,7 @@ struct EncodeTarget: Sendable, Equatable {
         if score == nil && maxBytes == nil { return "\"target\" needs \"ssimulacra2\", \"maxBytes\" or both, e.g. {\"ssimulacra2\": 80}" }
         if minQ > maxQ { return "\"target\": \"minQ\" (\(minQ)) is above \"maxQ\" (\(maxQ))" }
         if let format, !Self.formats.contains(format) {
-            let why = format == "jxl" ? "JPEG XL's candidates cannot be decoded to score them while libvips' JPEG XL loader stays blocked as untrusted" : "\(format) has no quality setting to search"
-            return "\"target\" is for JPEG, WebP and AVIF: \(why)"
+            return "\"target\" is for JPEG, WebP, AVIF and JPEG XL: \(format) has no quality setting to search"
         }
         if quality != nil { return "give \"Q\" or \"target\", not both: the target chooses Q (bound it with \"minQ\" and \"maxQ\")" }
         return nil

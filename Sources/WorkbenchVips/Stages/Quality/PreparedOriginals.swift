@@ -29,10 +29,11 @@ final class PreparedOriginals: Sendable {
 
     private let entries = Mutex<[Entry]>([])
 
-    /// The slot for `image`'s pixels flattened onto `background` (nil: as they are). Entries
-    /// whose image is gone are dropped first, so an identity is never matched to another image.
-    func slot(for image: VipsImage, background: VipsArgumentValue?) -> Slot {
-        let key = background.map { "\($0)" } ?? ""
+    /// The slot for `image`'s pixels flattened onto `background` (nil: as they are), in sRGB
+    /// when `inSRGB` (`PixelScorer`). Entries whose image is gone are dropped first, so an
+    /// identity is never matched to another image.
+    func slot(for image: VipsImage, background: VipsArgumentValue?, inSRGB: Bool) -> Slot {
+        let key = (background.map { "\($0)" } ?? "") + (inSRGB ? " sRGB" : "")
         return entries.withLock { entries in
             entries.removeAll { $0.image == nil }
             if let found = entries.first(where: { $0.image === image && $0.background == key }) { return found.slot }

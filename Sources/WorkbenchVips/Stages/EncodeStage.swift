@@ -146,7 +146,9 @@ struct EncodeStage: Stage {
             : "libvips' \(saver) at Q \(number(Self.qualityName))"
         if let target {
             let vips = format.name == "avif" ? "libvips' heifsave (libheif, libaom)" : "libvips' \(saver)"
-            return ["\(format.displayName): by \(vips), the quality searched for each output: \(target.description), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given (libvips' resample: not the direct path, whose resampler parts from it by up to 4 points on some photos)"]
+            let tolerance = target.score == nil ? "" : target.tolerance == 0 ? " (the lowest quality that reaches it)"
+                : " (a candidate within \(ParameterType.format(target.tolerance)) points above it kept at once)"
+            return ["\(format.displayName): by \(vips), the quality searched for each output: \(target.description)\(tolerance), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given (libvips' resample: not the direct path, whose resize parts from libvips' on colourful photos by more than the target allows)"]
         }
         // Whether the tree runs on the direct path is the decode's to say (its own note).
         switch directForm {

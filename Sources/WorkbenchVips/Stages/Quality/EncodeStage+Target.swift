@@ -132,7 +132,7 @@ extension EncodeStage {
         let last = answers.start(forWidth: width)
         // libvips' JPEG saver turns chroma subsampling off at Q 90 unless a mode is given.
         let jump = format.name == "jpeg" && options["subsample_mode"] == nil && options["subsample-mode"] == nil ? 90 : nil
-        let answer = try QualitySearch(target: target, jump: jump, curve: .of(format: format.name)).run(start: last?.quality, slope: last?.slope) { quality in
+        let answer = try QualitySearch(target: target, jump: jump).run(start: last?.quality, slope: last?.slope) { quality in
             if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
             let data = try encoded(quality)
             made[quality] = data

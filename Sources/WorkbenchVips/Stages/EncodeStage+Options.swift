@@ -125,7 +125,7 @@ extension EncodeStage {
             }
         }
         if let target = EncodeTarget(Parameters(values).target) {
-            return target.problem(format: name, quality: saverValues(values, format: name)[qualityName])
+            return target.problem(format: name, saver: saverValues(values, format: name))
         }
         return nil
     }

@@ -87,6 +87,11 @@ import WorkbenchTestSupport
         #expect(errors(#"{"ssimulacra2": 80}"#, extra: #", "Q": 70"#).contains(#"give "Q" or "target", not both"#))
         #expect(errors(#"{"ssimulacra2": 80}"#, format: "png").contains(#""target" is for JPEG, WebP, AVIF and JPEG XL: png has no quality setting"#))
         #expect(errors(#"{"ssimulacra2": 80}"#, format: "jxl").isEmpty)
+        // Settings under which every quality gives the same file.
+        #expect(errors(#"{"ssimulacra2": 80}"#, format: "jxl", extra: #", "lossless": true"#).contains(#""lossless": true has no quality to search"#))
+        #expect(errors(#"{"maxBytes": 9000}"#, format: "webp", extra: #", "webp": {"lossless": true}"#).contains(#""lossless": true has no quality to search"#))
+        #expect(errors(#"{"ssimulacra2": 80}"#, format: "jxl", extra: #", "distance": 1.0"#).contains(#"give "distance" or "target", not both"#))
+        #expect(errors(#"{"ssimulacra2": 80}"#, format: "webp", extra: #", "lossless": false"#).isEmpty)
         #expect(errors(#"{"minQ": 40}"#).contains(#""target" needs "ssimulacra2", "maxBytes" or both"#))
         #expect(errors(#"{"ssimulacra2": 80, "minQ": 90, "maxQ": 50}"#).contains(#""minQ" (90) is above "maxQ" (50)"#))
         #expect(errors(#"{"ssimulacra2": 180}"#).contains("ssimulacra2"))

@@ -62,14 +62,21 @@ struct EncodeTarget: Sendable, Equatable {
         }
     }
 
-    /// What is wrong with it for `format` (with the copy's own `Q`, if given), or nil.
-    func problem(format: String?, quality: ParameterValue?) -> String? {
+    /// What is wrong with it for `format`, given the saver options the copy sets, or nil.
+    func problem(format: String?, saver: [String: ParameterValue]) -> String? {
         if score == nil && maxBytes == nil { return "\"target\" needs \"ssimulacra2\", \"maxBytes\" or both, e.g. {\"ssimulacra2\": 80}" }
         if minQ > maxQ { return "\"target\": \"minQ\" (\(minQ)) is above \"maxQ\" (\(maxQ))" }
         if let format, !Self.formats.contains(format) {
             return "\"target\" is for JPEG, WebP, AVIF and JPEG XL: \(format) has no quality setting to search"
         }
-        if quality != nil { return "give \"Q\" or \"target\", not both: the target chooses Q (bound it with \"minQ\" and \"maxQ\")" }
+        if saver["Q"] != nil { return "give \"Q\" or \"target\", not both: the target chooses Q (bound it with \"minQ\" and \"maxQ\")" }
+        // Settings that make Q mean nothing: every candidate would be the same file.
+        for name in ["lossless", "near_lossless", "near-lossless"] where saver[name] == .bool(true) {
+            return "\"\(name)\": true has no quality to search: drop it or the target"
+        }
+        if format == "jxl", saver["distance"] != nil {
+            return "give \"distance\" or \"target\", not both: the target chooses Q, and JPEG XL's distance follows from it"
+        }
         return nil
     }
 

@@ -3,11 +3,11 @@
 /// to keep.
 ///
 /// Both a score and a file's size grow with the quality, so each goal is a boundary between the
-/// qualities that meet it and those that do not. The search starts where the last output of the
-/// same node and size ended (photos of one catalogue need similar settings), steps by the slope
-/// the last searches measured, then narrows the bracket by interpolating between its ends; a
-/// trial scoring within the target's tolerance above the goal ends it at once. In two or three
-/// encodes, where plain bisection over 10…100 takes seven.
+/// qualities that meet it and those that do not. The search starts where the last outputs of the
+/// same node and size ended (`QualityAnswers`: photos of one catalogue need similar settings),
+/// steps by the slope the last searches measured, then narrows the bracket by interpolating
+/// between its ends; a trial scoring within the target's tolerance above the goal ends it at
+/// once. In two or three encodes, where plain bisection over 10…100 takes seven.
 struct QualitySearch {
     /// One encode: its quality setting, its size, and its score when the goal has one.
     struct Trial: Equatable {

@@ -61,8 +61,8 @@ let package = Package(
         // first AVIF (dlopen): its headers at build time, its library only when used.
         .target(name: "CAVIFCodec", linkerSettings: [.linkedLibrary("dl")]),
         // libjxl's decoder (libvips-dev brings libjxl-dev), to read back a quality search's
-        // JPEG XL candidates.
-        .target(name: "CJXLCodec", linkerSettings: [.linkedLibrary("jxl")]),
+        // JPEG XL candidates; opened on first use (dlopen), as CAVIFCodec.
+        .target(name: "CJXLCodec", linkerSettings: [.linkedLibrary("dl")]),
         // The direct path's Lanczos passes (AVX2 where the processor has it), optimized in debug
         // builds too.
         .target(name: "CResample", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),

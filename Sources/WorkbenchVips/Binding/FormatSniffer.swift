@@ -24,4 +24,10 @@ enum FormatSniffer {
         }
         return nil
     }
+
+    /// Whether these bytes are JPEG XL: a bare codestream (FF 0A) or the container's signature
+    /// box. (Not a loader above: libvips' JPEG XL loader stays blocked as untrusted.)
+    static func isJPEGXL(_ data: Data) -> Bool {
+        data.starts(with: [0xFF, 0x0A]) || data.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+    }
 }

@@ -55,20 +55,28 @@ struct PixelScorer: Sendable {
         metric = try bytes.withUnsafeBytes { try SSIMULACRA2(original: .init(bytes: $0, width: width, height: height, bands: bands)) }
     }
 
-    /// The score of an encoded file. JPEG and WebP are decoded by libjpeg and libwebp straight
-    /// to the pixels libvips would give (a third of a candidate's cost, through libvips); JPEG XL
-    /// by libjxl, in sRGB; other formats, and files those cannot take, by libvips.
+    /// The score of an encoded file (`decoded`).
     func score(of data: Data, format: String? = nil, origin: String) throws -> Double {
+        try score(Self.decoded(data, format: format, origin: origin))
+    }
+
+    /// The score of 8-bit pixels of the original's size.
+    func score(_ pixels: (bytes: [UInt8], width: Int, height: Int, bands: Int)) throws -> Double {
+        try pixels.bytes.withUnsafeBytes { try metric.score(.init(bytes: $0, width: pixels.width, height: pixels.height, bands: pixels.bands)) }
+    }
+
+    /// An encoded file's pixels as the metric reads them. JPEG and WebP are decoded by libjpeg
+    /// and libwebp straight to the pixels libvips would give (a third of a candidate's cost,
+    /// through libvips); JPEG XL by libjxl, in sRGB; other formats, and files those cannot take,
+    /// by libvips.
+    static func decoded(_ data: Data, format: String?, origin: String) throws -> (bytes: [UInt8], width: Int, height: Int, bands: Int) {
         if format == "jxl" {
             let image: PixelImage
             do { image = try JXLCodec.decodeSRGB(data) } catch { throw VipsError.decodeFailed(origin: origin, message: "\(error)") }
-            return try image.pixels.withUnsafeBytes { try metric.score(.init(bytes: $0, width: image.width, height: image.height, bands: image.bands)) }
+            return (image.pixels, image.width, image.height, image.bands)
         }
-        if let image = Self.decodedDirectly(data, format: format) {
-            return try image.pixels.withUnsafeBytes { try metric.score(.init(bytes: $0, width: image.width, height: image.height, bands: image.bands)) }
-        }
-        let (bytes, width, height, bands) = try Self.pixels(try VipsImage.decode(data, origin: origin))
-        return try bytes.withUnsafeBytes { try metric.score(.init(bytes: $0, width: width, height: height, bands: bands)) }
+        if let image = decodedDirectly(data, format: format) { return (image.pixels, image.width, image.height, image.bands) }
+        return try pixels(try VipsImage.decode(data, origin: origin))
     }
 
     /// Grey or YCbCr JPEGs (libvips' loader also reads them with libjpeg's defaults, to RGB) and

@@ -1,6 +1,5 @@
 import Foundation
 import WorkbenchCore
-import WorkbenchDirect
 
 /// `measure`: the SSIMULACRA2 score of an encoded file against an image of the same size (the
 /// pixels it was made from), recorded in the item's report; the bytes pass on unchanged, so a
@@ -30,32 +29,19 @@ struct MeasureStage: Stage {
         }
         let origin = "\(context.nodeID)'s input"
         // JPEG XL is read back by libjxl, in sRGB (libvips' loader stays blocked as untrusted).
-        let jxl = bytes.image?.format == "jxl" || Self.isJPEGXL(bytes.data)
-        let size: (width: Int, height: Int, alpha: Bool)
-        if jxl {
-            let image: PixelImage
-            do { image = try JXLCodec.decodeSRGB(bytes.data) } catch { throw VipsError.decodeFailed(origin: origin, message: "\(error)") }
-            size = (image.width, image.height, image.bands == 2 || image.bands == 4)
-        } else {
-            let candidate = try VipsImage.decode(bytes.data, origin: origin)
-            size = (candidate.width, candidate.height, candidate.hasAlpha)
-        }
-        guard (size.width, size.height) == (original.width, original.height) else {
+        let jxl = bytes.image?.format == "jxl" || FormatSniffer.isJPEGXL(bytes.data)
+        let candidate = try PixelScorer.decoded(bytes.data, format: jxl ? "jxl" : bytes.image?.format, origin: origin)
+        guard (candidate.width, candidate.height) == (original.width, original.height) else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID,
-                expected: "a file the size of \"against\" (\(original.width)×\(original.height)), not \(size.width)×\(size.height): measure an encode against the image it encoded")
+                expected: "a file the size of \"against\" (\(original.width)×\(original.height)), not \(candidate.width)×\(candidate.height): measure an encode against the image it encoded")
         }
         // A file without alpha is compared with the original as its saver flattened it (white).
-        let background: VipsArgumentValue? = size.alpha ? nil : .doubles([original.whiteValue])
+        let hasAlpha = candidate.bands == 2 || candidate.bands == 4
+        let background: VipsArgumentValue? = hasAlpha ? nil : .doubles([original.whiteValue])
         let (pixels, _) = try original.inMemory(cancellation: context.cancellation)
-        let score = try PixelScorer(pixels, flattenedOnto: background, inSRGB: jxl)
-            .score(of: bytes.data, format: jxl ? "jxl" : nil, origin: origin)
+        let score = try PixelScorer(pixels, flattenedOnto: background, inSRGB: jxl).score(candidate)
         context.recordMeasurement([.init("ssimulacra2", (score * 100).rounded() / 100), .init("bytes", Double(bytes.data.count))],
                                   words: String(format: "SSIMULACRA2 %.2f, %d bytes", score, bytes.data.count))
         return .bytes(bytes)
-    }
-
-    /// A JPEG XL codestream (FF 0A) or container (its signature box).
-    static func isJPEGXL(_ data: Data) -> Bool {
-        data.starts(with: [0xFF, 0x0A]) || data.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
     }
 }

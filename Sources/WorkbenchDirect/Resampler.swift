@@ -16,10 +16,13 @@ public enum Resampler {
     /// `image` resized to `width` × `height` where each output sample spans `shrinkX` ×
     /// `shrinkY` input samples: a chroma plane takes its luma's ratio, which its own rounded-up
     /// size only approximates.
-    public static func reduce(_ image: PixelImage, width: Int, height: Int, shrinkX: Double, shrinkY: Double) -> PixelImage {
+    /// `shiftX`, `shiftY` move every window's centre back by that many input samples: a chroma
+    /// plane follows its luma's centres where libvips shares a rounded size out at both ends.
+    public static func reduce(_ image: PixelImage, width: Int, height: Int, shrinkX: Double, shrinkY: Double,
+                              shiftX: Double = 0, shiftY: Double = 0) -> PixelImage {
         var result = image
-        if height != image.height || shrinkY != 1 { result = vertical(result, to: height, shrink: shrinkY) }
-        if width != image.width || shrinkX != 1 { result = horizontal(result, to: width, shrink: shrinkX) }
+        if height != image.height || shrinkY != 1 { result = vertical(result, to: height, shrink: shrinkY, shift: shiftY) }
+        if width != image.width || shrinkX != 1 { result = horizontal(result, to: width, shrink: shrinkX, shift: shiftX) }
         return result
     }
 
@@ -29,9 +32,9 @@ public enum Resampler {
 
     static let fractionBits: Int32 = 12
 
-    static func taps(from input: Int, to output: Int, shrink: Double? = nil) -> Taps {
+    static func taps(from input: Int, to output: Int, shrink: Double? = nil, shift: Double = 0) -> Taps {
         var taps = Taps()
-        forEachWindow(from: input, to: output, shrink: shrink ?? Double(input) / Double(output)) { first, weights in
+        forEachWindow(from: input, to: output, shrink: shrink ?? Double(input) / Double(output), shift: shift) { first, weights in
             taps.count = weights.count
             taps.first.append(Int32(first))
             taps.inputs.append(contentsOf: (0..<weights.count).map { Int32(min(max(first + $0, 0), input - 1)) })
@@ -52,12 +55,12 @@ public enum Resampler {
 
     /// Each output sample's Lanczos-3 window over `input` samples, in order: the first input it
     /// reads (before the edges, possibly negative) and its weights, normalised to sum to 1.
-    static func forEachWindow(from input: Int, to output: Int, shrink: Double, _ body: (Int, [Double]) -> Void) {
+    static func forEachWindow(from input: Int, to output: Int, shrink: Double, shift: Double = 0, _ body: (Int, [Double]) -> Void) {
         let support = 3 * max(shrink, 1)
         let count = Int(ceil(2 * support)) + 1
         var row = [Double](repeating: 0, count: count)
         for o in 0..<output {
-            let centre = (Double(o) + 0.5) * shrink - 0.5
+            let centre = (Double(o) + 0.5) * shrink - 0.5 - shift
             let first = Int(floor(centre - support)) + 1
             var sum = 0.0
             for k in 0..<count {
@@ -77,18 +80,20 @@ public enum Resampler {
     }
 
     private struct TapsKey: Hashable {
-        let input: Int, output: Int, shrink: Double
+        let input: Int, output: Int, shrink: Double, shift: Double
     }
 
     /// Taps per (input, output, ratio), made once: a batch of photos of one size shares them.
     private static let made = MadeOnce<TapsKey, Taps>()
 
-    static func cachedTaps(from input: Int, to output: Int, shrink: Double) -> Taps {
-        made.value(for: TapsKey(input: input, output: output, shrink: shrink)) { taps(from: input, to: output, shrink: shrink) }
+    static func cachedTaps(from input: Int, to output: Int, shrink: Double, shift: Double = 0) -> Taps {
+        made.value(for: TapsKey(input: input, output: output, shrink: shrink, shift: shift)) {
+            taps(from: input, to: output, shrink: shrink, shift: shift)
+        }
     }
 
-    private static func vertical(_ image: PixelImage, to height: Int, shrink: Double) -> PixelImage {
-        let taps = cachedTaps(from: image.height, to: height, shrink: shrink)
+    private static func vertical(_ image: PixelImage, to height: Int, shrink: Double, shift: Double) -> PixelImage {
+        let taps = cachedTaps(from: image.height, to: height, shrink: shrink, shift: shift)
         let stride = image.width * image.bands
         // Every byte is written by the pass: no zeroing first.
         let out = [UInt8](unsafeUninitializedCapacity: stride * height) { target, initialized in
@@ -101,8 +106,8 @@ public enum Resampler {
         return PixelImage(width: image.width, height: height, bands: image.bands, pixels: out)
     }
 
-    private static func horizontal(_ image: PixelImage, to width: Int, shrink: Double) -> PixelImage {
-        let taps = cachedTaps(from: image.width, to: width, shrink: shrink)
+    private static func horizontal(_ image: PixelImage, to width: Int, shrink: Double, shift: Double) -> PixelImage {
+        let taps = cachedTaps(from: image.width, to: width, shrink: shrink, shift: shift)
         let out = [UInt8](unsafeUninitializedCapacity: width * image.bands * image.height) { target, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 guard let input = source.baseAddress, let output = target.baseAddress else { return }

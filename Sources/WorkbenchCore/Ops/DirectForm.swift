@@ -15,6 +15,10 @@ public enum DirectForm: Sendable, Equatable {
     /// Encodes to JPEG XL at a quality and effort (libvips' scales) by libvips' saver, from the
     /// direct path's RGB pixels.
     case jxlEncode(quality: Int, effort: Int)
+    /// Encodes to a quality target (`"target"`) by libvips' saver for `format`, searching the
+    /// quality from the direct path's RGB pixels as they would from libvips' image (the direct
+    /// path's thumbnail reduces with libvips' windows).
+    case searchedEncode(format: String)
 
     /// libvips' jpegsave rule, the one place it is written: 4:2:0 chroma below quality 90,
     /// 4:4:4 from 90. The planner reads it here, and the direct path's encoder tells libjpeg.
@@ -28,6 +32,9 @@ public enum DirectForm: Sendable, Equatable {
         case .jpegEncode(let quality): return Self.jpegSubsamples(quality: quality)
         case .webpEncode, .avifEncode: return true
         case .jxlEncode: return false
+        // Scored against full-colour pixels, as against libvips' thumbnail: 4:2:0 planes would
+        // hide the subsampling's loss from the score.
+        case .searchedEncode: return false
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WorkbenchCore
 import WorkbenchDirect
 import WorkbenchJPEG
@@ -127,12 +128,28 @@ final class DirectImage: ImageHandle {
     /// The file's sRGB profile, for the encodes to carry (`DirectSource.profile`).
     let profile: [UInt8]?
 
+    /// The RGB pixels as a libvips image in memory, for the encodes only libvips' savers make
+    /// (JPEG XL, quality targets): made by the first to ask and shared, so the searches of one
+    /// photo's formats share one prepared original (`PreparedOriginals` knows it by identity).
+    private let copied = Mutex<VipsImage?>(nil)
+
     init(_ pixels: Pixels, node: String, fullWidth: Int, fullHeight: Int, profile: [UInt8]? = nil) {
         self.pixels = pixels
         self.node = node
         self.fullWidth = fullWidth
         self.fullHeight = fullHeight
         self.profile = profile
+    }
+
+    /// `copied`, made now if it is not yet; nil for planes (the plan decodes RGB for a tree
+    /// with such an encode) or when libvips cannot make the image.
+    func vipsImage() -> VipsImage? {
+        guard case .interleaved(let image) = pixels else { return nil }
+        return copied.withLock { held in
+            if let held { return held }
+            held = VipsImage.copying(image.pixels, width: image.width, height: image.height, bands: image.bands, icc: profile)
+            return held
+        }
     }
 
     /// The same image, reduced to `width` × `height` (Lanczos-3, plane by plane for planes).

@@ -8,8 +8,7 @@ extension EncodeStage {
     /// JPEG XL from the direct path's pixels: only libvips' saver writes it, so they become a
     /// libvips image in memory (RGB: a tree with a JPEG XL decodes RGB, not planes).
     func encodeJXL(_ direct: DirectImage, quality: Int, effort: Int, context: StageContext) throws -> Payload {
-        guard case .interleaved(let pixels) = direct.pixels,
-              let image = VipsImage.copying(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands, icc: direct.profile) else {
+        guard let image = direct.vipsImage() else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for JPEG XL (the plan decodes RGB for a tree with one)")
         }
         var options = options

@@ -46,12 +46,13 @@ struct EncodeStage: Stage {
                 // Exactly what libvips' own settings would write: nothing but a quality (and, for
                 // AVIF, an effort).
                 let own = Parameters(p)
-                // A quality searched for is scored against libvips' resample, as users compare
-                // (the direct path's resampler parts from it by up to 4 points on some photos).
-                guard EncodeTarget(own.target) == nil else { return nil }
                 let values = saverValues(p, format: own.format)
                 let allowed: Set = own.format == "avif" || own.format == "jxl" ? [qualityName, "effort"] : [qualityName]
                 guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
+                if EncodeTarget(own.target) != nil {
+                    guard let format = own.format, ["jpeg", "webp", "avif", "jxl"].contains(format) else { return nil }
+                    return .searchedEncode(format: format)
+                }
                 func int(_ name: String) -> Int? { if case .int(let value)? = values[name] { value } else { nil } }
                 switch own.format {
                 case "jpeg": return .jpegEncode(quality: int(qualityName) ?? defaultQuality)
@@ -148,7 +149,8 @@ struct EncodeStage: Stage {
             let vips = format.name == "avif" ? "libvips' heifsave (libheif, libaom)" : "libvips' \(saver)"
             let tolerance = target.score == nil ? "" : target.tolerance == 0 ? " (the lowest quality that reaches it)"
                 : " (a candidate within \(ParameterType.format(target.tolerance)) points above it kept at once)"
-            return ["\(format.displayName): by \(vips), the quality searched for each output: \(target.description)\(tolerance), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given (libvips' resample: not the direct path, whose resize parts from libvips' on colourful photos by more than the target allows)"]
+            let from = directForm == nil ? "libvips' image" : "the direct path's RGB pixels when its tree runs there (the tree then decodes RGB, not the file's planes), else from libvips' image"
+            return ["\(format.displayName): by \(vips), the quality searched for each output: \(target.description)\(tolerance), Q \(target.minQ)…\(target.maxQ), at most \(target.encodes) encodes, each decoded and scored with SSIMULACRA2 against the pixels the encode was given, from \(from)"]
         }
         // Whether the tree runs on the direct path is the decode's to say (its own note).
         switch directForm {
@@ -175,6 +177,7 @@ struct EncodeStage: Stage {
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {
         if case .direct(let direct)? = StageImage(inputs.first) {
+            if let target { return try encodeDirect(direct, toward: target, context: context) }
             return try encodeDirect(direct, context: context)
         }
         let pixels = try inputs.image(context)

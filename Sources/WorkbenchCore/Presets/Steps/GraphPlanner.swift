@@ -104,7 +104,7 @@ enum GraphPlanner {
             }
             guard let form = reader.definition.spec.directForm?(reader.parameters) else {
                 let what = reader.definition.spec.name == "encode"
-                    ? "writes what only libvips writes (the direct path writes JPEG and lossy WebP with a quality alone, AVIF and JPEG XL with a quality and an effort, and the default metadata)"
+                    ? "writes what only libvips writes (the direct path writes JPEG and lossy WebP with a quality or a target alone, AVIF and JPEG XL with a quality or a target and an effort, and the default metadata)"
                     : "is a \(reader.definition.spec.name), which runs on libvips images (the direct path only fits and encodes)"
                 return .failure(DirectRefusal(words: "\(reader.id) \(what)"))
             }

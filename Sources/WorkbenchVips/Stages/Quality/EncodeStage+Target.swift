@@ -123,6 +123,24 @@ extension EncodeStage {
         return (data, warnings)
     }
 
+    /// A quality target on the direct path: the search runs as on libvips' path (its savers, the
+    /// same candidates), from the thumbnail's RGB pixels, which are scored as they are (sRGB).
+    func encodeDirect(_ direct: DirectImage, toward target: EncodeTarget, context: StageContext) throws -> Payload {
+        guard case .interleaved(let pixels) = direct.pixels, let image = direct.vipsImage() else {
+            throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for a quality target (the plan decodes RGB for a tree with one)")
+        }
+        let data = try search(toward: target, width: pixels.width, height: pixels.height, context: context, scorer: {
+            try PreparedOriginals.shared.slot(for: image, background: nil, inSRGB: false).scorer {
+                try PixelScorer(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands)
+            }
+        }, encoded: { quality in
+            var candidate = options
+            candidate[Self.qualityName] = .int(quality)
+            return try image.encode(format, options: candidate, cancellation: context.cancellation).data
+        })
+        return .bytes(Bytes(data, origin: context.item.source, image: EncodedImage(width: pixels.width, height: pixels.height, format: format.name)))
+    }
+
     /// Runs the search with `encoded` making each candidate; records what it chose. The original
     /// is prepared after the first candidate is made: another encode of the same image may be
     /// preparing it meanwhile (`PreparedOriginals`), and this one need not wait idle for it.

@@ -76,7 +76,7 @@ struct OpenStage: Stage {
     var encodesSubsampled = false
 
     var planNotes: [String] {
-        direct ? ["with the fits and encodes after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3, libjpeg's, libwebp's or libavif's encoder (no libvips image)"] : []
+        direct ? ["with the fits and encodes after it, the direct path where the file allows: libjpeg at a DCT scale, our Lanczos-3 with libvips' windows, libjpeg's, libwebp's or libavif's encoder (a libvips image only for JPEG XL and quality targets)"] : []
     }
 
     func run(_ inputs: StageInputs, context: StageContext) throws -> Payload {

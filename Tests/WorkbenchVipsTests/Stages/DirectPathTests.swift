@@ -123,11 +123,11 @@ import WorkbenchTestSupport
             let (mean, psnr) = Self.difference(p.values, q.values)
             // The same decode and encoder settings and libvips' windows; below quality 90 the
             // direct path reduces a YCbCr file's chroma from its stored planes where libvips
-            // upsamples it, reduces RGB and the encoder averages it down again — the most on
-            // Picture_0B's saturated reds — and its luma is reduced from the file's own.
-            // camera-cups (480 → 300, a factor of 1.6, saturated colours) is furthest: its chroma
-            // at 150 px wide from 240 stored samples.
-            #expect(mean <= 4 && psnr >= (name == "camera-cups" ? 32.5 : 33), "\(name): mean \(mean), PSNR \(psnr)")
+            // upsamples it, reduces RGB and the encoder averages it down again, and its luma is
+            // reduced from the file's own. Measured: 1.0–3.5 levels on average, 34.4–44 dB; the
+            // most on saturated colours (camera-cups' chroma at 32 px from 240 stored samples;
+            // Picture_0B's reds). With centres of its own, the reduce had given 32.7 dB.
+            #expect(mean <= 3.6 && psnr >= 34, "\(name): mean \(mean), PSNR \(psnr)")
         }
     }
 

@@ -126,7 +126,7 @@ let package = Package(
                                                               .product(name: "Logging", package: "swift-log")],
                           path: "Fuzz/GraphFuzz"),
         // Shared by the test targets: the local HTTP test server, fixtures, running the CLI.
-        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "s3_server.py", "oidc_issuer.py", "quiet_server.py", "ceph_cluster.sh", "make_grey.py", "make_pngs.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "Photos"]),
+        .target(name: "WorkbenchTestSupport", path: "Tests/Support", exclude: ["test_server.py", "s3_server.py", "oidc_issuer.py", "quiet_server.py", "ceph_cluster.sh", "make_grey.py", "make_pngs.py", "test_plugin.c", "hostile_plugin.c", "browser_test.py", "tuning_browser_test.py", "ssimulacra2_scores.py", "make_ssim2_pairs.sh", "Photos"]),
         .testTarget(name: "WorkbenchCoreTests", dependencies: ["WorkbenchCore", "WorkbenchTestSupport"]),
         .testTarget(name: "WorkbenchKernelsTests", dependencies: ["WorkbenchKernels"]),
         .testTarget(name: "WorkbenchDirectTests", dependencies: ["WorkbenchDirect", "WorkbenchVips", "WorkbenchCore", "WorkbenchTestSupport", "CVips"]),

@@ -63,6 +63,17 @@ import Testing
         #expect(answer.trials.count <= 2, "\(answer.trials.map(\.quality))")
     }
 
+    /// Where libvips' savers stop subsampling chroma: JPEG and AVIF at Q 90, unless the node
+    /// sets a mode; never for WebP or JPEG XL.
+    @Test func theJumpIsWhereLibvipsSaversStopSubsampling() {
+        #expect(EncodeStage.chromaJump(format: "jpeg", options: [:]) == 90)
+        #expect(EncodeStage.chromaJump(format: "avif", options: ["effort": .int(3)]) == 90)
+        #expect(EncodeStage.chromaJump(format: "jpeg", options: ["subsample_mode": .enumeration(1)]) == nil)
+        #expect(EncodeStage.chromaJump(format: "avif", options: ["subsample_mode": .enumeration(2)]) == nil)
+        #expect(EncodeStage.chromaJump(format: "webp", options: [:]) == nil)
+        #expect(EncodeStage.chromaJump(format: "jxl", options: [:]) == nil)
+    }
+
     /// libvips' JPEG at Q 90 stops subsampling chroma: the score leaps there. Q 89 reaches the
     /// target; lines drawn across the leap would keep guessing too low, then settle on Q 90.
     @Test(arguments: [nil, 90, 95, 70])

@@ -156,9 +156,7 @@ extension EncodeStage {
         var scorer: PixelScorer?
         var made: [Int: Data] = [:]
         let last = answers.start(forWidth: width)
-        // libvips' JPEG saver turns chroma subsampling off at Q 90 unless a mode is given.
-        let jump = format.name == "jpeg" && options["subsample_mode"] == nil && options["subsample-mode"] == nil ? 90 : nil
-        let answer = try QualitySearch(target: target, jump: jump).run(start: last?.quality, slope: last?.slope) { quality in
+        let answer = try QualitySearch(target: target, jump: Self.chromaJump(format: format.name, options: options)).run(start: last?.quality, slope: last?.slope) { quality in
             if context.cancellation.isCancelled { throw WorkbenchError.cancelled }
             let data = try encoded(quality)
             made[quality] = data
@@ -177,6 +175,14 @@ extension EncodeStage {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "an encode at the chosen quality")
         }
         return data
+    }
+
+    /// The quality at which libvips' saver stops subsampling chroma, and the score leaps: 90 for
+    /// JPEG (jpegsave) and AVIF (heifsave: 4:4:4 from Q 90, 4:2:0 below) unless the node sets
+    /// `subsample_mode`; nil for the rest (lossy WebP is always 4:2:0, JPEG XL never).
+    static func chromaJump(format: String, options: [String: VipsArgumentValue]) -> Int? {
+        guard format == "jpeg" || format == "avif", options["subsample_mode"] == nil, options["subsample-mode"] == nil else { return nil }
+        return 90
     }
 
     static func values(of answer: QualitySearch.Answer) -> [NodeMeasurement.Value] {

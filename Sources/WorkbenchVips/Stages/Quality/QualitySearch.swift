@@ -35,9 +35,10 @@ struct QualitySearch {
     }
 
     let target: EncodeTarget
-    /// A quality at which the score may leap, not follow the slope: libvips' JPEG saver stops
-    /// subsampling chroma at Q 90 unless told otherwise (up to 9 points more on a colourful
-    /// photo). Slopes are not measured across it, nor lines drawn over it.
+    /// A quality at which the score may leap, not follow the slope: libvips' JPEG and AVIF savers
+    /// stop subsampling chroma at Q 90 unless told otherwise (up to 9 points more for a JPEG of
+    /// a colourful photo, 10.7 for an AVIF). Slopes are not measured across it, nor lines drawn
+    /// over it (`EncodeStage.chromaJump`).
     var jump: Int?
 
     init(target: EncodeTarget, jump: Int? = nil) {

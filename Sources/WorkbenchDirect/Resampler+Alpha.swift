@@ -38,6 +38,8 @@ struct ReduceAxis: Sendable {
     /// Per output sample, its window's first input before the edges are held (possibly negative).
     var firsts: [Int32] = []
     let count: Int
+    /// The same windows in fixed point, for the integer passes (`madeFixedPoint`).
+    private(set) var fixedPoint = Resampler.Taps()
 
     /// The window as the premultiplied pass takes it.
     var window: ReducePasses.FloatWindow { ReducePasses.FloatWindow(box: box, output: output, inputs: inputs, weights: weights, count: count) }
@@ -83,5 +85,6 @@ struct ReduceAxis: Sendable {
                 weights.append(Float(window[i] / sum))
             }
         }
+        fixedPoint = madeFixedPoint()
     }
 }

@@ -86,8 +86,9 @@ extension Resampler {
 
 extension ReduceAxis {
     /// The windows as the integer passes take them (`Resampler.fixedPoint`), and each window's
-    /// first input before the edges are held.
-    var fixedPoint: Resampler.Taps {
+    /// first input before the edges are held: made once with the axis (`fixedPoint`), as a
+    /// batch of small thumbnails of one size would otherwise make them again for each.
+    func madeFixedPoint() -> Resampler.Taps {
         var taps = Resampler.Taps()
         taps.count = count
         for o in 0..<output {

@@ -63,6 +63,26 @@ import Testing
         #expect(answer.trials.count <= 2, "\(answer.trials.map(\.quality))")
     }
 
+    /// A score that flattens toward the top (a grey photo's, or a flat graphic's): from a start
+    /// far above the answer, a slope measured at the top sent the next trial to the range's end,
+    /// and a straight line from that far low end landed short each time. Stepping down at most
+    /// half way to the end, and halving the weight of an end kept twice (Illinois), reach the
+    /// band.
+    @Test(arguments: [78, 95, 20])
+    func aScoreThatFlattensIsBracketedInFewTrials(start: Int) {
+        func flattening(_ quality: Int) -> QualitySearch.Trial {
+            QualitySearch.Trial(quality: quality, bytes: quality * 100, score: 100 - 800 / Double(quality + 5))
+        }
+        var target = EncodeTarget()
+        target.score = 80
+        // 100 − 800 / (q + 5) is 80 at Q 35 and 81.5 at Q 38.2: Q 35–38 are in the band.
+        let answer = QualitySearch(target: target).run(start: start, slope: nil) { flattening($0) }
+        #expect(answer.met && (35...38).contains(answer.chosen.quality), "\(answer.trials.map(\.quality))")
+        // From the first search's own start (78 for a score of 80), or from below, in four;
+        // from 60 qualities above the answer, within the default budget of six.
+        #expect(answer.trials.count <= (start == 95 ? 6 : 4), "\(answer.trials.map(\.quality))")
+    }
+
     /// Where libvips' savers stop subsampling chroma: JPEG and AVIF at Q 90, unless the node
     /// sets a mode; never for WebP or JPEG XL.
     @Test func theJumpIsWhereLibvipsSaversStopSubsampling() {

@@ -39,7 +39,7 @@ struct EncodeTarget: Sendable, Equatable {
         OptionField("tolerance", .double(0...20)),
     ]
 
-    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)), \"tolerance\" the points above the score at which a try is kept at once (default \(ParameterType.format(defaultTolerance)); 0 finds the lowest quality that meets it). JPEG, WebP, AVIF and JPEG XL."
+    static let summary = "Encode each output at the quality setting that meets a target instead of a fixed Q: {\"ssimulacra2\": 80} the smallest file scoring at least 80 (SSIMULACRA2 against the pixels the encode was given: 90 is visually lossless, 70 high quality, 50 medium), {\"maxBytes\": 50000} the best quality within 50,000 bytes, or both (the smallest meeting the score, else the best within the budget). \"minQ\" and \"maxQ\" bound the search (10…100), \"encodes\" the tries an output (default \(defaultEncodes)), \"tolerance\" the points above the score at which a try is kept at once (default \(ParameterType.format(defaultTolerance)); 0 finds the lowest quality that meets it). JPEG, WebP, AVIF and JPEG XL; an example: Presets/quality-target.json (docs/quality.md)."
 
     /// No goal yet: set `score`, `maxBytes` or both.
     init() {}

@@ -83,6 +83,18 @@ import Testing
         #expect(answer.trials.count <= (start == 95 ? 6 : 4), "\(answer.trials.map(\.quality))")
     }
 
+    /// A score the quality does not move (a flat graphic: 100 at any Q): after two trials apart
+    /// scoring the same, the range's lowest, which is the answer — not a walk down to it.
+    @Test func aFlatScoreGoesStraightToTheLowestQuality() {
+        var target = EncodeTarget()
+        target.score = 80
+        let answer = QualitySearch(target: target).run(start: 78, slope: nil) { quality in
+            QualitySearch.Trial(quality: quality, bytes: 1000 + quality * 10, score: 100)
+        }
+        #expect(answer.met && answer.chosen.quality == target.minQ, "\(answer.trials.map(\.quality))")
+        #expect(answer.trials.count <= 3, "\(answer.trials.map(\.quality))")
+    }
+
     /// Where libvips' savers stop subsampling chroma: JPEG and AVIF at Q 90, unless the node
     /// sets a mode; never for WebP or JPEG XL.
     @Test func theJumpIsWhereLibvipsSaversStopSubsampling() {

@@ -126,14 +126,20 @@ struct QualitySearch {
         var previous: Trial?
         // How many trials in a row left each end of the bracket where it was (`interpolated`).
         var kept = (low: 0, high: 0)
+        // Whether the last step down was held to half way (the next one is not).
+        var halved = false
         while spent < budget {
             let t = try trial(next)
             spent += 1
             defer { previous = t }
-            // Two trials on one side: the slope between them says how far the goal is.
+            // Two trials on one side: the slope between them says how far the goal is. Two above
+            // it, five or more steps apart, scoring the same: the quality does not move the score
+            // (a flat graphic scores 100 at any), so the range's lowest is tried next.
+            var flat = false
             if within != nil, let p = previous, p.quality != t.quality, !apart(p.quality, t.quality), (value(p) >= goal) == (value(t) >= goal) {
                 let s = (value(t) - value(p)) / Double(t.quality - p.quality)
                 if s > 0.05 { slope = s }
+                flat = value(t) >= goal && abs(s) <= 0.01 && abs(t.quality - p.quality) >= 5
             }
             if value(t) >= goal {
                 if high.map({ t.quality < $0.quality }) ?? true { high = t }
@@ -143,6 +149,8 @@ struct QualitySearch {
                 if low.map({ t.quality > $0.quality }) ?? true { low = t }
                 kept = (0, high.map { _ in kept.high + 1 } ?? 0)
             }
+            let wasHalved = halved
+            halved = false
             switch (low, high) {
             case let (l?, h?):
                 if h.quality - l.quality <= 1 { return (high, low) }
@@ -157,9 +165,13 @@ struct QualitySearch {
                 if h.quality == range.lowerBound { return (high, low) }
                 // At most half way down to the range's end: a score flattens toward the top, so a
                 // slope measured up there understates how fast it falls below (a grey photo's
-                // Q 78 and 64 sent the next trial to Q 11, 32 points under the target).
+                // Q 78 and 64 sent the next trial to Q 11, 32 points under the target). Not twice
+                // in a row: a target under the whole range would be walked down to by halves.
                 let down = step(value(h) - aim, slope: within == nil ? nil : slope ?? 1, range: range)
-                next = max(range.lowerBound, h.quality - min(down, max(1, (h.quality - range.lowerBound + 1) / 2)))
+                let half = max(1, (h.quality - range.lowerBound + 1) / 2)
+                let holds = within != nil && !wasHalved && down > half
+                next = flat ? range.lowerBound : max(range.lowerBound, h.quality - (holds ? half : down))
+                halved = holds
                 // A step from above the jump stops at it: the slope says nothing of what is below.
                 if let jump, h.quality > jump, next < jump { next = jump }
             case let (l?, nil):

@@ -45,8 +45,10 @@ private struct LibvipsPasses {
     let width: Int, height: Int
 
     init?(width: Int, height: Int, shrink: (x: Double, y: Double)) {
-        guard Resampler.reducesAsLibvips(width: width, height: height, shrink: shrink) else { return nil }
+        guard shrink.x >= 1, shrink.y >= 1, width > 0, height > 0 else { return nil }
         let x = ReduceAxis.made(input: width, shrink: shrink.x), y = ReduceAxis.made(input: height, shrink: shrink.y)
+        // An axis libvips would box-shrink first (a factor of 4 or more) is left to it.
+        guard x.box == 1, y.box == 1 else { return nil }
         (inWidth, inHeight) = (width, height)
         rows = shrink.y == 1 ? nil : y.fixedPoint
         columns = shrink.x == 1 ? nil : x.fixedPoint
@@ -79,8 +81,7 @@ extension Resampler {
     /// Whether `reduceAsLibvips` takes an image of this size and these factors (no axis needs
     /// libvips' box shrink first).
     public static func reducesAsLibvips(width: Int, height: Int, shrink: (x: Double, y: Double)) -> Bool {
-        guard shrink.x >= 1, shrink.y >= 1, width > 0, height > 0 else { return false }
-        return ReduceAxis.made(input: width, shrink: shrink.x).box == 1 && ReduceAxis.made(input: height, shrink: shrink.y).box == 1
+        LibvipsPasses(width: width, height: height, shrink: shrink) != nil
     }
 }
 

@@ -50,7 +50,7 @@ struct EncodeStage: Stage {
                 let allowed: Set = own.format == "avif" || own.format == "jxl" ? [qualityName, "effort"] : [qualityName]
                 guard Set(values.keys).isSubset(of: allowed), own.metadata == .string("strip") else { return nil }
                 if EncodeTarget(own.target) != nil {
-                    guard let format = own.format, ["jpeg", "webp", "avif", "jxl"].contains(format) else { return nil }
+                    guard let format = own.format, EncodeTarget.formats.contains(format) else { return nil }
                     return .searchedEncode(format: format)
                 }
                 func int(_ name: String) -> Int? { if case .int(let value)? = values[name] { value } else { nil } }

@@ -123,22 +123,14 @@ extension EncodeStage {
         return (data, warnings)
     }
 
-    /// A quality target on the direct path: the search runs as on libvips' path (its savers, the
-    /// same candidates), from the thumbnail's RGB pixels, which are scored as they are (sRGB).
+    /// A quality target on the direct path: the thumbnail's RGB pixels as the one libvips image
+    /// of the photo (`DirectImage.vipsImage`, sRGB), searched as on libvips' path.
     func encodeDirect(_ direct: DirectImage, toward target: EncodeTarget, context: StageContext) throws -> Payload {
-        guard case .interleaved(let pixels) = direct.pixels, let image = direct.vipsImage() else {
+        guard let image = direct.vipsImage() else {
             throw WorkbenchError.unexpectedInput(node: context.nodeID, expected: "RGB pixels for a quality target (the plan decodes RGB for a tree with one)")
         }
-        let data = try search(toward: target, width: pixels.width, height: pixels.height, context: context, scorer: {
-            try PreparedOriginals.shared.slot(for: image, background: nil, inSRGB: false).scorer {
-                try PixelScorer(pixels.pixels, width: pixels.width, height: pixels.height, bands: pixels.bands)
-            }
-        }, encoded: { quality in
-            var candidate = options
-            candidate[Self.qualityName] = .int(quality)
-            return try image.encode(format, options: candidate, cancellation: context.cancellation).data
-        })
-        return .bytes(Bytes(data, origin: context.item.source, image: EncodedImage(width: pixels.width, height: pixels.height, format: format.name)))
+        let (data, _) = try encode(image, pixelsOf: image, toward: target, options: options, context: context)
+        return .bytes(Bytes(data, origin: context.item.source, image: EncodedImage(width: image.width, height: image.height, format: format.name)))
     }
 
     /// Runs the search with `encoded` making each candidate; records what it chose. The original
